@@ -1,0 +1,23 @@
+// Copies into new owned storage.
+//
+// Example:
+//   absl::StatusOr<Tensor> bytes = Convert(image, DType::kUInt8);
+//   absl::StatusOr<Tensor> mine = Clone(lent_frame);  // outlives the loan
+#ifndef TENSOR_CONVERT_H_
+#define TENSOR_CONVERT_H_
+
+#include "absl/status/statusor.h"
+#include "tensor/tensor.h"
+
+namespace tensor {
+
+// A new owned, row-major tensor of `dtype` with the same shape and values,
+// converted as ApplyComponents(kAssign) converts.
+absl::StatusOr<Tensor> Convert(const Tensor& tensor, DType dtype);
+
+// Convert to the tensor's own dtype.
+absl::StatusOr<Tensor> Clone(const Tensor& tensor);
+
+}  // namespace tensor
+
+#endif  // TENSOR_CONVERT_H_

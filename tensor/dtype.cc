@@ -1,0 +1,35 @@
+#include "tensor/dtype.h"
+
+#include <optional>
+#include <string_view>
+
+namespace tensor {
+
+const char* DTypeName(DType dtype) {
+  return DispatchDType(dtype, [](auto tag) {
+    return DTypeTraits<DTypeOf<typename decltype(tag)::type>()>::name;
+  });
+}
+
+const char* DTypeTensorName(DType dtype) {
+  return DispatchDType(dtype, [](auto tag) {
+    return DTypeTraits<DTypeOf<typename decltype(tag)::type>()>::tensor_name;
+  });
+}
+
+std::size_t DTypeSize(DType dtype) {
+  return DispatchDType(dtype, [](auto tag) { return sizeof(typename decltype(tag)::type); });
+}
+
+bool IsFloating(DType dtype) {
+  return DispatchDType(dtype, [](auto tag) { return kIsFloating<typename decltype(tag)::type>; });
+}
+
+std::optional<DType> DTypeFromName(std::string_view name) {
+  for (DType dtype : kAllDTypes) {
+    if (name == DTypeName(dtype)) return dtype;
+  }
+  return std::nullopt;
+}
+
+}  // namespace tensor

@@ -1,0 +1,60 @@
+// Element-wise arithmetic that writes into an existing tensor.
+//
+// Integer arithmetic wraps around (it is done in the unsigned type, so
+// overflow is defined); INT_MIN / -1 wraps to INT_MIN. Integer division
+// truncates toward zero, and dividing by zero is an error. float16 and
+// bfloat16 compute in float. Arithmetic on bool tensors is an error.
+//
+// A scalar must be representable in the tensor's type: 0.5 for an int32
+// tensor, -1 for a uint8 tensor or 2 for a bool tensor is an error, never a
+// silent truncation. Every check runs before the first write, so a failed
+// call leaves the tensor as it was.
+//
+// Example:
+//   ApplyScalars(image, ElementOp::kMul, {0.5, 1.0, 2.0});   // per channel
+//   ApplyComponents(accumulator, ElementOp::kAdd, frame);
+#ifndef TENSOR_ELEMENTWISE_H_
+#define TENSOR_ELEMENTWISE_H_
+
+#include <optional>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "tensor/tensor.h"
+
+namespace tensor {
+
+enum class ElementOp { kAssign, kAdd, kSub, kMul, kDiv };
+
+// "fill", "add", "sub", "mul", "div": the verb of each op, for messages.
+const char* ElementOpName(ElementOp op);
+
+// x = x op v for every element x of `tensor`. With one value, v is that
+// value; with as many values as the last extent, v is values[j] for the
+// elements at last-dimension index j. kAssign is fill.
+absl::Status ApplyScalars(const Tensor& tensor, ElementOp op, absl::Span<const double> values);
+
+// dst[i] = dst[i] op src[i] for the i-th elements of both in layout order;
+// shapes are ignored but element counts must match. kAssign is copy and
+// converts between dtypes (float to integer truncates toward zero; a value
+// the destination type cannot hold is an error; nonzero becomes true);
+// the other ops need equal dtypes. If src and dst share memory, src is read
+// in full before anything is written.
+absl::Status ApplyComponents(const Tensor& dst, ElementOp op, const Tensor& src);
+
+enum class Rounding {
+  kFloor,
+  kCeil,
+  kRound,  // halves away from zero
+};
+
+// Rounds every element in place. Integer tensors are left as they are.
+absl::Status Round(const Tensor& tensor, Rounding rounding);
+
+// Limits every element to [min, max]; a missing bound does not limit.
+// Fails if min > max, or a bound is NaN.
+absl::Status Clamp(const Tensor& tensor, std::optional<double> min, std::optional<double> max);
+
+}  // namespace tensor
+
+#endif  // TENSOR_ELEMENTWISE_H_
