@@ -1,0 +1,313 @@
+#include "tensor/elementwise.h"
+
+#include <cmath>
+#include <cstddef>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "tensor/internal/copy.h"
+#include "tensor/internal/kernel_support.h"
+#include "tensor/internal/pairing.h"
+#include "tensor/internal/scalar_cast.h"
+#include "tensor/internal/strided_loop.h"
+
+namespace tensor {
+namespace {
+
+using internal::CpuData;
+using internal::ForEachRun;
+using internal::LoopPlan;
+using internal::OperandOf;
+using internal::Order;
+using internal::PlanLoop;
+
+// Integer arithmetic is done in an unsigned type at least as wide as
+// unsigned int, where overflow wraps instead of being undefined (uint16 *
+// uint16 would otherwise promote to a signed int and overflow).
+template <typename T>
+using WrapType = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned,
+                                    std::make_unsigned_t<T>>;
+
+// x op v in T's arithmetic. REQUIRES: v != 0 for integer kDiv.
+template <ElementOp kOp, typename T>
+inline T Combine(T x, ComputeType<T> v) {
+  if constexpr (kOp == ElementOp::kAssign) {
+    return static_cast<T>(v);
+  } else if constexpr (kIsInteger<T>) {
+    using U = WrapType<T>;
+    const U a = static_cast<U>(x), b = static_cast<U>(v);
+    if constexpr (kOp == ElementOp::kAdd) return static_cast<T>(a + b);
+    if constexpr (kOp == ElementOp::kSub) return static_cast<T>(a - b);
+    if constexpr (kOp == ElementOp::kMul) return static_cast<T>(a * b);
+    if constexpr (kOp == ElementOp::kDiv) {
+      // INT_MIN / -1 overflows; negating in unsigned wraps it to INT_MIN.
+      if (std::is_signed_v<T> && v == static_cast<T>(-1)) return static_cast<T>(U{0} - a);
+      return static_cast<T>(x / v);
+    }
+  } else {
+    const ComputeType<T> a = static_cast<ComputeType<T>>(x);
+    if constexpr (kOp == ElementOp::kAdd) return static_cast<T>(a + v);
+    if constexpr (kOp == ElementOp::kSub) return static_cast<T>(a - v);
+    if constexpr (kOp == ElementOp::kMul) return static_cast<T>(a * v);
+    if constexpr (kOp == ElementOp::kDiv) return static_cast<T>(a / v);
+  }
+}
+
+// Calls f(std::integral_constant<ElementOp, op>) for the runtime `op`.
+template <typename F>
+decltype(auto) DispatchOp(ElementOp op, F&& f) {
+  switch (op) {
+    case ElementOp::kAssign: return f(std::integral_constant<ElementOp, ElementOp::kAssign>{});
+    case ElementOp::kAdd: return f(std::integral_constant<ElementOp, ElementOp::kAdd>{});
+    case ElementOp::kSub: return f(std::integral_constant<ElementOp, ElementOp::kSub>{});
+    case ElementOp::kMul: return f(std::integral_constant<ElementOp, ElementOp::kMul>{});
+    case ElementOp::kDiv: break;
+  }
+  return f(std::integral_constant<ElementOp, ElementOp::kDiv>{});
+}
+
+template <ElementOp kOp, typename T>
+void ApplyScalarRuns(const LoopPlan<1>& plan, ComputeType<T> v) {
+  ForEachRun(plan, [v](auto p, Index n, auto s) {
+    if (s[0] == sizeof(T)) {
+      T* x = reinterpret_cast<T*>(p[0]);
+      for (Index i = 0; i < n; ++i) x[i] = Combine<kOp, T>(x[i], v);
+    } else {
+      for (Index i = 0; i < n; ++i) {
+        T* x = reinterpret_cast<T*>(p[0] + i * s[0]);
+        *x = Combine<kOp, T>(*x, v);
+      }
+    }
+    return true;
+  });
+}
+
+// values[j] applies to the elements at last-dimension index j: walk every
+// other dimension, and the last one inside.
+template <ElementOp kOp, typename T>
+void ApplyPerLastDim(const Tensor& tensor, std::byte* origin,
+                     absl::Span<const ComputeType<T>> values) {
+  const Layout& layout = tensor.layout();
+  const Index last_stride = layout.strides().back() * static_cast<Index>(sizeof(T));
+  Shape outer_shape(layout.shape().begin(), layout.shape().end() - 1);
+  Strides outer_strides(layout.strides().begin(), layout.strides().end() - 1);
+  if (outer_shape.empty()) {
+    outer_shape.push_back(1);
+    outer_strides.push_back(1);
+  }
+  internal::Operand outer{origin, &outer_strides, static_cast<Index>(sizeof(T))};
+  ForEachRun(PlanLoop<1>(outer_shape, {outer}, Order::kAny), [&](auto p, Index n, auto s) {
+    for (Index i = 0; i < n; ++i) {
+      std::byte* row = p[0] + i * s[0];
+      for (size_t j = 0; j < values.size(); ++j) {
+        T* x = reinterpret_cast<T*>(row + static_cast<Index>(j) * last_stride);
+        *x = Combine<kOp, T>(*x, values[j]);
+      }
+    }
+    return true;
+  });
+}
+
+absl::Status NotForBool(const char* operation) {
+  return absl::InvalidArgumentError(
+      absl::StrCat(operation, ": arithmetic is not defined for bool tensors"));
+}
+
+template <typename T>
+absl::Status CheckDivisorsNonZero(const Tensor& divisor, std::byte* origin) {
+  const bool no_zero = ForEachRun(
+      PlanLoop<1>(divisor.shape(), {OperandOf(divisor, origin)}, Order::kAny),
+      [](auto p, Index n, auto s) {
+        for (Index i = 0; i < n; ++i) {
+          if (*reinterpret_cast<const T*>(p[0] + i * s[0]) == 0) return false;
+        }
+        return true;
+      });
+  if (no_zero) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      "cdiv: integer division by zero (the divisor has a zero element); nothing was changed");
+}
+
+template <ElementOp kOp, typename T>
+void ApplyComponentRuns(const LoopPlan<2>& plan) {
+  ForEachRun(plan, [](auto p, Index n, auto s) {
+    if (s[0] == sizeof(T) && s[1] == sizeof(T)) {
+      T* x = reinterpret_cast<T*>(p[0]);
+      const T* y = reinterpret_cast<const T*>(p[1]);
+      for (Index i = 0; i < n; ++i) x[i] = Combine<kOp, T>(x[i], static_cast<ComputeType<T>>(y[i]));
+    } else {
+      for (Index i = 0; i < n; ++i) {
+        T* x = reinterpret_cast<T*>(p[0] + i * s[0]);
+        const T y = *reinterpret_cast<const T*>(p[1] + i * s[1]);
+        *x = Combine<kOp, T>(*x, static_cast<ComputeType<T>>(y));
+      }
+    }
+    return true;
+  });
+}
+
+template <typename T>
+T RoundValue(T x, Rounding rounding) {
+  const ComputeType<T> v = static_cast<ComputeType<T>>(x);
+  switch (rounding) {
+    case Rounding::kFloor: return static_cast<T>(std::floor(v));
+    case Rounding::kCeil: return static_cast<T>(std::ceil(v));
+    case Rounding::kRound: break;
+  }
+  return static_cast<T>(std::round(v));
+}
+
+}  // namespace
+
+const char* ElementOpName(ElementOp op) {
+  switch (op) {
+    case ElementOp::kAssign: return "fill";
+    case ElementOp::kAdd: return "add";
+    case ElementOp::kSub: return "sub";
+    case ElementOp::kMul: return "mul";
+    case ElementOp::kDiv: break;
+  }
+  return "div";
+}
+
+absl::Status ApplyScalars(const Tensor& tensor, ElementOp op, absl::Span<const double> values) {
+  const char* name = ElementOpName(op);
+  absl::StatusOr<std::byte*> origin = CpuData(tensor, name);
+  if (!origin.ok()) return origin.status();
+  const Index last = tensor.rank() == 0 ? 0 : tensor.shape().back();
+  if (values.size() != 1 && (tensor.rank() == 0 || static_cast<Index>(values.size()) != last)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, ": ", values.size(), " values do not match the last dimension of shape ",
+        tensor.layout().ShapeString(), "; give one value, or one per entry of that dimension"));
+  }
+  if (tensor.dtype() == DType::kBool && op != ElementOp::kAssign) return NotForBool(name);
+  if (absl::Status s = internal::CheckWritable(tensor, name); !s.ok()) return s;
+  return DispatchDType(tensor.dtype(), [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    absl::InlinedVector<ComputeType<T>, 4> converted;
+    for (double v : values) {
+      if (!internal::ScalarRepresentable<T>(v)) {
+        return absl::InvalidArgumentError(absl::StrCat(name, ": ", v, " is not a value of ",
+                                                       DTypeName(tensor.dtype())));
+      }
+      if (kIsInteger<T> && op == ElementOp::kDiv && v == 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("div: integer division by zero; nothing was changed"));
+      }
+      converted.push_back(static_cast<ComputeType<T>>(v));
+    }
+    if (tensor.num_elements() == 0) return absl::OkStatus();
+    DispatchOp(op, [&](auto op_tag) {
+      constexpr ElementOp kOp = decltype(op_tag)::value;
+      if (converted.size() == 1) {
+        ApplyScalarRuns<kOp, T>(
+            PlanLoop<1>(tensor.shape(), {OperandOf(tensor, *origin)}, Order::kAny), converted[0]);
+      } else {
+        ApplyPerLastDim<kOp, T>(tensor, *origin, converted);
+      }
+    });
+    return absl::OkStatus();
+  });
+}
+
+absl::Status ApplyComponents(const Tensor& dst, ElementOp op, const Tensor& src) {
+  static constexpr const char* kNames[] = {"copy", "cadd", "csub", "cmul", "cdiv"};
+  const char* name = kNames[static_cast<int>(op)];
+  absl::StatusOr<std::byte*> dst_origin = CpuData(dst, name);
+  if (!dst_origin.ok()) return dst_origin.status();
+  absl::StatusOr<std::byte*> src_origin = CpuData(src, name);
+  if (!src_origin.ok()) return src_origin.status();
+  if (absl::Status s = internal::CheckSameCount(dst, src, name); !s.ok()) return s;
+  if (op != ElementOp::kAssign) {
+    if (absl::Status s = internal::CheckSameDType(dst, src, name); !s.ok()) return s;
+    if (dst.dtype() == DType::kBool) return NotForBool(name);
+  }
+  if (absl::Status s = internal::CheckWritable(dst, name); !s.ok()) return s;
+  if (dst.num_elements() == 0) return absl::OkStatus();
+  absl::StatusOr<std::pair<Tensor, Tensor>> pair =
+      internal::PairInLayoutOrder(dst, src, /*b_before_a=*/true);
+  if (!pair.ok()) return pair.status();
+  const auto& [target, source] = *pair;
+  if (op == ElementOp::kAssign) return internal::CopyElements(target, source);
+  absl::StatusOr<std::byte*> target_origin = target.data();
+  absl::StatusOr<std::byte*> source_origin = source.data();
+  if (!target_origin.ok()) return target_origin.status();
+  if (!source_origin.ok()) return source_origin.status();
+  return DispatchDType(dst.dtype(), [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsInteger<T>) {
+      if (op == ElementOp::kDiv) {
+        absl::Status s = CheckDivisorsNonZero<T>(source, *source_origin);
+        if (!s.ok()) return s;
+      }
+    }
+    const LoopPlan<2> plan = PlanLoop<2>(
+        target.shape(), {OperandOf(target, *target_origin), OperandOf(source, *source_origin)},
+        Order::kAny);
+    DispatchOp(op, [&](auto op_tag) { ApplyComponentRuns<decltype(op_tag)::value, T>(plan); });
+    return absl::OkStatus();
+  });
+}
+
+absl::Status Round(const Tensor& tensor, Rounding rounding) {
+  absl::StatusOr<std::byte*> origin = CpuData(tensor, "round");
+  if (!origin.ok()) return origin.status();
+  if (absl::Status s = internal::CheckWritable(tensor, "round"); !s.ok()) return s;
+  return DispatchDType(tensor.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsFloating<T>) {
+      ForEachRun(PlanLoop<1>(tensor.shape(), {OperandOf(tensor, *origin)}, Order::kAny),
+                 [rounding](auto p, Index n, auto s) {
+                   for (Index i = 0; i < n; ++i) {
+                     T* x = reinterpret_cast<T*>(p[0] + i * s[0]);
+                     *x = RoundValue(*x, rounding);
+                   }
+                   return true;
+                 });
+    }
+    return absl::OkStatus();
+  });
+}
+
+absl::Status Clamp(const Tensor& tensor, std::optional<double> min, std::optional<double> max) {
+  absl::StatusOr<std::byte*> origin = CpuData(tensor, "clamp");
+  if (!origin.ok()) return origin.status();
+  if ((min && std::isnan(*min)) || (max && std::isnan(*max))) {
+    return absl::InvalidArgumentError("clamp: a bound is NaN");
+  }
+  if (min && max && *min > *max) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("clamp: min ", *min, " is greater than max ", *max));
+  }
+  if (absl::Status s = internal::CheckWritable(tensor, "clamp"); !s.ok()) return s;
+  return DispatchDType(tensor.dtype(), [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    using C = ComputeType<T>;
+    for (const std::optional<double>& bound : {min, max}) {
+      if (bound && !internal::ScalarRepresentable<T>(*bound)) {
+        return absl::InvalidArgumentError(absl::StrCat("clamp: bound ", *bound,
+                                                       " is not a value of ",
+                                                       DTypeName(tensor.dtype())));
+      }
+    }
+    const std::optional<C> lo = min ? std::optional<C>(static_cast<C>(*min)) : std::nullopt;
+    const std::optional<C> hi = max ? std::optional<C>(static_cast<C>(*max)) : std::nullopt;
+    ForEachRun(PlanLoop<1>(tensor.shape(), {OperandOf(tensor, *origin)}, Order::kAny),
+               [&](auto p, Index n, auto s) {
+                 for (Index i = 0; i < n; ++i) {
+                   T* x = reinterpret_cast<T*>(p[0] + i * s[0]);
+                   const C v = static_cast<C>(*x);
+                   if (lo && v < *lo) *x = static_cast<T>(*lo);
+                   if (hi && v > *hi) *x = static_cast<T>(*hi);
+                 }
+                 return true;
+               });
+    return absl::OkStatus();
+  });
+}
+
+}  // namespace tensor

@@ -1,0 +1,164 @@
+#include "tensor/matmul.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include <cblas.h>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "tensor/convert.h"
+#include "tensor/internal/kernel_support.h"
+
+namespace tensor {
+namespace {
+
+// A matrix as BLAS sees it: row-major data, maybe transposed, with a
+// leading dimension. `keep` holds a compacted copy when one was needed.
+struct BlasMatrix {
+  CBLAS_TRANSPOSE transpose = CblasNoTrans;
+  Index leading = 1;
+  const std::byte* data = nullptr;
+  Tensor keep;
+};
+
+// Describes `matrix` to BLAS without copying when its strides allow:
+// unit column stride is a plain row-major matrix, unit row stride is the
+// transpose of one. Anything else (stride 0, negative or gapped inner
+// strides) is compacted first.
+absl::StatusOr<BlasMatrix> DescribeForBlas(const Tensor& matrix) {
+  const Index rows = matrix.shape()[0], cols = matrix.shape()[1];
+  // The stride of an extent-1 dimension is never followed, so any value
+  // BLAS accepts will do.
+  const Index row_stride = rows == 1 ? std::max<Index>(cols, 1) : matrix.layout().strides()[0];
+  const Index col_stride = cols == 1 ? 1 : matrix.layout().strides()[1];
+  BlasMatrix blas;
+  if (col_stride == 1 && row_stride >= std::max<Index>(cols, 1) && row_stride <= INT_MAX) {
+    blas.leading = row_stride;
+  } else if (row_stride == 1 && col_stride >= std::max<Index>(rows, 1) &&
+             col_stride <= INT_MAX) {
+    blas.transpose = CblasTrans;
+    blas.leading = col_stride;
+  } else {
+    absl::StatusOr<Tensor> compact = Clone(matrix);
+    if (!compact.ok()) return compact.status();
+    blas.keep = *std::move(compact);
+    blas.leading = std::max<Index>(cols, 1);
+    absl::StatusOr<std::byte*> data = blas.keep.data();
+    if (!data.ok()) return data.status();
+    blas.data = *data;
+    return blas;
+  }
+  absl::StatusOr<std::byte*> data = matrix.data();
+  if (!data.ok()) return data.status();
+  blas.data = *data;
+  return blas;
+}
+
+template <typename T>
+absl::Status BlasProduct(const Tensor& lhs, const Tensor& rhs, const Tensor& result) {
+  absl::StatusOr<BlasMatrix> a = DescribeForBlas(lhs);
+  if (!a.ok()) return a.status();
+  absl::StatusOr<BlasMatrix> b = DescribeForBlas(rhs);
+  if (!b.ok()) return b.status();
+  const int m = static_cast<int>(lhs.shape()[0]);
+  const int k = static_cast<int>(lhs.shape()[1]);
+  const int n = static_cast<int>(rhs.shape()[1]);
+  T* c = reinterpret_cast<T*>(*result.data());
+  const T* a_data = reinterpret_cast<const T*>(a->data);
+  const T* b_data = reinterpret_cast<const T*>(b->data);
+  if constexpr (std::is_same_v<T, float>) {
+    cblas_sgemm(CblasRowMajor, a->transpose, b->transpose, m, n, k, 1.0f, a_data,
+                static_cast<int>(a->leading), b_data, static_cast<int>(b->leading), 0.0f, c, n);
+  } else {
+    cblas_dgemm(CblasRowMajor, a->transpose, b->transpose, m, n, k, 1.0, a_data,
+                static_cast<int>(a->leading), b_data, static_cast<int>(b->leading), 0.0, c, n);
+  }
+  return absl::OkStatus();
+}
+
+// Row i of the result accumulates a[i][p] * (row p of b), so both b and
+// the result are read along rows. Sums wrap in 64 bits, then to T.
+template <typename T>
+void IntegerProduct(const Tensor& lhs, const Tensor& rhs, const Tensor& result) {
+  const Index m = lhs.shape()[0], k = lhs.shape()[1], n = rhs.shape()[1];
+  const Strides& as = lhs.layout().strides();
+  const Strides& bs = rhs.layout().strides();
+  const T* a = reinterpret_cast<const T*>(*lhs.data());
+  const T* b = reinterpret_cast<const T*>(*rhs.data());
+  T* c = reinterpret_cast<T*>(*result.data());
+  std::vector<std::uint64_t> row(n);
+  for (Index i = 0; i < m; ++i) {
+    std::fill(row.begin(), row.end(), 0);
+    for (Index p = 0; p < k; ++p) {
+      const auto factor = static_cast<std::uint64_t>(static_cast<std::int64_t>(a[i * as[0] + p * as[1]]));
+      for (Index j = 0; j < n; ++j) {
+        row[j] += factor * static_cast<std::uint64_t>(static_cast<std::int64_t>(b[p * bs[0] + j * bs[1]]));
+      }
+    }
+    for (Index j = 0; j < n; ++j) c[i * n + j] = static_cast<T>(row[j]);
+  }
+}
+
+absl::Status CheckOperands(const Tensor& lhs, const Tensor& rhs) {
+  for (const auto& [operand, side] : {std::pair{&lhs, "left"}, std::pair{&rhs, "right"}}) {
+    if (operand->rank() != 2) {
+      return absl::InvalidArgumentError(absl::StrCat("mmul: the ", side,
+                                                     " operand is not a matrix (shape ",
+                                                     operand->layout().ShapeString(), ")"));
+    }
+  }
+  if (lhs.shape()[1] != rhs.shape()[0]) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "mmul: incompatible dimensions ", lhs.layout().ShapeString(), " x ",
+        rhs.layout().ShapeString(), " (the left's columns must equal the right's rows)"));
+  }
+  if (absl::Status s = internal::CheckSameDType(lhs, rhs, "mmul"); !s.ok()) return s;
+  if (lhs.dtype() == DType::kBool) {
+    return absl::InvalidArgumentError("mmul: matrix products are not defined for bool tensors");
+  }
+  for (Index extent : {lhs.shape()[0], lhs.shape()[1], rhs.shape()[1]}) {
+    if (extent > INT_MAX) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("mmul: extent ", extent, " is too large for BLAS"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Tensor> MatMul(const Tensor& lhs, const Tensor& rhs) {
+  if (absl::StatusOr<std::byte*> d = internal::CpuData(lhs, "mmul"); !d.ok()) return d.status();
+  if (absl::StatusOr<std::byte*> d = internal::CpuData(rhs, "mmul"); !d.ok()) return d.status();
+  if (absl::Status s = CheckOperands(lhs, rhs); !s.ok()) return s;
+  const DType dtype = lhs.dtype();
+  if (dtype == DType::kFloat16 || dtype == DType::kBFloat16) {
+    absl::StatusOr<Tensor> a = Convert(lhs, DType::kFloat32);
+    if (!a.ok()) return a.status();
+    absl::StatusOr<Tensor> b = Convert(rhs, DType::kFloat32);
+    if (!b.ok()) return b.status();
+    absl::StatusOr<Tensor> product = MatMul(*a, *b);
+    if (!product.ok()) return product.status();
+    return Convert(*product, dtype);
+  }
+  absl::StatusOr<Tensor> result = Tensor::Zeros(dtype, {lhs.shape()[0], rhs.shape()[1]});
+  if (!result.ok()) return result.status();
+  if (result->num_elements() == 0 || lhs.shape()[1] == 0) return result;
+  absl::Status status = DispatchDType(dtype, [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      return BlasProduct<T>(lhs, rhs, *result);
+    } else if constexpr (kIsInteger<T>) {
+      IntegerProduct<T>(lhs, rhs, *result);
+    }
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return result;
+}
+
+}  // namespace tensor

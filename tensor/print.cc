@@ -1,0 +1,109 @@
+#include "tensor/print.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <type_traits>
+
+#include "absl/strings/str_cat.h"
+#include "tensor/internal/kernel_support.h"
+
+namespace tensor {
+namespace {
+
+// Dimensions longer than this are elided to their first and last kShown
+// entries when the tensor has more than max_elements elements.
+constexpr Index kShown = 3;
+
+template <typename T>
+std::string FormatValue(T value) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return value ? "true" : "false";
+  } else if constexpr (kIsFloating<T>) {
+    char buffer[32];
+    // %g with 6 significant digits is what DeepMind Lab's std::ostream
+    // printing gives.
+    std::snprintf(buffer, sizeof(buffer), "%g",
+                  static_cast<double>(static_cast<ComputeType<T>>(value)));
+    return buffer;
+  } else {
+    return absl::StrCat(static_cast<std::int64_t>(value));
+  }
+}
+
+template <typename T>
+class Printer {
+ public:
+  Printer(const Layout& layout, const T* origin, bool elide)
+      : layout_(layout), origin_(origin), elide_(elide) {}
+
+  std::string Print() {
+    // The first pass finds the widest value, the second aligns to it.
+    Walk(0, 0, nullptr);
+    std::string out;
+    Walk(0, 0, &out);
+    return out;
+  }
+
+ private:
+  bool Elided(int dim, Index i) const {
+    const Index extent = layout_.shape()[dim];
+    return elide_ && extent > 2 * kShown && i >= kShown && i < extent - kShown;
+  }
+
+  // Prints the sub-tensor at dimension `dim` starting at `offset` into
+  // `out`, or only measures its values when `out` is null.
+  void Walk(int dim, Index offset, std::string* out) {
+    const Index extent = layout_.shape()[dim];
+    const Index stride = layout_.strides()[dim];
+    const bool innermost = dim == layout_.rank() - 1;
+    const std::string separator = innermost ? ", " : ",\n" + std::string(dim + 1, ' ');
+    if (out) out->push_back('[');
+    for (Index i = 0; i < extent; ++i) {
+      if (Elided(dim, i)) {
+        if (out) absl::StrAppend(out, "...", separator);
+        i = extent - kShown - 1;
+        continue;
+      }
+      if (innermost) {
+        const std::string value = FormatValue(origin_[offset + i * stride]);
+        if (out) {
+          out->append(width_ - value.size(), ' ');
+          out->append(value);
+        } else {
+          width_ = std::max(width_, value.size());
+        }
+      } else {
+        Walk(dim + 1, offset + i * stride, out);
+      }
+      if (out && i + 1 < extent) out->append(separator);
+    }
+    if (out) out->push_back(']');
+  }
+
+  const Layout& layout_;
+  const T* const origin_;
+  const bool elide_;
+  std::size_t width_ = 0;
+};
+
+}  // namespace
+
+absl::StatusOr<std::string> ToString(const Tensor& tensor, const PrintOptions& options) {
+  absl::StatusOr<std::byte*> origin = internal::CpuData(tensor, "tostring");
+  if (!origin.ok()) return origin.status();
+  std::string out = absl::StrCat("[", std::string(options.type_prefix.data(), options.type_prefix.size()),
+                                 DTypeTensorName(tensor.dtype()),
+                                 "]\nShape: ", tensor.layout().ShapeString());
+  if (tensor.num_elements() == 0) return absl::StrCat(out, " Empty");
+  out.push_back('\n');
+  DispatchDType(tensor.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    Printer<T> printer(tensor.layout(), reinterpret_cast<const T*>(*origin),
+                       tensor.num_elements() > options.max_elements);
+    out.append(printer.Print());
+  });
+  return out;
+}
+
+}  // namespace tensor
