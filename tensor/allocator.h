@@ -1,7 +1,8 @@
 // Allocator: the seam through which owned storage gets its bytes.
 //
 // Each device has one allocator. The CPU allocator hands out 64-byte
-// aligned blocks (one cache line, the widest vector register). A CUDA
+// aligned blocks (one cache line, the widest vector register); blocks of
+// 2 MiB and more are aligned to 2 MiB and advised to use huge pages. A CUDA
 // allocator plugs in here later without changing Storage.
 //
 // Example:

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -150,6 +151,13 @@ void ApplyComponentRuns(const LoopPlan<2>& plan) {
   });
 }
 
+// `whole` (an integer-valued double) as a T, saturated to T's range.
+template <typename T>
+T BoundOf(double whole) {
+  if (internal::FloatFitsInteger<T>(whole)) return static_cast<T>(whole);
+  return whole < 0 ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+}
+
 template <typename T>
 T RoundValue(T x, Rounding rounding) {
   const ComputeType<T> v = static_cast<ComputeType<T>>(x);
@@ -287,22 +295,28 @@ absl::Status Clamp(const Tensor& tensor, std::optional<double> min, std::optiona
   return DispatchDType(tensor.dtype(), [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
     using C = ComputeType<T>;
-    for (const std::optional<double>& bound : {min, max}) {
-      if (bound && !internal::ScalarRepresentable<T>(*bound)) {
-        return absl::InvalidArgumentError(absl::StrCat("clamp: bound ", *bound,
-                                                       " is not a value of ",
-                                                       DTypeName(tensor.dtype())));
+    C lo = std::numeric_limits<C>::lowest(), hi = std::numeric_limits<C>::max();
+    if constexpr (kIsFloating<T>) {
+      if (min) lo = static_cast<C>(*min);
+      if (max) hi = static_cast<C>(*max);
+    } else {
+      // The nearest values of T inside the bounds; a bound past T's range
+      // limits nothing.
+      if (min) lo = BoundOf<T>(std::ceil(*min));
+      if (max) hi = BoundOf<T>(std::floor(*max));
+      if (lo > hi) {
+        return absl::InvalidArgumentError(absl::StrCat("clamp: no ", DTypeName(tensor.dtype()),
+                                                       " value lies in [", *min, ", ", *max,
+                                                       "]"));
       }
     }
-    const std::optional<C> lo = min ? std::optional<C>(static_cast<C>(*min)) : std::nullopt;
-    const std::optional<C> hi = max ? std::optional<C>(static_cast<C>(*max)) : std::nullopt;
     ForEachRun(PlanLoop<1>(tensor.shape(), {OperandOf(tensor, *origin)}, Order::kAny),
-               [&](auto p, Index n, auto s) {
+               [lo, hi](auto p, Index n, auto s) {
                  for (Index i = 0; i < n; ++i) {
                    T* x = reinterpret_cast<T*>(p[0] + i * s[0]);
                    const C v = static_cast<C>(*x);
-                   if (lo && v < *lo) *x = static_cast<T>(*lo);
-                   if (hi && v > *hi) *x = static_cast<T>(*hi);
+                   if (v < lo) *x = static_cast<T>(lo);
+                   if (v > hi) *x = static_cast<T>(hi);
                  }
                  return true;
                });

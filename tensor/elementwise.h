@@ -51,8 +51,10 @@ enum class Rounding {
 // Rounds every element in place. Integer tensors are left as they are.
 absl::Status Round(const Tensor& tensor, Rounding rounding);
 
-// Limits every element to [min, max]; a missing bound does not limit.
-// Fails if min > max, or a bound is NaN.
+// Limits every element to [min, max]; a missing bound does not limit, nor
+// does one beyond the type's range. Integer tensors use the whole numbers
+// inside the bounds. Fails if min > max, a bound is NaN, or no value of an
+// integer type lies between the bounds (0.2 and 0.8).
 absl::Status Clamp(const Tensor& tensor, std::optional<double> min, std::optional<double> max);
 
 }  // namespace tensor

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -36,14 +37,25 @@ absl::StatusOr<Index> CheckedElementCount(absl::Span<const Index> shape) {
 
 }  // namespace
 
-Strides ContiguousStrides(absl::Span<const Index> shape) {
+// Row-major strides of `shape`; fails if one overflows. Extent 0 counts as
+// 1 so that the strides stay meaningful for a later narrow or expand.
+absl::StatusOr<Strides> RowMajorStrides(absl::Span<const Index> shape) {
   Strides strides(shape.size());
   Index stride = 1;
   for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
     strides[i] = stride;
-    stride *= std::max<Index>(shape[i], 1);
+    if (i > 0 && MultiplyOverflows(stride, std::max<Index>(shape[i], 1), &stride)) {
+      return absl::OutOfRangeError(
+          absl::StrCat("shape ", ShapeToString(shape), " has strides beyond 64 bits"));
+    }
   }
   return strides;
+}
+
+// a * b, or `fallback` if that overflows.
+Index ProductOr(Index a, Index b, Index fallback) {
+  Index product;
+  return MultiplyOverflows(a, b, &product) ? fallback : product;
 }
 
 std::string ShapeToString(absl::Span<const Index> shape) {
@@ -51,7 +63,11 @@ std::string ShapeToString(absl::Span<const Index> shape) {
 }
 
 absl::StatusOr<Layout> Layout::Contiguous(absl::Span<const Index> shape) {
-  return Create(shape, ContiguousStrides(shape), 0);
+  absl::StatusOr<Index> count = CheckedElementCount(shape);
+  if (!count.ok()) return count.status();
+  absl::StatusOr<Strides> strides = RowMajorStrides(shape);
+  if (!strides.ok()) return strides.status();
+  return Create(shape, *strides, 0);
 }
 
 absl::StatusOr<Layout> Layout::Create(absl::Span<const Index> shape,
@@ -63,6 +79,12 @@ absl::StatusOr<Layout> Layout::Create(absl::Span<const Index> shape,
   }
   absl::StatusOr<Index> count = CheckedElementCount(shape);
   if (!count.ok()) return count.status();
+  for (Index stride : strides) {
+    // Its negation (reverse) would not exist.
+    if (stride == std::numeric_limits<Index>::min()) {
+      return absl::OutOfRangeError(absl::StrCat("stride ", stride, " is out of range"));
+    }
+  }
   if (*count > 0) {
     // Every reachable offset must be representable, so that kernels can do
     // plain pointer arithmetic.
@@ -102,6 +124,7 @@ OffsetRange Layout::Reach() const {
 }
 
 bool Layout::MayOverlapItself() const {
+  if (IsContiguous()) return false;
   absl::InlinedVector<std::pair<Index, Index>, 6> dims;  // (|stride|, extent)
   for (int i = 0; i < rank(); ++i) {
     if (shape_[i] > 1) dims.emplace_back(std::abs(strides_[i]), shape_[i]);
@@ -110,7 +133,8 @@ bool Layout::MayOverlapItself() const {
   Index span = 0;  // the highest offset reached by the dimensions so far
   for (const auto& [stride, extent] : dims) {
     if (stride <= span) return true;
-    span += (extent - 1) * stride;
+    // Saturating: a span past 64 bits only makes later dimensions overlap.
+    if (AddOverflows(span, (extent - 1) * stride, &span)) span = std::numeric_limits<Index>::max();
   }
   return false;
 }
@@ -224,7 +248,11 @@ absl::StatusOr<Layout> Layout::Reshape(absl::Span<const Index> requested) const 
                                                    " has ", *count, " elements but ",
                                                    ShapeString(), " has ", num_elements_));
   }
-  if (num_elements_ == 0) return Create(shape, ContiguousStrides(shape), offset_);
+  if (num_elements_ == 0) {
+    absl::StatusOr<Strides> strides = RowMajorStrides(shape);
+    if (!strides.ok()) return strides.status();
+    return Create(shape, *strides, offset_);
+  }
 
   // Walk both shapes from the back, matching each run of old dimensions that
   // are contiguous with one another ("chunk") to new dimensions whose
@@ -236,12 +264,18 @@ absl::StatusOr<Layout> Layout::Reshape(absl::Span<const Index> requested) const 
   Index old_count = 1, new_count = 1;
   for (int old_dim = rank() - 1; old_dim >= 0; --old_dim) {
     old_count *= shape_[old_dim];
+    // An overflowing product cannot equal a real stride, so it ends the chunk.
+    Index next_in_chunk;
     const bool chunk_ends =
         old_dim == 0 ||
-        (shape_[old_dim - 1] != 1 && strides_[old_dim - 1] != old_count * chunk_stride);
+        (shape_[old_dim - 1] != 1 &&
+         (MultiplyOverflows(old_count, chunk_stride, &next_in_chunk) ||
+          strides_[old_dim - 1] != next_in_chunk));
     if (!chunk_ends) continue;
     while (new_dim >= 0 && (new_count < old_count || shape[new_dim] == 1)) {
-      strides[new_dim] = new_count * chunk_stride;
+      // Only an extent-1 dimension can overflow here, and its stride is
+      // never followed.
+      strides[new_dim] = ProductOr(new_count, chunk_stride, chunk_stride);
       new_count *= shape[new_dim];
       --new_dim;
     }
@@ -305,7 +339,13 @@ absl::StatusOr<Layout> Layout::Unfold(int dim, Index size, Index step) const {
   Shape shape = shape_;
   Strides strides = strides_;
   shape[dim] = (shape_[dim] - size) / step + 1;
-  strides[dim] = strides_[dim] * step;
+  if (MultiplyOverflows(strides_[dim], step, &strides[dim])) {
+    // With one window the stride is never followed.
+    if (shape[dim] > 1) {
+      return absl::OutOfRangeError(absl::StrCat("unfold: step ", step, " overflows the stride"));
+    }
+    strides[dim] = strides_[dim];
+  }
   shape.push_back(size);
   strides.push_back(strides_[dim]);
   return Create(shape, strides, offset_);
@@ -350,7 +390,9 @@ absl::StatusOr<Layout> Layout::Unsqueeze(int dim) const {
                                               " is out of range for shape ", ShapeString()));
   }
   Layout result = *this;
-  const Index stride = dim < rank() ? strides_[dim] * shape_[dim] : 1;
+  // The stride of an extent-1 dimension is never followed; this one keeps
+  // row-major layouts recognisably row-major.
+  const Index stride = dim < rank() ? ProductOr(strides_[dim], shape_[dim], 1) : 1;
   result.shape_.insert(result.shape_.begin() + dim, 1);
   result.strides_.insert(result.strides_.begin() + dim, stride);
   return result;

@@ -117,9 +117,6 @@ class Layout {
   Index num_elements_ = 0;
 };
 
-// Row-major strides of `shape` (no overflow checks; use Layout::Contiguous).
-Strides ContiguousStrides(absl::Span<const Index> shape);
-
 // "[3, 2]".
 std::string ShapeToString(absl::Span<const Index> shape);
 

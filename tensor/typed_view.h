@@ -12,6 +12,7 @@
 #define TENSOR_TYPED_VIEW_H_
 
 #include <cstring>
+#include <exception>
 #include <utility>
 #include <vector>
 
@@ -57,7 +58,13 @@ class TypedView {
     if (!data.ok()) return data.status();
     if (!tensor_.device().is_cpu()) return NotOnCpu();
     std::vector<T> values;
-    values.reserve(tensor_.num_elements());
+    // An expanded view can name far more elements than memory holds.
+    try {
+      values.reserve(tensor_.num_elements());
+    } catch (const std::exception&) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "cannot hold ", tensor_.num_elements(), " elements of ", DTypeName(tensor_.dtype())));
+    }
     if (tensor_.num_elements() == 0) return values;
     const T* origin = reinterpret_cast<const T*>(*data);
     const Layout& layout = tensor_.layout();

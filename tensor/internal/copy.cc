@@ -1,6 +1,5 @@
 #include "tensor/internal/copy.h"
 
-#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -47,42 +46,20 @@ absl::Status CheckConvertible(const Tensor& src, std::byte* origin) {
                                                  DTypeName(DTypeOf<To>()), "; nothing was copied"));
 }
 
-// dst is row-major R x C (unit inner stride); src walks the same elements
-// with a unit outer stride, i.e. it is the transpose in memory. Copying
-// tile by tile keeps both the rows written and the columns read in cache.
-template <typename To, typename From>
-void CopyTransposedTiles(const LoopPlan<2>& plan) {
-  constexpr Index kTile = 32;
-  const Index rows = plan.extents[0], cols = plan.extents[1];
-  const Index dst_row = plan.byte_strides[0][0] / static_cast<Index>(sizeof(To));
-  const Index src_col = plan.byte_strides[1][1] / static_cast<Index>(sizeof(From));
-  To* dst = reinterpret_cast<To*>(plan.origins[0]);
-  const From* src = reinterpret_cast<const From*>(plan.origins[1]);
-  for (Index r0 = 0; r0 < rows; r0 += kTile) {
-    const Index r1 = std::min(rows, r0 + kTile);
-    for (Index c0 = 0; c0 < cols; c0 += kTile) {
-      const Index c1 = std::min(cols, c0 + kTile);
-      for (Index r = r0; r < r1; ++r) {
-        To* out = dst + r * dst_row;
-        const From* in = src + r;
-        for (Index c = c0; c < c1; ++c) out[c] = ConvertUnchecked<To>(in[c * src_col]);
-      }
-    }
-  }
-}
-
+// The plan walks the destination in memory order, so writes stream and a
+// transposed source is read with a constant stride, which the hardware
+// prefetcher follows.
+//
+// NB: cache-blocked tiles are the textbook transpose, but on this
+// project's machine kind (1000 x 1000 doubles, huge pages) they measured
+// slower than this row walk at every tile size from 4 to 256: 3.2 to 5.2
+// ns/element against 2.0. See benchmarks/ for the figures.
 template <typename To, typename From>
 void CopyRuns(const LoopPlan<2>& plan) {
-  constexpr Index kTo = sizeof(To), kFrom = sizeof(From);
-  if (plan.rank() == 2 && plan.inner_stride(0) == kTo && plan.byte_strides[1][0] == kFrom &&
-      plan.inner_stride(1) != kFrom) {
-    CopyTransposedTiles<To, From>(plan);
-    return;
-  }
   ForEachRun(plan, [](auto p, Index n, auto s) {
-    if (s[0] == kTo && s[1] == kFrom) {
+    if (s[0] == sizeof(To) && s[1] == sizeof(From)) {
       if constexpr (std::is_same_v<To, From>) {
-        std::memmove(p[0], p[1], n * kTo);
+        std::memmove(p[0], p[1], n * sizeof(To));
       } else {
         To* out = reinterpret_cast<To*>(p[0]);
         const From* in = reinterpret_cast<const From*>(p[1]);

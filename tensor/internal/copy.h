@@ -8,8 +8,7 @@
 namespace tensor::internal {
 
 // dst[i] = src[i] for every index, converting as convert.h documents.
-// Checks every value before writing any. A transposed 2-D pair is copied
-// in cache-sized tiles.
+// Checks every value before writing any.
 // REQUIRES: equal shapes; both valid CPU tensors; dst writable; no aliasing.
 absl::Status CopyElements(const Tensor& dst, const Tensor& src);
 

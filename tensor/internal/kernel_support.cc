@@ -1,6 +1,8 @@
 #include "tensor/internal/kernel_support.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -27,15 +29,24 @@ absl::Status CheckWritable(const Tensor& tensor, const char* operation) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// The addresses [begin, end) that a valid CPU tensor with elements touches.
+std::pair<std::uintptr_t, std::uintptr_t> AddressRange(const Tensor& tensor) {
+  const OffsetRange reach = tensor.layout().Reach();
+  const Index item = static_cast<Index>(tensor.item_size());
+  const auto origin = reinterpret_cast<std::uintptr_t>(*tensor.data());
+  const Index offset = tensor.layout().offset();
+  return {origin + (reach.lowest - offset) * item, origin + (reach.highest - offset + 1) * item};
+}
+
+}  // namespace
+
 bool MayAlias(const Tensor& a, const Tensor& b) {
-  if (a.storage() == nullptr || a.storage() != b.storage()) return false;
   if (a.num_elements() == 0 || b.num_elements() == 0) return false;
-  const OffsetRange ra = a.layout().Reach();
-  const OffsetRange rb = b.layout().Reach();
-  const Index a_begin = ra.lowest * static_cast<Index>(a.item_size());
-  const Index a_end = (ra.highest + 1) * static_cast<Index>(a.item_size());
-  const Index b_begin = rb.lowest * static_cast<Index>(b.item_size());
-  const Index b_end = (rb.highest + 1) * static_cast<Index>(b.item_size());
+  // By address, not by storage: two loans may lend the same memory.
+  const auto [a_begin, a_end] = AddressRange(a);
+  const auto [b_begin, b_end] = AddressRange(b);
   return std::max(a_begin, b_begin) < std::min(a_end, b_end);
 }
 

@@ -20,6 +20,7 @@ absl::StatusOr<std::byte*> CpuData(const Tensor& tensor, const char* operation);
 absl::Status CheckWritable(const Tensor& tensor, const char* operation);
 
 // Whether the two tensors may touch the same bytes.
+// REQUIRES: both valid CPU tensors.
 bool MayAlias(const Tensor& a, const Tensor& b);
 
 // Fails unless both have the same number of elements.

@@ -11,7 +11,11 @@ absl::StatusOr<std::pair<Tensor, Tensor>> PairInLayoutOrder(const Tensor& a, con
                                                            bool b_before_a) {
   Tensor first = a;
   Tensor second = b;
-  if (b_before_a && MayAlias(a, b) && !(a.layout() == b.layout())) {
+  // Equal layouts over equal-sized elements pair each element with itself,
+  // which an element-wise walk may read and then write in place.
+  const bool in_place = a.layout() == b.layout() && a.item_size() == b.item_size() &&
+                        *a.data() == *b.data();
+  if (b_before_a && !in_place && MayAlias(a, b)) {
     absl::StatusOr<Tensor> copy = Clone(b);
     if (!copy.ok()) return copy.status();
     second = *std::move(copy);

@@ -15,7 +15,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdlib>
-#include <numeric>
+#include <utility>
 
 #include "absl/container/inlined_vector.h"
 #include "tensor/layout.h"
@@ -42,6 +42,17 @@ struct LoopPlan {
 
 enum class Order { kRowMajor, kAny };
 
+// Whether `strides` lay `shape` out densely in row-major order.
+inline bool IsRowMajor(absl::Span<const Index> shape, const Strides& strides) {
+  Index expected = 1;
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+    if (shape[d] == 1) continue;
+    if (strides[d] != expected) return false;
+    expected *= shape[d];
+  }
+  return true;
+}
+
 template <int N>
 LoopPlan<N> PlanLoop(absl::Span<const Index> shape, const std::array<Operand, N>& operands,
                      Order order) {
@@ -50,6 +61,15 @@ LoopPlan<N> PlanLoop(absl::Span<const Index> shape, const std::array<Operand, N>
   Index count = shape.empty() ? 0 : 1;
   for (Index extent : shape) count *= extent;
   if (count == 0) return plan;
+
+  // The common case, every operand dense and row-major: one run.
+  bool all_row_major = true;
+  for (int i = 0; i < N; ++i) all_row_major &= IsRowMajor(shape, *operands[i].strides);
+  if (all_row_major) {
+    plan.extents.push_back(count);
+    for (int i = 0; i < N; ++i) plan.byte_strides[i].push_back(operands[i].item_size);
+    return plan;
+  }
 
   // Drop extent-1 dimensions; they do not move any pointer.
   absl::InlinedVector<int, 6> dims;
@@ -67,9 +87,14 @@ LoopPlan<N> PlanLoop(absl::Span<const Index> shape, const std::array<Operand, N>
         for (int i = 0; i < N; ++i) plan.origins[i] += stride(i, d) * (shape[d] - 1);
       }
     }
-    std::stable_sort(dims.begin(), dims.end(), [&](int a, int b) {
-      return std::abs(stride(0, a)) > std::abs(stride(0, b));
-    });
+    // Insertion sort: stable, and unlike std::stable_sort it never
+    // allocates, which matters for small tensors.
+    for (size_t i = 1; i < dims.size(); ++i) {
+      for (size_t j = i; j > 0 && std::abs(stride(0, dims[j - 1])) < std::abs(stride(0, dims[j]));
+           --j) {
+        std::swap(dims[j - 1], dims[j]);
+      }
+    }
   }
   for (int d : dims) {
     const bool flip = order == Order::kAny && stride(0, d) < 0;

@@ -1,0 +1,95 @@
+#include "benchmarks/baselines.h"
+
+#include <cblas.h>
+
+#include <cstring>
+
+namespace benchmarks {
+
+void FillPattern(double* a, Index n, int modulus) {
+  for (Index i = 0; i < n; ++i) a[i] = static_cast<double>(i % modulus);
+}
+
+void FillPattern(float* a, Index n, int modulus) {
+  for (Index i = 0; i < n; ++i) a[i] = static_cast<float>(i % modulus);
+}
+
+void FillSigns(double* a, Index n) {
+  for (Index i = 0; i < n; ++i) a[i] = i % 3 == 0 ? -1.0 : 1.0;
+}
+
+void RawFill(double* a, Index n, double value) {
+  for (Index i = 0; i < n; ++i) a[i] = value;
+}
+
+void RawAddScalar(double* a, Index n, double value) {
+  for (Index i = 0; i < n; ++i) a[i] += value;
+}
+
+void RawAdd(double* a, const double* b, Index n) {
+  for (Index i = 0; i < n; ++i) a[i] += b[i];
+}
+
+void RawMul(double* a, const double* b, Index n) {
+  for (Index i = 0; i < n; ++i) a[i] *= b[i];
+}
+
+void RawCopy(double* dst, const double* src, Index n) {
+  std::memcpy(dst, src, n * sizeof(double));
+}
+
+double RawNaiveSum(const double* a, Index n) {
+  double sum = 0;
+  for (Index i = 0; i < n; ++i) sum += a[i];
+  return sum;
+}
+
+void RawFillTransposed(double* a, Index side, double value) {
+  for (Index i = 0; i < side; ++i) {
+    for (Index j = 0; j < side; ++j) a[j * side + i] = value;
+  }
+}
+
+void RawAddScalarTransposed(double* a, Index side, double value) {
+  for (Index i = 0; i < side; ++i) {
+    for (Index j = 0; j < side; ++j) a[j * side + i] += value;
+  }
+}
+
+void RawAddTransposed(double* a, const double* b, Index side) {
+  for (Index i = 0; i < side; ++i) {
+    for (Index j = 0; j < side; ++j) a[i * side + j] += b[j * side + i];
+  }
+}
+
+void RawMulTransposed(double* a, const double* b, Index side) {
+  for (Index i = 0; i < side; ++i) {
+    for (Index j = 0; j < side; ++j) a[i * side + j] *= b[j * side + i];
+  }
+}
+
+void RawCopyTransposed(double* dst, const double* src, Index side) {
+  for (Index i = 0; i < side; ++i) {
+    for (Index j = 0; j < side; ++j) dst[i * side + j] = src[j * side + i];
+  }
+}
+
+double RawNaiveSumTransposed(const double* a, Index side) {
+  double sum = 0;
+  for (Index i = 0; i < side; ++i) {
+    for (Index j = 0; j < side; ++j) sum += a[j * side + i];
+  }
+  return sum;
+}
+
+void RawGemm(const float* a, const float* b, float* c, Index n) {
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
+}
+
+void RawGemm(const double* a, const double* b, double* c, Index n) {
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a, n, b, n, 0.0, c, n);
+}
+
+int BlasThreads() { return openblas_get_num_threads(); }
+
+}  // namespace benchmarks

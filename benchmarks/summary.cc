@@ -1,0 +1,223 @@
+// The tensor core against its performance targets, measured in one run:
+// what `./lab run` prints.
+//
+// Each row times the core and its baseline over identical data, after
+// checking that both give the same result. The two run in alternating
+// rounds, so drift on a noisy machine hits both alike, and the best round
+// of each counts. Speeds are relative to the baseline: higher is better.
+//
+// It reports and never asserts: on a slow machine a row says MISSED. The
+// exit status is 1 only if the core returned an error or a wrong result.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "benchmarks/baselines.h"
+#include "benchmarks/cases.h"
+
+namespace benchmarks {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A batch of calls lasts at least this long, so the clock's resolution and
+// the cost of reading it do not matter.
+constexpr double kMinBatchSeconds = 0.005;
+constexpr int kMinRounds = 3;
+constexpr int kMaxRounds = 50;
+
+constexpr double kElementSpeedGoal = 0.9;   // x raw loop throughput
+constexpr double kSumSpeedGoal = 1.5;       // x naive scalar loop
+constexpr double kTransposedCopyGoalNs = 0.8;  // ns per element
+constexpr double kMatMulSpeedGoal = 0.9;    // x raw cblas GFLOP/s
+
+// Best seconds per call of each side.
+struct Timing {
+  double ours = std::numeric_limits<double>::infinity();
+  double baseline = std::numeric_limits<double>::infinity();
+};
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Verifies `made`, then times both sides for about `budget` seconds.
+template <typename Case>
+absl::StatusOr<Timing> Measure(absl::StatusOr<std::unique_ptr<Case>> made, double budget) {
+  if (!made.ok()) return made.status();
+  Case& c = **made;
+  if (absl::Status status = c.Verify(); !status.ok()) return status;
+
+  // One call of each warms caches and sizes the batches.
+  Clock::time_point start = Clock::now();
+  c.RunBaseline();
+  const double baseline_call = SecondsSince(start);
+  if (absl::Status status = c.RunOurs(); !status.ok()) return status;
+  const int batch =
+      std::max(1, static_cast<int>(std::ceil(kMinBatchSeconds / std::max(baseline_call, 1e-9))));
+
+  Timing best;
+  start = Clock::now();
+  for (int round = 0; round < kMaxRounds && (round < kMinRounds || SecondsSince(start) < budget);
+       ++round) {
+    Clock::time_point batch_start = Clock::now();
+    for (int i = 0; i < batch; ++i) c.RunBaseline();
+    best.baseline = std::min(best.baseline, SecondsSince(batch_start) / batch);
+
+    batch_start = Clock::now();
+    for (int i = 0; i < batch; ++i) {
+      if (absl::Status status = c.RunOurs(); !status.ok()) return status;
+    }
+    best.ours = std::min(best.ours, SecondsSince(batch_start) / batch);
+  }
+  return best;
+}
+
+std::string SizeName(Index n) {
+  return n >= (Index{1} << 20) ? absl::StrCat(n >> 20, "M") : absl::StrCat(n >> 10, "K");
+}
+
+class Table {
+ public:
+  // A row whose goal is a speed relative to the baseline; `show` prints
+  // one side's seconds per call in the row's unit.
+  void AddSpeed(std::string target, std::string baseline_name,
+                const absl::StatusOr<Timing>& timing, std::function<std::string(double)> show,
+                double goal) {
+    Row row{std::move(target)};
+    row.goal = absl::StrFormat(">= %.2fx", goal);
+    if (!Fill(row, timing)) return;
+    const double speed = timing->baseline / timing->ours;
+    row.ours = show(timing->ours);
+    row.baseline = absl::StrCat(baseline_name, " ", show(timing->baseline));
+    row.measured = absl::StrFormat("%.2fx", speed);
+    Judge(row, speed >= goal);
+  }
+
+  // A row whose goal is an absolute time per element.
+  void AddNsPerElement(std::string target, std::string baseline_name,
+                       const absl::StatusOr<Timing>& timing, Index elements, double goal_ns) {
+    Row row{std::move(target)};
+    row.goal = absl::StrFormat("<= %.2f ns/el", goal_ns);
+    if (!Fill(row, timing)) return;
+    const double ours_ns = timing->ours * 1e9 / elements;
+    row.ours = absl::StrFormat("%.3f ns/el", ours_ns);
+    row.baseline = absl::StrFormat("%s %.3f ns/el (%.2fx)", baseline_name,
+                                   timing->baseline * 1e9 / elements,
+                                   timing->baseline / timing->ours);
+    row.measured = absl::StrFormat("%.3f ns/el", ours_ns);
+    Judge(row, ours_ns <= goal_ns);
+  }
+
+  void Print() const {
+    std::vector<Row> all = {{"target", "ours", "baseline (same run)", "measured", "goal", ""}};
+    all.insert(all.end(), rows_.begin(), rows_.end());
+    size_t width[5] = {};
+    for (const Row& row : all) {
+      const std::string* cells[5] = {&row.target, &row.ours, &row.baseline, &row.measured,
+                                     &row.goal};
+      for (int i = 0; i < 5; ++i) width[i] = std::max(width[i], cells[i]->size());
+    }
+    for (const Row& row : all) {
+      std::printf("%-*s  %*s  %-*s  %*s  %-*s  %s\n", static_cast<int>(width[0]),
+                  row.target.c_str(), static_cast<int>(width[1]), row.ours.c_str(),
+                  static_cast<int>(width[2]), row.baseline.c_str(), static_cast<int>(width[3]),
+                  row.measured.c_str(), static_cast<int>(width[4]), row.goal.c_str(),
+                  row.verdict.c_str());
+      if (!row.error.empty()) std::printf("    %s\n", row.error.c_str());
+    }
+    std::printf("\n%d of %zu targets met", met_, rows_.size());
+    if (failed_ > 0) std::printf("; the core failed %d", failed_);
+    std::printf(".\n");
+  }
+
+  bool core_failed() const { return failed_ > 0; }
+
+ private:
+  struct Row {
+    std::string target, ours, baseline, measured, goal, verdict, error;
+  };
+
+  // False, after recording the failure, unless `timing` holds a result.
+  bool Fill(Row& row, const absl::StatusOr<Timing>& timing) {
+    if (timing.ok()) return true;
+    row.verdict = "FAILED";
+    row.error = timing.status().ToString();
+    ++failed_;
+    rows_.push_back(std::move(row));
+    return false;
+  }
+
+  void Judge(Row& row, bool met) {
+    row.verdict = met ? "ok" : "MISSED";
+    met_ += met;
+    rows_.push_back(std::move(row));
+  }
+
+  std::vector<Row> rows_;
+  int met_ = 0;
+  int failed_ = 0;
+};
+
+std::function<std::string(double)> NsPerElement(Index elements) {
+  return [elements](double seconds) {
+    return absl::StrFormat("%.3f ns/el", seconds * 1e9 / elements);
+  };
+}
+
+std::function<std::string(double)> GflopPerSecond(double flops) {
+  return [flops](double seconds) { return absl::StrFormat("%.1f GFLOP/s", flops / seconds / 1e9); };
+}
+
+int Run() {
+  std::printf(
+      "tensor core vs. baselines in the same process (best of alternating rounds)\n"
+      "speed = baseline time / our time: higher is better. OpenBLAS threads: %d.\n"
+      "raw_loop: a plain C loop built -O3 (vectorised); naive_loop: a scalar s += a[i].\n"
+      "mmul: ours is MatMul including allocating its result; cblas writes a preallocated one.\n\n",
+      BlasThreads());
+  std::fflush(stdout);
+  Table table;
+
+  for (Index n : {Index{1} << 20, Index{1} << 24}) {
+    const double budget = n > (Index{1} << 20) ? 1.5 : 0.6;
+    for (ElementKind kind : kAllElementKinds) {
+      const double goal = kind == ElementKind::kSum ? kSumSpeedGoal : kElementSpeedGoal;
+      table.AddSpeed(absl::StrCat(ElementKindName(kind), " ", SizeName(n)),
+                     BaselineName(kind, false), Measure(ElementCase::Contiguous(kind, n), budget),
+                     NsPerElement(n), goal);
+    }
+  }
+
+  constexpr Index kSide = 1000;
+  table.AddNsPerElement(
+      "copy transposed 1000x1000", BaselineName(ElementKind::kCopy, true),
+      Measure(ElementCase::Transposed(ElementKind::kCopy, kSide), 1.0), kSide * kSide,
+      kTransposedCopyGoalNs);
+
+  constexpr Index kMatMulSize = 1024;
+  const double flops = 2.0 * kMatMulSize * kMatMulSize * kMatMulSize;
+  table.AddSpeed("mmul 1024 float", "cblas", Measure(MatMulCase<float>::Create(kMatMulSize), 1.5),
+                 GflopPerSecond(flops), kMatMulSpeedGoal);
+  table.AddSpeed("mmul 1024 double", "cblas",
+                 Measure(MatMulCase<double>::Create(kMatMulSize), 1.5), GflopPerSecond(flops),
+                 kMatMulSpeedGoal);
+
+  table.Print();
+  return table.core_failed() ? 1 : 0;
+}
+
+}  // namespace
+}  // namespace benchmarks
+
+int main() { return benchmarks::Run(); }
