@@ -301,14 +301,18 @@ absl::Status Clamp(const Tensor& tensor, std::optional<double> min, std::optiona
       if (max) hi = static_cast<C>(*max);
     } else {
       // The nearest values of T inside the bounds; a bound past T's range
-      // limits nothing.
-      if (min) lo = BoundOf<T>(std::ceil(*min));
-      if (max) hi = BoundOf<T>(std::floor(*max));
-      if (lo > hi) {
-        return absl::InvalidArgumentError(absl::StrCat("clamp: no ", DTypeName(tensor.dtype()),
-                                                       " value lies in [", *min, ", ", *max,
-                                                       "]"));
+      // limits nothing, unless it shuts out every value.
+      const double lowest = static_cast<double>(std::numeric_limits<T>::lowest());
+      const double highest = static_cast<double>(std::numeric_limits<T>::max());
+      const double whole_min = min ? std::ceil(*min) : lowest;
+      const double whole_max = max ? std::floor(*max) : highest;
+      if (whole_min > whole_max || whole_min > highest || whole_max < lowest) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "clamp: no ", DTypeName(tensor.dtype()), " value lies in [",
+            min ? absl::StrCat(*min) : "-inf", ", ", max ? absl::StrCat(*max) : "inf", "]"));
       }
+      lo = BoundOf<T>(whole_min);
+      hi = BoundOf<T>(whole_max);
     }
     ForEachRun(PlanLoop<1>(tensor.shape(), {OperandOf(tensor, *origin)}, Order::kAny),
                [lo, hi](auto p, Index n, auto s) {

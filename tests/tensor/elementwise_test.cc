@@ -977,6 +977,40 @@ TEST(ClampTest, BoundsBeyondTheTypesRangeLimitNothing) {
               ElementsAre(static_cast<double>(-3e38f), static_cast<double>(3e38f)));
 }
 
+TEST(ClampTest, IntegerTensorsClampToTheWholeNumbersInsideFractionalBounds) {
+  Tensor t = Must(MakeTensor<std::int32_t>({5}, {-5, -1, 0, 2, 5}));
+  ASSERT_OK(Clamp(t, -1.5, 2.5));
+  EXPECT_THAT(Doubles(t), ElementsAre(-1, -1, 0, 2, 2));
+  Tensor u = Must(MakeTensor<std::uint8_t>({3}, {0, 5, 10}));
+  ASSERT_OK(Clamp(u, 0.5, 7.9));
+  EXPECT_THAT(Doubles(u), ElementsAre(1, 5, 7));
+}
+
+TEST(ClampTest, IntegerBoundsWithNoWholeNumberBetweenThemAreAnErrorAndWriteNothing) {
+  Tensor t = Must(MakeTensor<std::int32_t>({3}, {-5, 0, 5}));
+  EXPECT_FALSE(Clamp(t, 0.2, 0.8).ok());
+  EXPECT_THAT(Doubles(t), ElementsAre(-5, 0, 5));
+  // The same in floats is fine.
+  Tensor f = Must(MakeTensor<double>({3}, {-5, 0, 5}));
+  ASSERT_OK(Clamp(f, 0.2, 0.8));
+  EXPECT_THAT(Doubles(f), ElementsAre(0.2, 0.2, 0.8));
+}
+
+// No uint8 lies at or below -5, nor at or above 300; no int8 at or above
+// 200. elementwise.h: "Fails if ... no value of an integer type lies
+// between the bounds"; saturating every element to the type's edge would be
+// a silent wrong answer.
+TEST(ClampTest, OneSidedIntegerBoundThatExcludesTheWholeTypeIsAnError) {
+  Tensor u = Must(MakeTensor<std::uint8_t>({3}, {0, 5, 255}));
+  EXPECT_FALSE(Clamp(u, std::nullopt, -5).ok());
+  EXPECT_FALSE(Clamp(u, 300, std::nullopt).ok());
+  EXPECT_THAT(Doubles(u), ElementsAre(0, 5, 255));
+  Tensor c = Must(MakeTensor<std::int8_t>({2}, {-128, 127}));
+  EXPECT_FALSE(Clamp(c, 200, 300).ok());
+  EXPECT_FALSE(Clamp(c, -300, -200).ok());
+  EXPECT_THAT(Doubles(c), ElementsAre(-128, 127));
+}
+
 TEST(ClampTest, ClampingATransposedViewWritesThroughToTheBase) {
   Tensor t = Must(MakeTensor<std::int64_t>({2, 3}, {1, 2, 3, 4, 5, 6}));
   ASSERT_OK(Clamp(Must(Must(t.Transpose(0, 1)).Narrow(0, 1, 2)), 3, 4));
