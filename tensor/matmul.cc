@@ -145,9 +145,12 @@ absl::StatusOr<Tensor> MatMul(const Tensor& lhs, const Tensor& rhs) {
     if (!product.ok()) return product.status();
     return Convert(*product, dtype);
   }
-  absl::StatusOr<Tensor> result = Tensor::Zeros(dtype, {lhs.shape()[0], rhs.shape()[1]});
+  const Shape shape = {lhs.shape()[0], rhs.shape()[1]};
+  // An empty sum is zero. Otherwise every element is written (BLAS with
+  // beta = 0 never reads C), so zero-filling would be wasted work.
+  if (lhs.shape()[1] == 0 || shape[0] == 0 || shape[1] == 0) return Tensor::Zeros(dtype, shape);
+  absl::StatusOr<Tensor> result = Tensor::Uninitialized(dtype, shape);
   if (!result.ok()) return result.status();
-  if (result->num_elements() == 0 || lhs.shape()[1] == 0) return result;
   absl::Status status = DispatchDType(dtype, [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
