@@ -29,27 +29,22 @@
 #include "tensor/loan.h"
 #include "tensor/tensor.h"
 #include "tensor/typed_view.h"
+#include "tests/tensor/status_matchers.h"
 
 namespace tensor::testing {
-
-inline const absl::Status& StatusOf(const absl::Status& status) { return status; }
-template <typename T>
-const absl::Status& StatusOf(const absl::StatusOr<T>& status_or) {
-  return status_or.status();
-}
 
 #define TT_CONCAT_INNER_(a, b) a##b
 #define TT_CONCAT_(a, b) TT_CONCAT_INNER_(a, b)
 
 #define ASSERT_OK(expr)                                                  \
   do {                                                                   \
-    const absl::Status tt_status_ = ::tensor::testing::StatusOf((expr)); \
+    const absl::Status tt_status_ = ::tensor_testing::GetStatus((expr)); \
     ASSERT_TRUE(tt_status_.ok()) << tt_status_;                          \
   } while (0)
 
 #define EXPECT_OK(expr)                                                  \
   do {                                                                   \
-    const absl::Status tt_status_ = ::tensor::testing::StatusOf((expr)); \
+    const absl::Status tt_status_ = ::tensor_testing::GetStatus((expr)); \
     EXPECT_TRUE(tt_status_.ok()) << tt_status_;                          \
   } while (0)
 
