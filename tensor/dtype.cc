@@ -17,10 +17,6 @@ const char* DTypeTensorName(DType dtype) {
   });
 }
 
-std::size_t DTypeSize(DType dtype) {
-  return DispatchDType(dtype, [](auto tag) { return sizeof(typename decltype(tag)::type); });
-}
-
 bool IsFloating(DType dtype) {
   return DispatchDType(dtype, [](auto tag) { return kIsFloating<typename decltype(tag)::type>; });
 }

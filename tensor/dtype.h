@@ -130,8 +130,14 @@ const char* DTypeName(DType dtype);
 // The Lua module's class name: "ByteTensor", ..., "DoubleTensor".
 const char* DTypeTensorName(DType dtype);
 
-// Size of one element in bytes.
-std::size_t DTypeSize(DType dtype);
+// Size of one element in bytes. Inline: every kernel call asks for it.
+inline std::size_t DTypeSize(DType dtype) {
+  constexpr std::size_t kSizes[] = {sizeof(bool),    sizeof(std::uint8_t), sizeof(std::int8_t),
+                                    sizeof(std::int16_t), sizeof(std::int32_t),
+                                    sizeof(std::int64_t), sizeof(Float16), sizeof(BFloat16),
+                                    sizeof(float),   sizeof(double)};
+  return kSizes[static_cast<int>(dtype)];
+}
 
 bool IsFloating(DType dtype);
 

@@ -236,13 +236,20 @@ absl::Status ApplyComponents(const Tensor& dst, ElementOp op, const Tensor& src)
   }
   if (absl::Status s = internal::CheckWritable(dst, name); !s.ok()) return s;
   if (dst.num_elements() == 0) return absl::OkStatus();
-  absl::StatusOr<std::pair<Tensor, Tensor>> pair =
-      internal::PairInLayoutOrder(dst, src, /*b_before_a=*/true);
-  if (!pair.ok()) return pair.status();
-  const auto& [target, source] = *pair;
+  // The common case, equal shapes and separate memory, pairs the tensors as
+  // they are; anything else goes through PairInLayoutOrder.
+  std::optional<std::pair<Tensor, Tensor>> paired;
+  if (dst.shape() != src.shape() || internal::MayAlias(dst, src)) {
+    absl::StatusOr<std::pair<Tensor, Tensor>> pair =
+        internal::PairInLayoutOrder(dst, src, /*b_before_a=*/true);
+    if (!pair.ok()) return pair.status();
+    paired = *std::move(pair);
+  }
+  const Tensor& target = paired ? paired->first : dst;
+  const Tensor& source = paired ? paired->second : src;
   if (op == ElementOp::kAssign) return internal::CopyElements(target, source);
-  absl::StatusOr<std::byte*> target_origin = target.data();
-  absl::StatusOr<std::byte*> source_origin = source.data();
+  absl::StatusOr<std::byte*> target_origin = paired ? target.data() : dst_origin;
+  absl::StatusOr<std::byte*> source_origin = paired ? source.data() : src_origin;
   if (!target_origin.ok()) return target_origin.status();
   if (!source_origin.ok()) return source_origin.status();
   return DispatchDType(dst.dtype(), [&](auto tag) -> absl::Status {

@@ -68,16 +68,6 @@ absl::StatusOr<Tensor> Tensor::FromStorage(DType dtype, Layout layout,
   return Tensor(dtype, std::move(storage), std::move(layout));
 }
 
-absl::StatusOr<std::byte*> Tensor::data() const {
-  if (storage_ == nullptr) return nullptr;
-  absl::StatusOr<std::byte*> base = storage_->data();
-  if (!base.ok()) return base;
-  // Without elements the offset need not lie in the storage, and nothing
-  // is ever read through the pointer.
-  if (layout_.num_elements() == 0) return *base;
-  return *base + layout_.offset() * static_cast<Index>(item_size());
-}
-
 absl::StatusOr<Tensor> Tensor::WithLayout(Layout layout) const {
   if (absl::Status valid = CheckValid(); !valid.ok()) return valid;
   if (storage_ == nullptr) {

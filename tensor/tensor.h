@@ -71,7 +71,14 @@ class Tensor {
   // The address of element [0, ..., 0] (the layout's offset), after the
   // validity check. Strides may lead below it. Null for a tensor with no
   // storage.
-  absl::StatusOr<std::byte*> data() const;
+  absl::StatusOr<std::byte*> data() const {
+    if (storage_ == nullptr) return nullptr;
+    absl::StatusOr<std::byte*> base = storage_->data();
+    // Without elements the offset need not lie in the storage, and nothing
+    // is ever read through the pointer.
+    if (!base.ok() || layout_.num_elements() == 0) return base;
+    return *base + layout_.offset() * static_cast<Index>(item_size());
+  }
 
   // Views: each shares storage and validity with this tensor. See layout.h
   // for what each does.
