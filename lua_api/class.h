@@ -1,0 +1,130 @@
+// Class<T>: a C++ type exposed to Lua as a full userdata with methods.
+//
+// One C++ type may have several metatables (the tensor module has one per
+// element type); all of them carry T's tag, so ReadObject recognises any.
+// Methods are `NResultsOr T::Method(lua_State*)`; Member<&T::Method> wraps
+// one as a lua_CFunction that checks self, runs it, and raises its error
+// only after the C++ scope has closed.
+//
+// Example:
+//   Class<Counter>::Register(L, "demo.Counter",
+//                            {{"add", &Class<Counter>::Member<&Counter::Add>}});
+//   Class<Counter>::CreateObject(L, "demo.Counter", 0);   // [-0, +1, m]
+//   // In Lua: c:add(1); c.add(1) -> "calling 'add' on bad self (...use ':')"
+#ifndef LUA_API_CLASS_H_
+#define LUA_API_CLASS_H_
+
+#include <initializer_list>
+#include <new>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "lua_api/lua.h"
+#include "lua_api/n_results_or.h"
+#include "lua_api/read.h"
+
+namespace lua_api {
+
+struct MethodEntry {
+  const char* name;
+  lua_CFunction function;
+};
+
+template <typename T>
+class Class {
+ public:
+  // [-0, +0, m] Creates (or extends) the metatable registered as `name`:
+  // __index is its method table, __gc destroys the object, and `methods`
+  // (metamethods such as __tostring included) are added with their name
+  // and the metatable's name as upvalues 1 and 2, for error messages.
+  static void Register(lua_State* L, const char* name, std::initializer_list<MethodEntry> methods) {
+    luaL_newmetatable(L, name);
+    lua_pushlightuserdata(L, Tag());
+    lua_pushboolean(L, true);
+    lua_rawset(L, -3);
+    lua_pushstring(L, name);
+    lua_setfield(L, -2, "__name");
+    lua_pushcfunction(L, &Gc);
+    lua_setfield(L, -2, "__gc");
+    lua_getfield(L, -1, "__index");
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      lua_newtable(L);
+      lua_pushvalue(L, -1);
+      lua_setfield(L, -3, "__index");
+    }
+    // Stack: metatable, method table.
+    for (const MethodEntry& method : methods) {
+      const bool meta = method.name[0] == '_' && method.name[1] == '_';
+      lua_pushstring(L, method.name);
+      lua_pushstring(L, name);
+      lua_pushcclosure(L, method.function, 2);
+      lua_setfield(L, meta ? -3 : -2, method.name);
+    }
+    lua_pop(L, 2);
+  }
+
+  // [-0, +1, m] A new object of T, constructed from `args`, with the
+  // metatable registered as `name`.
+  template <typename... Args>
+  static T* CreateObject(lua_State* L, const char* name, Args&&... args) {
+    void* memory = lua_newuserdata(L, sizeof(T));
+    T* object = new (memory) T(std::forward<Args>(args)...);
+    luaL_getmetatable(L, name);
+    lua_setmetatable(L, -2);
+    return object;
+  }
+
+  // [-0, +0, -] The T at `index`, or null if the value there is not one.
+  static T* ReadObject(lua_State* L, int index) {
+    void* data = lua_touserdata(L, index);
+    if (data == nullptr || lua_type(L, index) != LUA_TUSERDATA || !lua_getmetatable(L, index)) {
+      return nullptr;
+    }
+    lua_pushlightuserdata(L, Tag());
+    lua_rawget(L, -2);
+    const bool ours = lua_toboolean(L, -1);
+    lua_pop(L, 2);
+    return ours ? static_cast<T*>(data) : nullptr;
+  }
+
+  // A lua_CFunction for `Method`, registered through Register (which
+  // supplies the upvalues).
+  template <NResultsOr (T::*Method)(lua_State*)>
+  static int Member(lua_State* L) {
+    {
+      NResultsOr result = Invoke<Method>(L);
+      if (result.ok()) return result.n_results();
+      lua_pushlstring(L, result.error().data(), result.error().size());
+    }  // `result` and its message are gone before the longjmp.
+    return lua_error(L);
+  }
+
+ private:
+  static void* Tag() {
+    static char tag;
+    return &tag;
+  }
+
+  template <NResultsOr (T::*Method)(lua_State*)>
+  static NResultsOr Invoke(lua_State* L) {
+    T* self = ReadObject(L, 1);
+    if (self == nullptr) {
+      const char* name = lua_tostring(L, lua_upvalueindex(1));
+      const char* type = lua_tostring(L, lua_upvalueindex(2));
+      return absl::StrCat("calling '", name, "' on bad self (", Expected(L, 1, type),
+                          "); call methods with ':', as in x:", name, "(...)");
+    }
+    return (self->*Method)(L);
+  }
+
+  static int Gc(lua_State* L) {
+    if (T* self = ReadObject(L, 1)) self->~T();
+    return 0;
+  }
+};
+
+}  // namespace lua_api
+
+#endif  // LUA_API_CLASS_H_

@@ -1,0 +1,38 @@
+// NResultsOr: what a Lua-facing C++ function returns.
+//
+// Either the number of results it pushed, or an error message. The caller
+// raises the Lua error only after the C++ scope that made the message has
+// closed, so lua_error's longjmp never skips a destructor.
+//
+// Example:
+//   NResultsOr Narrow(lua_State* L) {
+//     if (!lua_isnumber(L, 2)) return "bad argument #1 to 'narrow' (...)";
+//     lua_pushnumber(L, 1);
+//     return 1;
+//   }
+#ifndef LUA_API_N_RESULTS_OR_H_
+#define LUA_API_N_RESULTS_OR_H_
+
+#include <string>
+#include <utility>
+
+namespace lua_api {
+
+class NResultsOr {
+ public:
+  NResultsOr(int n_results) : n_results_(n_results) {}  // NOLINT: implicit by design
+  NResultsOr(std::string error) : error_(std::move(error)) {}  // NOLINT
+  NResultsOr(const char* error) : error_(error) {}  // NOLINT
+
+  bool ok() const { return error_.empty(); }
+  int n_results() const { return n_results_; }
+  const std::string& error() const { return error_; }
+
+ private:
+  int n_results_ = 0;
+  std::string error_;
+};
+
+}  // namespace lua_api
+
+#endif  // LUA_API_N_RESULTS_OR_H_

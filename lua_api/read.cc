@@ -1,0 +1,58 @@
+#include "lua_api/read.h"
+
+#include <cmath>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace lua_api {
+
+std::string TypeNameAt(lua_State* L, int index) {
+  if (lua_type(L, index) == LUA_TUSERDATA && lua_getmetatable(L, index)) {
+    lua_getfield(L, -1, "__name");
+    std::string name = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "userdata";
+    lua_pop(L, 2);
+    return name;
+  }
+  return luaL_typename(L, index);
+}
+
+std::string Expected(lua_State* L, int index, absl::string_view what) {
+  std::string got = TypeNameAt(L, index);
+  if (lua_type(L, index) == LUA_TNUMBER) {
+    got = absl::StrCat(got, " ", absl::StrFormat("%.17g", lua_tonumber(L, index)));
+  }
+  return absl::StrCat(what, " expected, got ", got);
+}
+
+std::string ReadNumber(lua_State* L, int index, double* value) {
+  if (lua_type(L, index) != LUA_TNUMBER) return Expected(L, index, "number");
+  *value = lua_tonumber(L, index);
+  return {};
+}
+
+std::string ReadInteger(lua_State* L, int index, std::int64_t* value) {
+  if (lua_type(L, index) != LUA_TNUMBER) return Expected(L, index, "integer");
+  const double number = lua_tonumber(L, index);
+  // 2^63 is exact in double; every double below it converts exactly.
+  if (!(std::trunc(number) == number && number >= -0x1p63 && number < 0x1p63)) {
+    return Expected(L, index, "integer");
+  }
+  *value = static_cast<std::int64_t>(number);
+  return {};
+}
+
+std::string ReadString(lua_State* L, int index, std::string* value) {
+  if (lua_type(L, index) != LUA_TSTRING) return Expected(L, index, "string");
+  std::size_t length;
+  const char* data = lua_tolstring(L, index, &length);
+  value->assign(data, length);
+  return {};
+}
+
+std::string ArgumentError(absl::string_view function, int argument, absl::string_view why) {
+  return absl::StrCat("bad argument #", argument, " to '", function, "' (", why, ")");
+}
+
+}  // namespace lua_api

@@ -1,0 +1,46 @@
+// Read: Lua values into C++, with the checks and the messages that
+// Lua-facing functions need.
+//
+// Each Read* returns an empty string on success and otherwise the
+// parenthesised part of a Lua argument error ("integer expected, got
+// 2.5"). ArgumentError wraps it the way luaL_argerror does.
+//
+// Example:
+//   std::int64_t dim;
+//   if (std::string why = ReadInteger(L, 2, &dim); !why.empty())
+//     return ArgumentError("narrow", 1, why);
+//   // "bad argument #1 to 'narrow' (integer expected, got 2.5)"
+#ifndef LUA_API_READ_H_
+#define LUA_API_READ_H_
+
+#include <cstdint>
+#include <string>
+#include "absl/strings/string_view.h"
+
+#include "lua_api/lua.h"
+
+namespace lua_api {
+
+// "nil", "number", "table", ..., or the type name of a tensor userdata
+// (its metatable's __name field) for userdata that have one.
+std::string TypeNameAt(lua_State* L, int index);
+
+// A number; NaN and infinities are numbers too.
+std::string ReadNumber(lua_State* L, int index, double* value);
+
+// A whole, finite number that fits in int64.
+std::string ReadInteger(lua_State* L, int index, std::int64_t* value);
+
+// A string (not a number converted to one).
+std::string ReadString(lua_State* L, int index, std::string* value);
+
+// "bad argument #<argument> to '<function>' (<why>)". For methods,
+// argument 1 is the first after self, as luaL_argerror counts.
+std::string ArgumentError(absl::string_view function, int argument, absl::string_view why);
+
+// "<what> expected, got <type at index>".
+std::string Expected(lua_State* L, int index, absl::string_view what);
+
+}  // namespace lua_api
+
+#endif  // LUA_API_READ_H_
