@@ -17,6 +17,7 @@
 #include <initializer_list>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -90,8 +91,9 @@ class Class {
   }
 
   // A lua_CFunction for `Method`, registered through Register (which
-  // supplies the upvalues).
-  template <NResultsOr (T::*Method)(lua_State*)>
+  // supplies the upvalues). `Method` is a member `NResultsOr
+  // (T::*)(lua_State*)` or a function `NResultsOr (*)(T&, lua_State*)`.
+  template <auto Method>
   static int Member(lua_State* L) {
     {
       NResultsOr result = Invoke<Method>(L);
@@ -107,7 +109,7 @@ class Class {
     return &tag;
   }
 
-  template <NResultsOr (T::*Method)(lua_State*)>
+  template <auto Method>
   static NResultsOr Invoke(lua_State* L) {
     T* self = ReadObject(L, 1);
     if (self == nullptr) {
@@ -116,7 +118,11 @@ class Class {
       return absl::StrCat("calling '", name, "' on bad self (", Expected(L, 1, type),
                           "); call methods with ':', as in x:", name, "(...)");
     }
-    return (self->*Method)(L);
+    if constexpr (std::is_member_function_pointer_v<decltype(Method)>) {
+      return (self->*Method)(L);
+    } else {
+      return Method(*self, L);
+    }
   }
 
   static int Gc(lua_State* L) {

@@ -1,0 +1,79 @@
+// LuaTensor: the userdata behind every tensor in dmlab.system.tensor.
+//
+// It holds the type-erased core tensor; views share its storage through
+// the core's reference counting, and __gc releases it. Each element type
+// has its own metatable, "dmlab.system.tensor.<Type>", and all of them
+// share one method table.
+//
+// Every method starts with CheckSelf, and every tensor argument is read
+// with ReadTensorArgument, so an invalid tensor anywhere is an error that
+// says "invalid", names the type, the method and the lender.
+//
+// Example (inside a method):
+//   NResultsOr Narrow(LuaTensor& self, lua_State* L) {
+//     if (std::string e = self.CheckSelf("narrow"); !e.empty()) return e;
+//     ...
+//     absl::StatusOr<tensor::Tensor> view = self.tensor().Narrow(dim, start, size);
+//     if (!view.ok()) return StatusError("narrow", view.status());
+//     LuaTensor::Push(L, *std::move(view));
+//     return 1;
+//   }
+#ifndef LUA_API_LUA_TENSOR_H_
+#define LUA_API_LUA_TENSOR_H_
+
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "lua_api/class.h"
+#include "lua_api/lua.h"
+#include "tensor/tensor.h"
+
+namespace lua_api {
+
+class LuaTensor {
+ public:
+  explicit LuaTensor(tensor::Tensor tensor) : tensor_(std::move(tensor)) {}
+
+  const tensor::Tensor& tensor() const { return tensor_; }
+
+  // "dmlab.system.tensor.DoubleTensor".
+  const char* type_name() const { return TypeName(tensor_.dtype()); }
+  static const char* TypeName(tensor::DType dtype);
+
+  // [-0, +1, m] A new userdata holding `tensor`, with its type's metatable.
+  static void Push(lua_State* L, tensor::Tensor tensor);
+
+  // [-0, +0, -] The LuaTensor at `index`, or null if the value is not one.
+  static LuaTensor* Read(lua_State* L, int index) {
+    return Class<LuaTensor>::ReadObject(L, index);
+  }
+
+  // "" if this tensor is valid; otherwise the error for using it in
+  // `method`: "'dmlab.system.tensor.DoubleTensor:narrow': invalid tensor:
+  // its memory was lent by <lender> ...".
+  std::string CheckSelf(const char* method) const;
+
+ private:
+  tensor::Tensor tensor_;
+};
+
+// Reads the valid tensor at Lua stack `index`, which is argument `index - 1`
+// of `method` (after self). Returns "" and sets *out, or the error:
+// "bad argument #1 to 'cadd' (tensor expected, got nil)" or
+// "bad argument #1 to 'cadd' (invalid tensor dmlab.system.tensor.DoubleTensor: ...)".
+std::string ReadTensorArgument(lua_State* L, int index, const char* method, LuaTensor** out);
+
+// The Lua error for a failed core call in `method`: "'<method>': <message>".
+std::string StatusError(const char* method, const absl::Status& status);
+
+// The element types the module exposes (the seven of the specification).
+inline constexpr tensor::DType kLuaDTypes[] = {
+    tensor::DType::kUInt8, tensor::DType::kInt8,    tensor::DType::kInt16,
+    tensor::DType::kInt32, tensor::DType::kInt64,   tensor::DType::kFloat32,
+    tensor::DType::kFloat64,
+};
+
+}  // namespace lua_api
+
+#endif  // LUA_API_LUA_TENSOR_H_
