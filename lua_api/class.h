@@ -48,6 +48,10 @@ class Class {
     lua_setfield(L, -2, "__name");
     lua_pushcfunction(L, &Gc);
     lua_setfield(L, -2, "__gc");
+    // Hides the metatable from Lua (getmetatable returns this string), so a
+    // script cannot call __gc by hand and destroy an object still in use.
+    lua_pushstring(L, name);
+    lua_setfield(L, -2, "__metatable");
     lua_getfield(L, -1, "__index");
     if (lua_isnil(L, -1)) {
       lua_pop(L, 1);
@@ -125,8 +129,15 @@ class Class {
     }
   }
 
+  // Also reachable by hand through debug.getmetatable. Dropping the
+  // metatable makes the object unrecognisable afterwards, so it is never
+  // used or destroyed again.
   static int Gc(lua_State* L) {
-    if (T* self = ReadObject(L, 1)) self->~T();
+    if (T* self = ReadObject(L, 1)) {
+      self->~T();
+      lua_pushnil(L);
+      lua_setmetatable(L, 1);
+    }
     return 0;
   }
 };

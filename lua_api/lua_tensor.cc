@@ -1,11 +1,164 @@
 #include "lua_api/lua_tensor.h"
 
+#include <cmath>
+#include <cstdio>
+#include <limits>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "lua_api/read.h"
 
 namespace lua_api {
+namespace {
+
+// All 17 significant digits: a message must not round 255.9999 to 256.
+std::string NumberString(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.17g", value);
+  return buffer;
+}
+
+// Whether T holds `value` exactly: see CheckValue.
+template <typename T>
+bool Holds(double value) {
+  if constexpr (tensor::kIsFloating<T>) {
+    return true;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return value == 0 || value == 1;
+  } else {
+    // Both bounds are powers of two (or zero), so exact in double; NaN fails.
+    constexpr double lowest = static_cast<double>(std::numeric_limits<T>::min());
+    constexpr double past_highest =
+        2.0 * static_cast<double>(std::numeric_limits<T>::max() / 2 + 1);
+    return std::trunc(value) == value && value >= lowest && value < past_highest;
+  }
+}
+
+template <typename T>
+std::string CheckValueOf(double value, tensor::DType dtype) {
+  if (Holds<T>(value)) [[likely]] {
+    return {};
+  }
+  return absl::StrCat(tensor::DTypeTensorName(dtype), " cannot hold ", NumberString(value));
+}
+
+// REQUIRES: Holds<T>(value).
+template <typename T>
+T StoredValue(double value) {
+  if constexpr (std::is_same_v<T, tensor::Float16> || std::is_same_v<T, tensor::BFloat16>) {
+    return T(static_cast<float>(value));
+  } else {
+    return static_cast<T>(value);
+  }
+}
+
+// "1 entry", "3 entries".
+std::string Entries(tensor::Index n) { return absl::StrCat(n, n == 1 ? " entry" : " entries"); }
+
+// Walks a nested table with lua_next rather than 1..#t, so that stray keys
+// and holes are errors instead of being silently skipped.
+template <typename T>
+class TableReader {
+ public:
+  TableReader(lua_State* L, const tensor::Tensor& destination, absl::string_view mismatch)
+      : L_(L), destination_(destination), mismatch_(mismatch) {}
+
+  // [-0, +0, m] Reads the table at absolute stack `index`, the entries of
+  // dimension `dim`, into `out` (element [.., 0, ..] of that dimension).
+  std::string Read(int index, int dim, T* out) {
+    const tensor::Index extent = destination_.shape()[dim];
+    const tensor::Index stride = destination_.layout().strides()[dim];
+    const bool leaves = dim + 1 == destination_.rank();
+    if (const auto length = static_cast<tensor::Index>(lua_objlen(L_, index)); length != extent) {
+      return absl::StrCat(mismatch_, Path(), " has ", Entries(length), ", expected ", extent);
+    }
+    // Key and value, and the next level's pair.
+    if (!lua_checkstack(L_, 4)) return absl::StrCat(Path(), " is nested too deeply");
+    tensor::Index count = 0;
+    lua_pushnil(L_);
+    while (lua_next(L_, index) != 0) {
+      std::string error;
+      const double key = lua_type(L_, -2) == LUA_TNUMBER ? lua_tonumber(L_, -2) : 0;
+      if (!(key >= 1 && key <= extent && std::trunc(key) == key)) {
+        error = absl::StrCat(mismatch_, Path(), " has the key ", KeyString(-2), " besides its ",
+                             Entries(extent));
+      } else {
+        ++count;
+        path_.push_back(static_cast<tensor::Index>(key));
+        T* at = out + (static_cast<tensor::Index>(key) - 1) * stride;
+        error = leaves ? ReadLeaf(at) : ReadInner(dim + 1, at);
+        path_.pop_back();
+      }
+      lua_pop(L_, 1);  // the value; lua_next needs the key
+      if (!error.empty()) {
+        lua_pop(L_, 1);
+        return error;
+      }
+    }
+    if (count != extent) {
+      return absl::StrCat(mismatch_, Path(), " has holes: ", count, " of its ", Entries(extent),
+                          " are set");
+    }
+    return {};
+  }
+
+ private:
+  // The value on top of the stack, a leaf.
+  std::string ReadLeaf(T* at) {
+    if (lua_type(L_, -1) == LUA_TTABLE) {
+      return absl::StrCat(mismatch_, Path(), " is a table, expected a number");
+    }
+    double value;
+    if (std::string why = ReadNumber(L_, -1, &value); !why.empty()) {
+      return absl::StrCat(Path(), ": ", why);
+    }
+    if (std::string why = CheckValueOf<T>(value, destination_.dtype()); !why.empty()) {
+      return absl::StrCat(Path(), ": ", why);
+    }
+    *at = StoredValue<T>(value);
+    return {};
+  }
+
+  // The value on top of the stack, the table of dimension `dim`.
+  std::string ReadInner(int dim, T* at) {
+    if (lua_type(L_, -1) == LUA_TNUMBER) {
+      return absl::StrCat(mismatch_, Path(), " is a number, expected a table of ",
+                          Entries(destination_.shape()[dim]));
+    }
+    if (lua_type(L_, -1) != LUA_TTABLE) {
+      return absl::StrCat(Path(), ": ", Expected(L_, -1, "table"));
+    }
+    return Read(lua_gettop(L_), dim, at);
+  }
+
+  // "[2][3]", or "the table" at the top.
+  std::string Path() const {
+    if (path_.empty()) return "the table";
+    std::string path;
+    for (tensor::Index key : path_) absl::StrAppend(&path, "[", key, "]");
+    return path;
+  }
+
+  // Describes a key without converting it in place, which would confuse
+  // lua_next.
+  std::string KeyString(int index) const {
+    switch (lua_type(L_, index)) {
+      case LUA_TNUMBER: return NumberString(lua_tonumber(L_, index));
+      case LUA_TSTRING: return absl::StrCat("'", lua_tostring(L_, index), "'");
+      default: return absl::StrCat("of type ", TypeNameAt(L_, index));
+    }
+  }
+
+  lua_State* L_;
+  const tensor::Tensor& destination_;
+  absl::string_view mismatch_;
+  std::vector<tensor::Index> path_;
+};
+
+}  // namespace
 
 const char* LuaTensor::TypeName(tensor::DType dtype) {
   switch (dtype) {
@@ -49,7 +202,35 @@ std::string ReadTensorArgument(lua_State* L, int index, const char* method, LuaT
 }
 
 std::string StatusError(const char* method, const absl::Status& status) {
-  return absl::StrCat("'", method, "': ", status.message());
+  // The core's messages often begin with the operation ("clamp: min 2 is
+  // greater than max 1"); don't say it twice.
+  absl::string_view message = status.message();
+  absl::ConsumePrefix(&message, absl::StrCat(method, ": "));
+  return absl::StrCat("'", method, "': ", message);
+}
+
+std::string CheckValue(double value, tensor::DType dtype) {
+  return tensor::DispatchDType(
+      dtype, [&](auto tag) { return CheckValueOf<typename decltype(tag)::type>(value, dtype); });
+}
+
+std::string ReadTableInto(lua_State* L, int index, const tensor::Tensor& destination,
+                          absl::string_view mismatch) {
+  if (lua_type(L, index) != LUA_TTABLE) return Expected(L, index, "table");
+  if (index < 0 && index > LUA_REGISTRYINDEX) index = lua_gettop(L) + index + 1;
+  if (destination.rank() == 0) {
+    // The empty tensor: only {} matches.
+    lua_pushnil(L);
+    if (lua_next(L, index) == 0) return {};
+    lua_pop(L, 2);
+    return absl::StrCat(mismatch, "the table has entries, expected none for shape []");
+  }
+  absl::StatusOr<std::byte*> data = destination.data();
+  if (!data.ok()) return std::string(data.status().message());
+  return tensor::DispatchDType(destination.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return TableReader<T>(L, destination, mismatch).Read(index, 0, reinterpret_cast<T*>(*data));
+  });
 }
 
 }  // namespace lua_api

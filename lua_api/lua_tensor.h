@@ -25,6 +25,7 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "lua_api/class.h"
 #include "lua_api/lua.h"
 #include "tensor/tensor.h"
@@ -66,6 +67,20 @@ std::string ReadTensorArgument(lua_State* L, int index, const char* method, LuaT
 
 // The Lua error for a failed core call in `method`: "'<method>': <message>".
 std::string StatusError(const char* method, const absl::Status& status);
+
+// "" if a tensor of `dtype` holds `value` exactly (integer types: whole and
+// in range; floating types: any number), else "ByteTensor cannot hold 2.5".
+std::string CheckValue(double value, tensor::DType dtype);
+
+// Fills `destination`, a new contiguous tensor, from the nested table of
+// numbers at stack `index`, whose nesting must match destination's shape
+// (row-major). Shared by the constructors and val(table). Returns "" or why
+// not, naming the entry; `mismatch` starts the messages about nesting:
+//   "<mismatch>[2] has 3 entries, expected 2"
+//   "[2][1]: number expected, got string"
+//   "[1][3]: ByteTensor cannot hold 2.5"
+std::string ReadTableInto(lua_State* L, int index, const tensor::Tensor& destination,
+                          absl::string_view mismatch);
 
 // The element types the module exposes (the seven of the specification).
 inline constexpr tensor::DType kLuaDTypes[] = {
