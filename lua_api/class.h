@@ -1,7 +1,9 @@
 // Class<T>: a C++ type exposed to Lua as a full userdata with methods.
 //
 // One C++ type may have several metatables (the tensor module has one per
-// element type); all of them carry T's tag, so ReadObject recognises any.
+// element type). Each userdata starts with T's tag, so ReadObject
+// recognises a T by two loads, without touching its metatable: method
+// calls are the hot path of level scripts.
 // Methods are `NResultsOr T::Method(lua_State*)`; Member<&T::Method> wraps
 // one as a lua_CFunction that checks self, runs it, and raises its error
 // only after the C++ scope has closed.
@@ -39,11 +41,13 @@ class Class {
   // __index is its method table, __gc destroys the object, and `methods`
   // (metamethods such as __tostring included) are added with their name
   // and the metatable's name as upvalues 1 and 2, for error messages.
+  // REQUIRES: `name` has static storage (a literal); CreateObject finds the
+  // metatable by its address.
   static void Register(lua_State* L, const char* name, std::initializer_list<MethodEntry> methods) {
     luaL_newmetatable(L, name);
-    lua_pushlightuserdata(L, Tag());
-    lua_pushboolean(L, true);
-    lua_rawset(L, -3);
+    lua_pushlightuserdata(L, const_cast<char*>(name));
+    lua_pushvalue(L, -2);
+    lua_rawset(L, LUA_REGISTRYINDEX);
     lua_pushstring(L, name);
     lua_setfield(L, -2, "__name");
     lua_pushcfunction(L, &Gc);
@@ -71,27 +75,32 @@ class Class {
   }
 
   // [-0, +1, m] A new object of T, constructed from `args`, with the
-  // metatable registered as `name`.
+  // metatable registered as `name` (the same pointer as given to Register).
   template <typename... Args>
   static T* CreateObject(lua_State* L, const char* name, Args&&... args) {
-    void* memory = lua_newuserdata(L, sizeof(T));
-    T* object = new (memory) T(std::forward<Args>(args)...);
-    luaL_getmetatable(L, name);
+    Box* box = static_cast<Box*>(lua_newuserdata(L, sizeof(Box)));
+    box->tag = nullptr;  // not a T until constructed: a throw leaves it inert
+    T* object = new (box->object) T(std::forward<Args>(args)...);
+    box->tag = Tag();
+    lua_pushlightuserdata(L, const_cast<char*>(name));
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    if (lua_isnil(L, -1)) {  // an equal name at another address
+      lua_pop(L, 1);
+      luaL_getmetatable(L, name);
+    }
     lua_setmetatable(L, -2);
     return object;
   }
 
   // [-0, +0, -] The T at `index`, or null if the value there is not one.
+  // NB: only C code can forge a userdata of Box's size that starts with
+  // the tag (a private address); Lua code cannot.
   static T* ReadObject(lua_State* L, int index) {
-    void* data = lua_touserdata(L, index);
-    if (data == nullptr || lua_type(L, index) != LUA_TUSERDATA || !lua_getmetatable(L, index)) {
+    if (lua_type(L, index) != LUA_TUSERDATA || lua_objlen(L, index) != sizeof(Box)) {
       return nullptr;
     }
-    lua_pushlightuserdata(L, Tag());
-    lua_rawget(L, -2);
-    const bool ours = lua_toboolean(L, -1);
-    lua_pop(L, 2);
-    return ours ? static_cast<T*>(data) : nullptr;
+    Box* box = static_cast<Box*>(lua_touserdata(L, index));
+    return box->tag == Tag() ? std::launder(reinterpret_cast<T*>(box->object)) : nullptr;
   }
 
   // A lua_CFunction for `Method`, registered through Register (which
@@ -108,10 +117,16 @@ class Class {
   }
 
  private:
-  static void* Tag() {
-    static char tag;
+  static const void* Tag() {
+    static const char tag = 0;
     return &tag;
   }
+
+  // The userdata's block: the tag, then the object.
+  struct Box {
+    const void* tag;
+    alignas(T) unsigned char object[sizeof(T)];
+  };
 
   template <auto Method>
   static NResultsOr Invoke(lua_State* L) {
@@ -129,14 +144,13 @@ class Class {
     }
   }
 
-  // Also reachable by hand through debug.getmetatable. Dropping the
-  // metatable makes the object unrecognisable afterwards, so it is never
-  // used or destroyed again.
+  // Also reachable by hand through debug.getmetatable. Clearing the tag
+  // makes the object unrecognisable afterwards, so it is never used or
+  // destroyed again.
   static int Gc(lua_State* L) {
     if (T* self = ReadObject(L, 1)) {
       self->~T();
-      lua_pushnil(L);
-      lua_setmetatable(L, 1);
+      static_cast<Box*>(lua_touserdata(L, 1))->tag = nullptr;
     }
     return 0;
   }
