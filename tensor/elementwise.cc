@@ -211,7 +211,13 @@ absl::Status ApplyScalars(const Tensor& tensor, ElementOp op, absl::Span<const d
     if (tensor.num_elements() == 0) return absl::OkStatus();
     DispatchOp(op, [&](auto op_tag) {
       constexpr ElementOp kOp = decltype(op_tag)::value;
-      if (converted.size() == 1) {
+      if (converted.size() == 1 && tensor.layout().IsContiguous()) {
+        // The common case needs no loop plan: small tensors in level
+        // scripts pay for every step of the general path.
+        T* x = reinterpret_cast<T*>(*origin);
+        const ComputeType<T> v = converted[0];
+        for (Index i = 0, n = tensor.num_elements(); i < n; ++i) x[i] = Combine<kOp, T>(x[i], v);
+      } else if (converted.size() == 1) {
         ApplyScalarRuns<kOp, T>(
             PlanLoop<1>(tensor.shape(), {OperandOf(tensor, *origin)}, Order::kAny), converted[0]);
       } else {
