@@ -8,17 +8,8 @@ local TYPES = {'ByteTensor', 'CharTensor', 'Int16Tensor', 'Int32Tensor',
 
 -- Asserts that fn raises an error whose message contains every string in
 -- `...` (plain find); returns the message.
-local function expectError(fn, ...)
-  local ok, err = pcall(fn)
-  testing.assertTrue(not ok, 'expected an error')
-  err = tostring(err)
-  for i = 1, select('#', ...) do
-    local s = select(i, ...)
-    testing.assertTrue(err:find(s, 1, true) ~= nil,
-                       'error "' .. err .. '" does not contain "' .. s .. '"')
-  end
-  return err
-end
+-- fn must raise an error containing every given substring.
+local expectError = testing.assertErrorContains
 
 -- Writes `bytes` to a new temporary file and returns its name.
 local function tempFile(bytes)

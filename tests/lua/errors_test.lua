@@ -4,17 +4,8 @@ local testing = require 'testing'
 local tensor = require 'dmlab.system.tensor'
 local random = require 'dmlab.system.random'
 
-local function expectError(fn, ...)
-  local ok, err = pcall(fn)
-  testing.assertTrue(not ok, 'expected an error')
-  err = tostring(err)
-  for i = 1, select('#', ...) do
-    local s = select(i, ...)
-    testing.assertTrue(err:find(s, 1, true) ~= nil,
-                       'error "' .. err .. '" does not contain "' .. s .. '"')
-  end
-  return err
-end
+-- fn must raise an error containing every given substring.
+local expectError = testing.assertErrorContains
 
 local NAN, INF = 0 / 0, 1 / 0
 -- Values that are not integers, for arguments that must be.

@@ -2,17 +2,8 @@
 local testing = require 'testing'
 local tensor = require 'dmlab.system.tensor'
 
-local function expectError(fn, ...)
-  local ok, err = pcall(fn)
-  testing.assertTrue(not ok, 'expected an error')
-  err = tostring(err)
-  for i = 1, select('#', ...) do
-    local s = select(i, ...)
-    testing.assertTrue(err:find(s, 1, true) ~= nil,
-                       'error "' .. err .. '" does not contain "' .. s .. '"')
-  end
-  return err
-end
+-- fn must raise an error containing every given substring.
+local expectError = testing.assertErrorContains
 
 local function near(a, b, eps)
   return math.abs(a - b) <= (eps or 1e-12) * math.max(1, math.abs(a), math.abs(b))

@@ -9,17 +9,8 @@ local host_test = require 'dmlab.system.host_test'
 local LENDER = 'host_test.lend buffer'
 local DOUBLE = 'dmlab.system.tensor.DoubleTensor'
 
-local function expectError(fn, ...)
-  local ok, err = pcall(fn)
-  testing.assertTrue(not ok, 'expected an error')
-  err = tostring(err)
-  for i = 1, select('#', ...) do
-    local s = select(i, ...)
-    testing.assertTrue(err:find(s, 1, true) ~= nil,
-                       'error "' .. err .. '" does not contain "' .. s .. '"')
-  end
-  return err
-end
+-- fn must raise an error containing every given substring.
+local expectError = testing.assertErrorContains
 
 -- The error for using an invalid tensor in `method`.
 local function expectInvalid(fn, method, typeName)

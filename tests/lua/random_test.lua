@@ -5,17 +5,8 @@ local random = require 'dmlab.system.random'
 -- Drawn before anything reseeds the module's default generator.
 local FIRST_DRAWS = {random:uniformInt(1, 1000000), random:uniformReal(0, 1)}
 
-local function expectError(fn, ...)
-  local ok, err = pcall(fn)
-  testing.assertTrue(not ok, 'expected an error')
-  err = tostring(err)
-  for i = 1, select('#', ...) do
-    local s = select(i, ...)
-    testing.assertTrue(err:find(s, 1, true) ~= nil,
-                       'error "' .. err .. '" does not contain "' .. s .. '"')
-  end
-  return err
-end
+-- fn must raise an error containing every given substring.
+local expectError = testing.assertErrorContains
 
 local function draws(gen, n)
   local out = {}

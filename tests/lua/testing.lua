@@ -191,6 +191,21 @@ function testing.assertError(fn, substring, message)
   return err
 end
 
+-- fn must raise an error whose message contains every one of the given
+-- substrings (plain find). Returns the message.
+function testing.assertErrorContains(fn, ...)
+  local ok, err = pcall(fn)
+  if ok then fail(nil, 'expected an error, but the function returned normally') end
+  err = tostring(err)
+  for i = 1, select('#', ...) do
+    local wanted = select(i, ...)
+    if not string.find(err, wanted, 1, true) then
+      fail(nil, 'error ' .. show(err) .. ' does not contain ' .. show(wanted))
+    end
+  end
+  return err
+end
+
 -- ---- JUnit XML. ----
 
 -- Whether s[i..i+len-1] is one well-formed UTF-8 sequence (no overlongs,

@@ -40,6 +40,17 @@ testing.case('assertEqual uses __eq, so userdata compare by value', function()
   end, 'expected')
 end)
 
+testing.case('assertErrorContains needs every substring and returns the message', function()
+  local err = testing.assertErrorContains(function() error('bad argument #2 to narrow') end,
+                                          'bad argument', 'narrow')
+  testing.assertTrue(err:find('#2', 1, true) ~= nil)
+  testing.assertError(function()
+    testing.assertErrorContains(function() error('bad argument') end, 'bad', 'missing')
+  end, 'does not contain "missing"')
+  testing.assertError(function() testing.assertErrorContains(function() end, 'x') end,
+                      'returned normally')
+end)
+
 testing.case('assertTrue accepts everything but false and nil', function()
   testing.assertTrue(true)
   testing.assertTrue(0)

@@ -2,17 +2,8 @@
 local testing = require 'testing'
 local tensor = require 'dmlab.system.tensor'
 
-local function expectError(fn, ...)
-  local ok, err = pcall(fn)
-  testing.assertTrue(not ok, 'expected an error')
-  err = tostring(err)
-  for i = 1, select('#', ...) do
-    local s = select(i, ...)
-    testing.assertTrue(err:find(s, 1, true) ~= nil,
-                       'error "' .. err .. '" does not contain "' .. s .. '"')
-  end
-  return err
-end
+-- fn must raise an error containing every given substring.
+local expectError = testing.assertErrorContains
 
 -- {{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}}
 local function m34()
