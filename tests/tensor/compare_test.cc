@@ -21,13 +21,10 @@ using ::tensor::testing::Doubles;
 using ::tensor::testing::ExpectInvalid;
 using ::tensor::testing::Iota;
 using ::tensor::testing::LentTensor;
+using ::tensor::testing::EveryLayoutOf;
 using ::tensor::testing::Must;
+using ::tensor::testing::NamedTensor;
 using ::tensor::testing::TensorOf;
-
-struct NamedTensor {
-  std::string name;
-  Tensor tensor;
-};
 
 // Views of a 4x6 tensor in every kind of layout. For bool the values are
 // 0 and 1, so the views still hold different values in different places.
@@ -37,20 +34,7 @@ std::vector<NamedTensor> ViewsOf(DType dtype) {
     for (int i = 0; i < 24; ++i) values[i] = (i * 7 % 5) < 2 ? 1 : 0;
   }
   Tensor base = Must(TensorOf(dtype, {4, 6}, values));
-  Tensor row = Must(Must(base.Narrow(0, 1, 1)).Narrow(1, 0, 6));
-  return {
-      {"contiguous", base},
-      {"transposed", Must(base.Transpose(0, 1))},
-      {"narrowed", Must(base.Narrow(1, 1, 4))},
-      {"reversed", Must(base.Reverse(1))},
-      {"reversed_twice", Must(Must(base.Reverse(0)).Reverse(1))},
-      {"narrowed_twice_and_transposed",
-       Must(Must(Must(base.Narrow(0, 1, 2)).Narrow(1, 2, 3)).Transpose(0, 1))},
-      {"selected_column", Must(base.Select(1, 2))},
-      {"reshaped_and_permuted", Must(Must(base.Reshape({2, 2, 6})).Permute({2, 0, 1}))},
-      {"expanded", Must(row.Expand({3, 6}))},
-      {"unfolded", Must(Must(base.Select(0, 0)).Unfold(0, 3, 1))},
-  };
+  return EveryLayoutOf(base);
 }
 
 template <typename T>

@@ -23,17 +23,14 @@ using ::tensor::testing::Doubles;
 using ::tensor::testing::ExpectInvalid;
 using ::tensor::testing::Iota;
 using ::tensor::testing::LentTensor;
+using ::tensor::testing::EveryLayoutOf;
 using ::tensor::testing::Must;
+using ::tensor::testing::NamedTensor;
 using ::tensor::testing::TensorOf;
 using ::tensor::testing::ValuesOf;
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::IsEmpty;
-
-struct NamedTensor {
-  std::string name;
-  Tensor tensor;
-};
 
 std::vector<NamedTensor> ViewsOf(DType dtype) {
   std::vector<double> values = Iota(24);
@@ -41,19 +38,7 @@ std::vector<NamedTensor> ViewsOf(DType dtype) {
     for (int i = 0; i < 24; ++i) values[i] = i % 3 == 0 ? 1 : 0;
   }
   Tensor base = Must(TensorOf(dtype, {4, 6}, values));
-  return {
-      {"contiguous", base},
-      {"transposed", Must(base.Transpose(0, 1))},
-      {"narrowed", Must(base.Narrow(1, 1, 4))},
-      {"reversed", Must(base.Reverse(0))},
-      {"narrowed_twice_and_transposed",
-       Must(Must(Must(base.Narrow(0, 1, 2)).Narrow(1, 2, 3)).Transpose(0, 1))},
-      {"selected_column", Must(base.Select(1, 2))},
-      {"reshaped_and_permuted", Must(Must(base.Reshape({2, 2, 6})).Permute({2, 0, 1}))},
-      {"expanded", Must(Must(base.Narrow(0, 2, 1)).Expand({3, 6}))},
-      {"unfolded", Must(Must(base.Select(0, 0)).Unfold(0, 3, 1))},
-      {"empty", Must(base.Narrow(1, 2, 0))},
-  };
+  return EveryLayoutOf(base);
 }
 
 template <typename T>

@@ -26,6 +26,7 @@ using ::tensor::testing::FromDouble;
 using ::tensor::testing::Iota;
 using ::tensor::testing::LentTensor;
 using ::tensor::testing::Must;
+using ::tensor::testing::NamedTensor;
 using ::tensor::testing::TensorOf;
 using ::tensor::testing::ToDouble;
 using ::tensor::testing::ValuesOf;
@@ -71,11 +72,6 @@ double Reference(ElementOp op, double x, double v) {
   }
   return 0;
 }
-
-struct NamedTensor {
-  std::string name;
-  Tensor tensor;
-};
 
 constexpr int kNumDestinationKinds = 7;
 

@@ -216,6 +216,34 @@ T WrapTo(std::int64_t value) {
   return static_cast<T>(static_cast<std::make_unsigned_t<T>>(static_cast<std::uint64_t>(value)));
 }
 
+// A tensor and what it is, for SCOPED_TRACE.
+struct NamedTensor {
+  std::string name;
+  Tensor tensor;
+};
+
+// Views of `base` (shape {4, 6}) in every kind of layout the core has:
+// transposed, narrowed, reversed, selected, reshaped and permuted,
+// expanded (stride 0), unfolded (overlapping windows) and empty. Each test
+// picks the values of `base` that suit it.
+inline std::vector<NamedTensor> EveryLayoutOf(const Tensor& base) {
+  return {
+      {"contiguous", base},
+      {"transposed", Must(base.Transpose(0, 1))},
+      {"narrowed", Must(base.Narrow(1, 1, 4))},
+      {"reversed", Must(base.Reverse(0))},
+      {"reversed_columns", Must(base.Reverse(1))},
+      {"reversed_twice", Must(Must(base.Reverse(0)).Reverse(1))},
+      {"narrowed_twice_and_transposed",
+       Must(Must(Must(base.Narrow(0, 1, 2)).Narrow(1, 2, 3)).Transpose(0, 1))},
+      {"selected_column", Must(base.Select(1, 2))},
+      {"reshaped_and_permuted", Must(Must(base.Reshape({2, 2, 6})).Permute({2, 0, 1}))},
+      {"expanded", Must(Must(base.Narrow(0, 1, 1)).Expand({3, 6}))},
+      {"unfolded", Must(Must(base.Select(0, 0)).Unfold(0, 3, 1))},
+      {"empty", Must(base.Narrow(1, 2, 0))},
+  };
+}
+
 }  // namespace tensor::testing
 
 #endif  // TESTS_TENSOR_OP_TEST_SUPPORT_H_
