@@ -1,0 +1,150 @@
+// Engine: one instance of the reference engine with its level script.
+//
+// An instance owns a Lua VM with dmlab.system.tensor, .random, .game,
+// .events and .maze_generation preloaded, a World, and its frame buffers.
+// Instances share nothing mutable: many may run at once, each on its own
+// thread (one thread at a time per instance).
+//
+// Lifecycle, as in DeepMind Lab's EnvCApi:
+//   Create(level) -> SetSetting(key, value)* -> Init() ->
+//   { Start(episode, seed) -> { Act(actions); Advance(n) ; Observation(i)* }* }*
+//
+// Each Advance steps n frames at the fixed frame rate, then renders once
+// into an RGB buffer from the observation pool and a depth buffer, and
+// lends both to the level's observeFrame(rgb, depth) for the duration of
+// that call (lender "engine frame buffer" / "engine depth buffer").
+// RGB_INTERLEAVED is that same buffer: zero copies per step.
+//
+// Errors: every method returns a Status; a Lua error in a callback becomes
+// an error Status with the Lua message and traceback. After an error the
+// instance stays usable from the next Start.
+//
+// Example:
+//   absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create("demo_maze");
+//   (*engine)->SetSetting("width", "84");
+//   (*engine)->Init();
+//   (*engine)->Start(/*episode=*/0, /*seed=*/1);
+//   (*engine)->Act({0, 0, 0, 1, 0, 0, 0});            // forward
+//   double reward = 0;
+//   absl::StatusOr<EpisodeStatus> status = (*engine)->Advance(4, &reward);
+//   absl::StatusOr<ObservationValue> rgb = (*engine)->Observation(0);
+#ifndef ENGINE_PLUGIN_ENGINE_H_
+#define ENGINE_PLUGIN_ENGINE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "engine_plugin/observation.h"
+#include "engine_plugin/world.h"
+
+namespace engine_plugin {
+
+enum class EpisodeStatus {
+  kRunning,
+  kTerminated,   // the level ended the episode (hasEpisodeFinished)
+  kInterrupted,  // the episodeLengthSeconds setting cut it short
+};
+
+struct ActionSpec {
+  const char* name;
+  int min;
+  int max;
+};
+
+// DeepMind Lab's seven discrete actions, in Action order.
+absl::Span<const ActionSpec> ActionSpecs();
+
+struct Event {
+  int type;  // index into event_type_names()
+  std::vector<ObservationValue> values;
+};
+
+enum class PropertyResult { kSuccess, kNotFound, kPermissionDenied, kInvalidArgument };
+enum PropertyAttribute : int { kReadable = 1, kWritable = 2, kListable = 4 };
+
+class Engine {
+ public:
+  // `level` is the name of a built-in level ("demo_maze", from levels/) or
+  // a path to a level script (anything containing '/' or ending in ".lua").
+  static absl::StatusOr<std::unique_ptr<Engine>> Create(std::string level);
+  ~Engine();
+
+  // Before Init. Engine settings: width and height (pixels, 1..4096,
+  // default 84), fps (1..1000, default 60), episodeLengthSeconds (> 0; none
+  // by default). Every setting, these included, reaches the level's
+  // init(settings) as a string.
+  absl::Status SetSetting(absl::string_view key, absl::string_view value);
+  // Loads the level script and calls its init(settings).
+  absl::Status Init();
+  // Seeds dmlab.system.random with `seed`, calls start(episode, seed),
+  // loads nextMap(), and renders the first frame.
+  absl::Status Start(int episode, std::uint64_t seed);
+
+  // The built-in observations (RGB_INTERLEAVED, RGBD_INTERLEAVED,
+  // DEBUG.POS.TRANS, DEBUG.POS.ROT, DEBUG.CAMERA.TOP_DOWN), then the
+  // level's customObservationSpec(). Fixed after Init.
+  const std::vector<ObservationSpec>& observation_specs() const { return specs_; }
+
+  // The observation's value for the current frame, computed at most once
+  // per frame. Its storage is never written again by the engine: a caller
+  // that keeps the value (copying shares storage) keeps the data as it is.
+  // Custom observations read a contiguous tensor of the declared type and
+  // shape without a copy; anything else is compacted once or is an error.
+  absl::StatusOr<ObservationValue> Observation(int index);
+
+  // Like Observation, but safe to hold across steps even when the value
+  // came from the level script (which may write into its tensor later):
+  // such values are copied once into engine-owned storage here.
+  absl::StatusOr<ObservationValue> RetainObservation(int index);
+
+  // The actions for the following frames. Values are clamped to ActionSpecs().
+  void Act(const Actions& actions);
+
+  // Steps `num_steps` >= 1 frames, adding their rewards to *reward.
+  absl::StatusOr<EpisodeStatus> Advance(int num_steps, double* reward);
+
+  // Event types are registered on first use by events.add(name, ...).
+  const std::vector<std::string>& event_type_names() const { return event_type_names_; }
+  // The events raised since the last Start or Advance began.
+  const std::vector<Event>& events() const { return events_; }
+
+  // Properties: engine.* keys are the engine's own (read-only: engine.fps,
+  // engine.width, engine.height, engine.episodeTimeSeconds, engine.steps);
+  // other keys go to the level's readProperty / writeProperty /
+  // listProperty callbacks when it defines them. A Lua error in one is an
+  // error Status.
+  absl::StatusOr<PropertyResult> ReadProperty(absl::string_view key, std::string* value);
+  absl::StatusOr<PropertyResult> WriteProperty(absl::string_view key, absl::string_view value);
+  absl::StatusOr<PropertyResult> ListProperty(
+      absl::string_view key, absl::FunctionRef<void(absl::string_view key, int attributes)> visit);
+
+  int fps() const;
+  double episode_time_seconds() const;
+  // The world of the current map (after Start).
+  const World& world() const;
+  // How many frame buffers the observation pool ever allocated: stays
+  // small while nobody retains them (benchmarks report it).
+  int frame_buffers_allocated() const;
+
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+ private:
+  struct State;
+  explicit Engine(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+  std::vector<ObservationSpec> specs_;
+  std::vector<std::string> event_type_names_;
+  std::vector<Event> events_;
+};
+
+}  // namespace engine_plugin
+
+#endif  // ENGINE_PLUGIN_ENGINE_H_

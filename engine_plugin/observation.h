@@ -1,0 +1,35 @@
+// Observation: what an engine instance hands out, described by a spec.
+//
+// A value is either a tensor over owned storage (bytes: uint8; doubles:
+// float64), contiguous and of the spec's shape, or a string. Copying a
+// value shares the tensor's storage; that is how a host retains a buffer
+// (see ObservationPool and env_c_api.h).
+#ifndef ENGINE_PLUGIN_OBSERVATION_H_
+#define ENGINE_PLUGIN_OBSERVATION_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tensor/tensor.h"
+
+namespace engine_plugin {
+
+enum class ObservationType { kBytes, kDoubles, kString };
+
+struct ObservationSpec {
+  std::string name;
+  ObservationType type = ObservationType::kBytes;
+  // Extents; empty for strings. For tensors, every extent is fixed.
+  std::vector<std::int64_t> shape;
+};
+
+struct ObservationValue {
+  ObservationType type = ObservationType::kBytes;
+  tensor::Tensor tensor;  // kBytes, kDoubles: contiguous, owned storage
+  std::string text;       // kString
+};
+
+}  // namespace engine_plugin
+
+#endif  // ENGINE_PLUGIN_OBSERVATION_H_

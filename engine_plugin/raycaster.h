@@ -1,0 +1,60 @@
+// Raycaster: the reference engine's software renderer.
+//
+// First person: one ray per column through the map's grid (DDA), walls
+// coloured by their region's variation and shaded by distance and by side
+// (x-facing walls darker than y-facing), a floor and a ceiling shaded by
+// distance, and pickups as camera-facing sprites, depth-tested per pixel.
+// Pitch shifts the horizon (a y-shear, as in classic raycasters).
+// Top down: a bird's-eye view of the whole map with the player and its
+// heading.
+//
+// Buffers are the caller's: rgb is height x width x 3 bytes, row-major,
+// row 0 at the top; depth (optional) is height x width floats, the distance
+// along the view direction in cells (kFarDepth where nothing is hit).
+// Rendering is a pure function of its inputs: the same inputs give the same
+// bytes, and nothing is allocated per frame.
+//
+// Example:
+//   Frame frame{rgb.data(), depth.data(), 84, 84};
+//   RenderFirstPerson(world.map(), world.pickups(), Camera::Of(world.pose()), frame);
+#ifndef ENGINE_PLUGIN_RAYCASTER_H_
+#define ENGINE_PLUGIN_RAYCASTER_H_
+
+#include <cstdint>
+
+#include "absl/types/span.h"
+#include "engine_plugin/text_map.h"
+#include "engine_plugin/world.h"
+
+namespace engine_plugin {
+
+struct Camera {
+  WorldPoint position;
+  double yaw = 0;     // degrees, as Pose
+  double pitch = 0;   // degrees, as Pose
+  double horizontal_fov = 90;  // degrees
+
+  static Camera Of(const Pose& pose) { return {pose.position, pose.yaw, pose.pitch}; }
+};
+
+struct Frame {
+  std::uint8_t* rgb;  // height * width * 3
+  float* depth;       // height * width, or null
+  int width;
+  int height;
+};
+
+inline constexpr float kFarDepth = 1e4f;
+
+// Draws what `camera` sees. Inactive pickups are not drawn.
+void RenderFirstPerson(const TextMap& map, absl::Span<const Pickup> pickups,
+                       const Camera& camera, const Frame& frame);
+
+// Draws the whole map scaled to fit frame.rgb (frame.depth is ignored),
+// with the pickups and the player's position and heading.
+void RenderTopDown(const TextMap& map, absl::Span<const Pickup> pickups, const Pose& player,
+                   const Frame& frame);
+
+}  // namespace engine_plugin
+
+#endif  // ENGINE_PLUGIN_RAYCASTER_H_

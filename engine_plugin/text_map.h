@@ -1,0 +1,93 @@
+// TextMap: a level's map in DeepMind Lab's text format.
+//
+// Two layers of equal meaning per character cell:
+//   entity layer      '*' wall, ' ' floor, 'P' spawn, 'A' apple (+1),
+//                     'G' goal (+10). Other characters are an error.
+//   variations layer  a letter 'A'..'Z' colours the cell's region (its
+//                     walls, in the renderer); '.', ' ' or a missing
+//                     character means no variation.
+// Rows may differ in length; a missing cell is wall, and so is everything
+// outside the map, so an open border can never let the player out.
+//
+// World coordinates: one cell is one unit. x grows with the column, y grows
+// upwards (towards row 0, the map's top line, as in DeepMind Lab). Cell
+// (row, col) covers x in [col, col + 1) and y in [rows - row - 1, rows - row).
+//
+// Example:
+//   absl::StatusOr<TextMap> map = TextMap::Parse("*****\n*P A*\n*****\n");
+//   map->IsWall(0, 0);                 // true
+//   map->spawns()[0];                  // {row 1, col 1}
+//   map->CellCentre({1, 3});           // {3.5, 1.5}
+#ifndef ENGINE_PLUGIN_TEXT_MAP_H_
+#define ENGINE_PLUGIN_TEXT_MAP_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace engine_plugin {
+
+struct GridCell {
+  int row = 0;
+  int col = 0;
+  friend bool operator==(const GridCell&, const GridCell&) = default;
+};
+
+struct WorldPoint {
+  double x = 0;
+  double y = 0;
+};
+
+enum class PickupKind { kApple, kGoal };
+
+struct MapPickup {
+  PickupKind kind;
+  GridCell cell;
+};
+
+class TextMap {
+ public:
+  // Parses an entity layer and an optional variations layer. Errors name
+  // the line and column of an unknown character, and a map with no spawn
+  // point or larger than 1024 x 1024 cells is an error.
+  static absl::StatusOr<TextMap> Parse(absl::string_view entity_layer,
+                                       absl::string_view variations_layer = {});
+
+  int rows() const { return rows_; }
+  int cols() const { return cols_; }
+
+  // Walls, and every cell outside the map, are solid.
+  bool IsWall(int row, int col) const;
+
+  // The cell's variation letter 'A'..'Z', or 0 for none (and outside).
+  char Variation(int row, int col) const;
+
+  // In reading order (row by row, left to right).
+  const std::vector<GridCell>& spawns() const { return spawns_; }
+  const std::vector<MapPickup>& pickups() const { return pickups_; }
+
+  WorldPoint CellCentre(GridCell cell) const;
+  // The cell containing `point` (which may lie outside the map).
+  GridCell CellAt(WorldPoint point) const;
+
+  // The layers as text, normalised: every row padded with walls to cols().
+  std::string EntityLayer() const;
+  std::string VariationsLayer() const;
+
+ private:
+  TextMap() = default;
+
+  int rows_ = 0;
+  int cols_ = 0;
+  std::vector<char> walls_;        // rows_ * cols_, 1 = wall
+  std::vector<char> variations_;   // rows_ * cols_, 0 or 'A'..'Z'
+  std::vector<char> entities_;     // rows_ * cols_, the entity layer padded
+  std::vector<GridCell> spawns_;
+  std::vector<MapPickup> pickups_;
+};
+
+}  // namespace engine_plugin
+
+#endif  // ENGINE_PLUGIN_TEXT_MAP_H_

@@ -1,0 +1,91 @@
+// World: the reference engine's simulation of one map. No Lua, no pixels.
+//
+// The player is a circle of radius kPlayerRadius moving on the map's floor.
+// Each frame the seven DeepMind Lab actions turn and move it; walls stop it
+// (it slides along them), and touching a pickup collects it.
+//
+// Conventions (see text_map.h for coordinates):
+//   yaw    degrees, 0 looks along +x, 90 along +y (counter-clockwise);
+//          kept in [-180, 180).
+//   pitch  degrees, positive looks up; clamped to [-90, 90].
+//   LOOK_LEFT_RIGHT_PIXELS_PER_FRAME  v: yaw -= v * kDegreesPerPixel
+//                                      (positive looks right)
+//   LOOK_DOWN_UP_PIXELS_PER_FRAME     v: pitch -= v * kDegreesPerPixel
+//                                      (positive looks down)
+//   STRAFE_LEFT_RIGHT   -1 left, +1 right, at kMoveSpeed
+//   MOVE_BACK_FORWARD   -1 back, +1 forward, at kMoveSpeed
+//   (strafing and moving together are normalised to kMoveSpeed)
+//   FIRE, JUMP, CROUCH  accepted and ignored here; the engine passes them on.
+//
+// Example:
+//   World world(*std::move(map), /*spawn=*/0);
+//   std::vector<int> taken = world.Step(actions, 1.0 / 60);
+//   for (int id : taken) reward += world.pickup(id).kind == PickupKind::kGoal ? 10 : 1;
+#ifndef ENGINE_PLUGIN_WORLD_H_
+#define ENGINE_PLUGIN_WORLD_H_
+
+#include <array>
+#include <vector>
+
+#include "engine_plugin/text_map.h"
+
+namespace engine_plugin {
+
+// The discrete actions, in DeepMind Lab's order.
+enum Action {
+  kLookLeftRight,
+  kLookDownUp,
+  kStrafeLeftRight,
+  kMoveBackForward,
+  kFire,
+  kJump,
+  kCrouch,
+  kActionCount,
+};
+using Actions = std::array<int, kActionCount>;
+
+struct Pose {
+  WorldPoint position;
+  double yaw = 0;
+  double pitch = 0;
+};
+
+struct Pickup {
+  int id;             // index in pickups(), stable for the map's lifetime
+  PickupKind kind;
+  WorldPoint position;
+  bool active;        // false once collected
+};
+
+class World {
+ public:
+  static constexpr double kPlayerRadius = 0.25;   // cells
+  static constexpr double kMoveSpeed = 3.0;       // cells per second
+  static constexpr double kDegreesPerPixel = 0.1;
+  static constexpr double kPickupRadius = 0.5;    // centre distance that collects
+
+  // Places the player at spawns()[spawn % spawns().size()], facing +x.
+  World(TextMap map, int spawn);
+
+  const TextMap& map() const { return map_; }
+  const Pose& pose() const { return pose_; }
+  const std::vector<Pickup>& pickups() const { return pickups_; }
+  const Pickup& pickup(int id) const { return pickups_[id]; }
+
+  // One frame of `seconds`: turn, move with collision, then collect every
+  // active pickup within kPickupRadius. Returns the ids collected, in id
+  // order. Action values beyond their bounds are clamped.
+  std::vector<int> Step(const Actions& actions, double seconds);
+
+  // Moves the player (tests, renderCustomView); no collision check.
+  void set_pose(const Pose& pose) { pose_ = pose; }
+
+ private:
+  TextMap map_;
+  Pose pose_;
+  std::vector<Pickup> pickups_;
+};
+
+}  // namespace engine_plugin
+
+#endif  // ENGINE_PLUGIN_WORLD_H_
