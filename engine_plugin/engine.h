@@ -42,6 +42,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "engine_plugin/observation.h"
+#include "engine_plugin/property.h"
 #include "engine_plugin/world.h"
 
 namespace engine_plugin {
@@ -66,9 +67,6 @@ struct Event {
   std::vector<ObservationValue> values;
 };
 
-enum class PropertyResult { kSuccess, kNotFound, kPermissionDenied, kInvalidArgument };
-enum PropertyAttribute : int { kReadable = 1, kWritable = 2, kListable = 4 };
-
 class Engine {
  public:
   // `level` is the name of a built-in level ("demo_maze", from levels/) or
@@ -90,7 +88,7 @@ class Engine {
   // The built-in observations (RGB_INTERLEAVED, RGBD_INTERLEAVED,
   // DEBUG.POS.TRANS, DEBUG.POS.ROT, DEBUG.CAMERA.TOP_DOWN), then the
   // level's customObservationSpec(). Fixed after Init.
-  const std::vector<ObservationSpec>& observation_specs() const { return specs_; }
+  const std::vector<ObservationSpec>& observation_specs() const;
 
   // The observation's value for the current frame, computed at most once
   // per frame. Its storage is never written again by the engine: a caller
@@ -111,9 +109,9 @@ class Engine {
   absl::StatusOr<EpisodeStatus> Advance(int num_steps, double* reward);
 
   // Event types are registered on first use by events.add(name, ...).
-  const std::vector<std::string>& event_type_names() const { return event_type_names_; }
+  const std::vector<std::string>& event_type_names() const;
   // The events raised since the last Start or Advance began.
-  const std::vector<Event>& events() const { return events_; }
+  const std::vector<Event>& events() const;
 
   // Properties: engine.* keys are the engine's own (read-only: engine.fps,
   // engine.width, engine.height, engine.episodeTimeSeconds, engine.steps);
@@ -127,8 +125,8 @@ class Engine {
 
   int fps() const;
   double episode_time_seconds() const;
-  // The world of the current map (after Start).
-  const World& world() const;
+  // The world of the current map; null before the first Start.
+  const World* world() const;
   // How many frame buffers the observation pool ever allocated: stays
   // small while nobody retains them (benchmarks report it).
   int frame_buffers_allocated() const;
@@ -140,9 +138,6 @@ class Engine {
   struct State;
   explicit Engine(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;
-  std::vector<ObservationSpec> specs_;
-  std::vector<std::string> event_type_names_;
-  std::vector<Event> events_;
 };
 
 }  // namespace engine_plugin

@@ -16,6 +16,8 @@
 #include <string>
 #include <utility>
 
+#include "lua_api/lua.h"
+
 namespace lua_api {
 
 class NResultsOr {
@@ -32,6 +34,19 @@ class NResultsOr {
   int n_results_ = 0;
   std::string error_;
 };
+
+// Wraps a free NResultsOr function as a lua_CFunction that raises its
+// error only after the function's C++ scope has closed.
+//   lua_pushcfunction(L, &Raising<&Narrow>);
+template <NResultsOr (*Function)(lua_State*)>
+int Raising(lua_State* L) {
+  {
+    NResultsOr result = Function(L);
+    if (result.ok()) return result.n_results();
+    lua_pushlstring(L, result.error().data(), result.error().size());
+  }
+  return lua_error(L);
+}
 
 }  // namespace lua_api
 

@@ -195,18 +195,6 @@ NResultsOr NewGenerator(lua_State* L) {
   return 1;
 }
 
-// Wraps a free NResultsOr function as a lua_CFunction, raising its error
-// only after the C++ scope has closed (as Class<T>::Member does).
-template <NResultsOr (*Function)(lua_State*)>
-int Raising(lua_State* L) {
-  {
-    NResultsOr result = Function(L);
-    if (result.ok()) return result.n_results();
-    lua_pushlstring(L, result.error().data(), result.error().size());
-  }
-  return lua_error(L);
-}
-
 using R = Class<LuaRandom>;
 
 // [-0, +0, m] Both metatables: generators, and the module value, which also

@@ -380,16 +380,6 @@ NResultsOr Construct(lua_State* L) {
   }
 }
 
-// [-k, +1, e] Raises Construct's error after its C++ scope has closed.
-int Constructor(lua_State* L) {
-  {
-    NResultsOr result = Construct(L);
-    if (result.ok()) return result.n_results();
-    lua_pushlstring(L, result.error().data(), result.error().size());
-  }
-  return lua_error(L);
-}
-
 }  // namespace
 
 // [-0, +0, m]
@@ -423,7 +413,7 @@ extern "C" int luaopen_dmlab_system_tensor(lua_State* L) {
   lua_createtable(L, 0, 8);
   for (tensor::DType dtype : lua_api::kLuaDTypes) {
     lua_pushinteger(L, static_cast<lua_Integer>(dtype));
-    lua_pushcclosure(L, &lua_api::Constructor, 1);
+    lua_pushcclosure(L, &lua_api::Raising<&lua_api::Construct>, 1);
     lua_setfield(L, -2, tensor::DTypeTensorName(dtype));
   }
   // The same function, so errors name 'DoubleTensor'.

@@ -1,0 +1,77 @@
+#include "engine_plugin/events_module.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine_plugin/module_support.h"
+#include "lua_api/lua_tensor.h"
+#include "lua_api/n_results_or.h"
+#include "lua_api/read.h"
+#include "tensor/convert.h"
+
+namespace engine_plugin {
+namespace {
+
+using lua_api::ArgumentError;
+using lua_api::NResultsOr;
+
+// The event value of the string or tensor at stack `index` (argument
+// index - 1 of add), or the whole argument error.
+std::string ReadEventValue(lua_State* L, int index, ObservationValue* value) {
+  if (lua_type(L, index) == LUA_TSTRING) {
+    std::size_t length = 0;
+    const char* text = lua_tolstring(L, index, &length);
+    value->type = ObservationType::kString;
+    value->text.assign(text, length);
+    return {};
+  }
+  if (lua_api::LuaTensor::Read(L, index) == nullptr) {
+    return ArgumentError("add", index - 1, lua_api::Expected(L, index, "string or tensor"));
+  }
+  lua_api::LuaTensor* lua_tensor = nullptr;
+  if (std::string e = lua_api::ReadTensorArgument(L, index, "add", &lua_tensor); !e.empty()) {
+    return e;
+  }
+  const tensor::Tensor& source = lua_tensor->tensor();
+  const bool bytes = source.dtype() == tensor::DType::kUInt8;
+  absl::StatusOr<tensor::Tensor> copy =
+      tensor::Convert(source, bytes ? tensor::DType::kUInt8 : tensor::DType::kFloat64);
+  if (!copy.ok()) return lua_api::StatusError("add", copy.status());
+  value->type = bytes ? ObservationType::kBytes : ObservationType::kDoubles;
+  value->tensor = *std::move(copy);
+  return {};
+}
+
+NResultsOr Add(lua_State* L) {
+  if (std::string e = CheckModuleSelf(L, "events", "add"); !e.empty()) return e;
+  std::string name;
+  if (std::string why = lua_api::ReadString(L, 2, &name); !why.empty()) {
+    return ArgumentError("add", 1, why);
+  }
+  std::vector<ObservationValue> values(lua_gettop(L) - 2);
+  for (int index = 3; index <= lua_gettop(L); ++index) {
+    if (std::string e = ReadEventValue(L, index, &values[index - 3]); !e.empty()) return e;
+  }
+  HostOf<EventSink>(L)->AddEvent(std::move(name), std::move(values));
+  return 0;
+}
+
+constexpr ModuleFunction kFunctions[] = {
+    {"add", &lua_api::Raising<&Add>},
+};
+
+// [-0, +1, e] The loader in package.preload.
+int Open(lua_State* L) {
+  PushModuleTable(L, lua_touserdata(L, lua_upvalueindex(1)), kFunctions);
+  return 1;
+}
+
+}  // namespace
+
+void RegisterEventsModule(lua_State* L, EventSink* sink) {
+  SetPreload(L, "dmlab.system.events", &Open, sink);
+}
+
+}  // namespace engine_plugin

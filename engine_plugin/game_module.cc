@@ -1,0 +1,201 @@
+#include "engine_plugin/game_module.h"
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "engine_plugin/module_support.h"
+#include "lua_api/lua_tensor.h"
+#include "lua_api/n_results_or.h"
+#include "lua_api/read.h"
+#include "tensor/typed_view.h"
+
+namespace engine_plugin {
+namespace {
+
+using lua_api::ArgumentError;
+using lua_api::NResultsOr;
+
+constexpr char kModule[] = "game";
+// A custom view larger than this is a mistake, not a camera.
+constexpr std::int64_t kMaxViewExtent = 4096;
+
+const char* PickupTypeName(PickupKind kind) {
+  return kind == PickupKind::kGoal ? "goal" : "apple";
+}
+
+// [-0, +1, m] DoubleTensor{a, b, c}.
+void PushTriple(lua_State* L, double a, double b, double c) {
+  absl::StatusOr<tensor::Tensor> t = tensor::MakeTensor<double>({3}, {a, b, c});
+  lua_api::LuaTensor::Push(L, *std::move(t));
+}
+
+const World* LoadedWorld(lua_State* L) { return HostOf<GameHost>(L)->world(); }
+
+std::string NoMapError(const char* function) {
+  return absl::StrCat("'game:", function, "': no map is loaded yet (call it after start)");
+}
+
+NResultsOr PlayerInfo(lua_State* L) {
+  if (std::string e = CheckModuleSelf(L, kModule, "playerInfo"); !e.empty()) return e;
+  const World* world = LoadedWorld(L);
+  if (world == nullptr) return NoMapError("playerInfo");
+  const Pose& pose = world->pose();
+  lua_createtable(L, 0, 3);
+  PushTriple(L, pose.position.x, pose.position.y, 0.0);
+  lua_setfield(L, -2, "pos");
+  PushTriple(L, pose.pitch, pose.yaw, 0.0);
+  lua_setfield(L, -2, "angles");
+  const GridCell cell = world->map().CellAt(pose.position);
+  lua_createtable(L, 2, 0);
+  lua_pushinteger(L, cell.row + 1);
+  lua_rawseti(L, -2, 1);
+  lua_pushinteger(L, cell.col + 1);
+  lua_rawseti(L, -2, 2);
+  lua_setfield(L, -2, "cell");
+  return 1;
+}
+
+NResultsOr AddScore(lua_State* L) {
+  if (std::string e = CheckModuleSelf(L, kModule, "addScore"); !e.empty()) return e;
+  double reward = 0;
+  if (std::string why = lua_api::ReadNumber(L, 2, &reward); !why.empty()) {
+    return ArgumentError("addScore", 1, why);
+  }
+  if (!std::isfinite(reward)) return ArgumentError("addScore", 1, "finite number expected");
+  HostOf<GameHost>(L)->AddScore(reward);
+  return 0;
+}
+
+NResultsOr FinishMap(lua_State* L) {
+  if (std::string e = CheckModuleSelf(L, kModule, "finishMap"); !e.empty()) return e;
+  HostOf<GameHost>(L)->FinishMap();
+  return 0;
+}
+
+NResultsOr EpisodeTimeSeconds(lua_State* L) {
+  if (std::string e = CheckModuleSelf(L, kModule, "episodeTimeSeconds"); !e.empty()) return e;
+  lua_pushnumber(L, HostOf<GameHost>(L)->EpisodeTimeSeconds());
+  return 1;
+}
+
+NResultsOr Pickups(lua_State* L) {
+  if (std::string e = CheckModuleSelf(L, kModule, "pickups"); !e.empty()) return e;
+  const World* world = LoadedWorld(L);
+  if (world == nullptr) return NoMapError("pickups");
+  lua_createtable(L, static_cast<int>(world->pickups().size()), 0);
+  for (const Pickup& pickup : world->pickups()) {
+    lua_createtable(L, 0, 4);
+    lua_pushinteger(L, pickup.id + 1);
+    lua_setfield(L, -2, "id");
+    lua_pushstring(L, PickupTypeName(pickup.kind));
+    lua_setfield(L, -2, "type");
+    lua_createtable(L, 2, 0);
+    lua_pushnumber(L, pickup.position.x);
+    lua_rawseti(L, -2, 1);
+    lua_pushnumber(L, pickup.position.y);
+    lua_rawseti(L, -2, 2);
+    lua_setfield(L, -2, "position");
+    lua_pushboolean(L, pickup.active);
+    lua_setfield(L, -2, "active");
+    lua_rawseti(L, -2, pickup.id + 1);
+  }
+  return 1;
+}
+
+// Reads field `key` of the table at index 2, a list of two numbers, into
+// *a and *b. Absent fields leave them as they are.
+std::string ReadPair(lua_State* L, const char* key, double* a, double* b) {
+  lua_getfield(L, 2, key);
+  std::string why;
+  if (!lua_isnil(L, -1)) {
+    if (!lua_istable(L, -1) || lua_objlen(L, -1) != 2) {
+      why = absl::StrCat(key, ": a list of two numbers expected, got ",
+                         lua_api::TypeNameAt(L, -1));
+    } else {
+      for (int i = 1; i <= 2 && why.empty(); ++i) {
+        lua_rawgeti(L, -1, i);
+        double value = 0;
+        why = lua_api::ReadNumber(L, -1, &value);
+        if (why.empty() && !std::isfinite(value)) why = "finite number expected";
+        if (!why.empty()) why = absl::StrCat(key, "[", i, "]: ", why);
+        (i == 1 ? *a : *b) = value;
+        lua_pop(L, 1);
+      }
+    }
+  }
+  lua_pop(L, 1);
+  return why;
+}
+
+std::string ReadExtent(lua_State* L, const char* key, int* extent) {
+  lua_getfield(L, 2, key);
+  std::string why;
+  if (!lua_isnil(L, -1)) {
+    std::int64_t value = 0;
+    why = lua_api::ReadInteger(L, -1, &value);
+    if (why.empty() && (value < 1 || value > kMaxViewExtent)) {
+      why = absl::StrCat("an extent in [1, ", kMaxViewExtent, "] expected, got ", value);
+    }
+    if (!why.empty()) why = absl::StrCat(key, ": ", why);
+    *extent = static_cast<int>(value);
+  }
+  lua_pop(L, 1);
+  return why;
+}
+
+NResultsOr RenderCustomView(lua_State* L) {
+  if (std::string e = CheckModuleSelf(L, kModule, "renderCustomView"); !e.empty()) return e;
+  GameHost* host = HostOf<GameHost>(L);
+  const World* world = host->world();
+  if (world == nullptr) return NoMapError("renderCustomView");
+  if (!lua_istable(L, 2)) {
+    return ArgumentError("renderCustomView", 1, lua_api::Expected(L, 2, "table"));
+  }
+  Camera camera = Camera::Of(world->pose());
+  int width = host->frame_width();
+  int height = host->frame_height();
+  std::string why = ReadPair(L, "pos", &camera.position.x, &camera.position.y);
+  if (why.empty()) why = ReadPair(L, "look", &camera.pitch, &camera.yaw);
+  if (why.empty()) why = ReadExtent(L, "width", &width);
+  if (why.empty()) why = ReadExtent(L, "height", &height);
+  if (!why.empty()) return ArgumentError("renderCustomView", 1, why);
+
+  absl::StatusOr<tensor::Tensor> view = tensor::Tensor::Zeros(
+      tensor::DType::kUInt8, {height, width, 3});
+  if (!view.ok()) return absl::StrCat("'game:renderCustomView': ", view.status().message());
+  absl::StatusOr<std::byte*> pixels = view->data();
+  RenderFirstPerson(world->map(), world->pickups(), camera,
+                    Frame{reinterpret_cast<std::uint8_t*>(*pixels), nullptr, width, height});
+  lua_api::LuaTensor::Push(L, *std::move(view));
+  return 1;
+}
+
+constexpr ModuleFunction kFunctions[] = {
+    {"playerInfo", &lua_api::Raising<&PlayerInfo>},
+    {"addScore", &lua_api::Raising<&AddScore>},
+    {"finishMap", &lua_api::Raising<&FinishMap>},
+    {"episodeTimeSeconds", &lua_api::Raising<&EpisodeTimeSeconds>},
+    {"pickups", &lua_api::Raising<&Pickups>},
+    {"renderCustomView", &lua_api::Raising<&RenderCustomView>},
+};
+
+// [-0, +1, e] The loader in package.preload.
+int Open(lua_State* L) {
+  // Tensors are pushed with the tensor module's metatables.
+  lua_getglobal(L, "require");
+  lua_pushstring(L, "dmlab.system.tensor");
+  lua_call(L, 1, 0);
+  PushModuleTable(L, lua_touserdata(L, lua_upvalueindex(1)), kFunctions);
+  return 1;
+}
+
+}  // namespace
+
+void RegisterGameModule(lua_State* L, GameHost* host) {
+  SetPreload(L, "dmlab.system.game", &Open, host);
+}
+
+}  // namespace engine_plugin

@@ -1,0 +1,54 @@
+// dmlab.system.game: what a level script may ask of the engine it runs in.
+//
+// Lua API (`local game = require 'dmlab.system.game'`; call with ':'):
+//   game:playerInfo()          {pos = DoubleTensor{x, y, z},
+//                                angles = DoubleTensor{pitch, yaw, roll},
+//                                cell = {row, col}}   (1-based map cell)
+//   game:addScore(reward)      adds to the reward of the current step
+//   game:finishMap()           ends the map after this frame; the engine
+//                              then loads the level's nextMap()
+//   game:episodeTimeSeconds()  frames so far / fps
+//   game:pickups()             {{id=, type='apple'|'goal', position={x, y},
+//                                active=}, ...} of the current map
+//   game:renderCustomView{pos = {x, y}, look = {pitch, yaw},
+//                         width = w, height = h}
+//                              a second camera: a new owning ByteTensor
+//                              h x w x 3 (width/height default to the
+//                              engine's)
+// Coordinates and angles are those of world.h.
+//
+// Example (in a level's pickup callback):
+//   function api:pickup(entity)
+//     if entity.type == 'goal' then game:finishMap() end
+//   end
+#ifndef ENGINE_PLUGIN_GAME_MODULE_H_
+#define ENGINE_PLUGIN_GAME_MODULE_H_
+
+#include "absl/status/statusor.h"
+#include "engine_plugin/raycaster.h"
+#include "engine_plugin/world.h"
+#include "lua_api/lua.h"
+#include "tensor/tensor.h"
+
+namespace engine_plugin {
+
+// The engine side of the module; implemented by the engine instance.
+class GameHost {
+ public:
+  virtual ~GameHost() = default;
+  // The current map's world, or null before the first map is loaded.
+  virtual const World* world() const = 0;
+  virtual void AddScore(double reward) = 0;
+  virtual void FinishMap() = 0;
+  virtual double EpisodeTimeSeconds() const = 0;
+  virtual int frame_width() const = 0;
+  virtual int frame_height() const = 0;
+};
+
+// [-0, +0, m] Makes `require 'dmlab.system.game'` return a module bound to
+// `host`, which must outlive L.
+void RegisterGameModule(lua_State* L, GameHost* host);
+
+}  // namespace engine_plugin
+
+#endif  // ENGINE_PLUGIN_GAME_MODULE_H_

@@ -1,0 +1,412 @@
+#include "engine_plugin/level_script.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "engine_plugin/maze_generation_module.h"
+#include "lua_api/call.h"
+#include "lua_api/lua_tensor.h"
+#include "lua_api/n_results_or.h"
+#include "lua_api/random.h"
+#include "lua_api/read.h"
+#include "lua_api/tensor_module.h"
+#include "tensor/convert.h"
+
+namespace engine_plugin {
+namespace {
+
+const char* TypeName(ObservationType type) {
+  switch (type) {
+    case ObservationType::kBytes: return "Bytes";
+    case ObservationType::kDoubles: return "Doubles";
+    case ObservationType::kString: return "String";
+  }
+  return "?";
+}
+
+std::string ShapeText(absl::Span<const std::int64_t> shape) {
+  return absl::StrCat("[", absl::StrJoin(shape, ", "), "]");
+}
+
+// [-0, +0, -] A string field of the table at `index`, or why not.
+std::string StringField(lua_State* L, int index, const char* key, std::string* out) {
+  lua_getfield(L, index, key);
+  std::string why = lua_api::ReadString(L, -1, out);
+  lua_pop(L, 1);
+  return why.empty() ? why : absl::StrCat(key, ": ", why);
+}
+
+// [-0, +0, -] Entry -1 of customObservationSpec()'s list, as a spec.
+std::string ReadSpec(lua_State* L, ObservationSpec* spec) {
+  if (!lua_istable(L, -1)) return lua_api::Expected(L, -1, "table {name=, type=, shape=}");
+  const int entry = lua_gettop(L);
+  if (std::string why = StringField(L, entry, "name", &spec->name); !why.empty()) return why;
+  std::string type;
+  if (std::string why = StringField(L, entry, "type", &type); !why.empty()) return why;
+  if (type == "Bytes") {
+    spec->type = ObservationType::kBytes;
+  } else if (type == "Doubles") {
+    spec->type = ObservationType::kDoubles;
+  } else if (type == "String") {
+    spec->type = ObservationType::kString;
+    return {};
+  } else {
+    return absl::StrCat("type: 'Bytes', 'Doubles' or 'String' expected, got '", type, "'");
+  }
+  lua_getfield(L, entry, "shape");
+  std::string why;
+  if (!lua_istable(L, -1)) {
+    why = absl::StrCat("shape: ", lua_api::Expected(L, -1, "table of extents"));
+  } else {
+    const int rank = static_cast<int>(lua_objlen(L, -1));
+    for (int i = 1; i <= rank && why.empty(); ++i) {
+      lua_rawgeti(L, -1, i);
+      std::int64_t extent = 0;
+      why = lua_api::ReadInteger(L, -1, &extent);
+      if (why.empty() && extent < 0) why = absl::StrCat("extent ", extent, " is negative");
+      if (!why.empty()) why = absl::StrCat("shape[", i, "]: ", why);
+      spec->shape.push_back(extent);
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  return why;
+}
+
+// The attributes a listProperty mode string ('r', 'w', 'l' in any mix) means.
+int Attributes(absl::string_view mode) {
+  int attributes = 0;
+  if (absl::StrContains(mode, 'r')) attributes |= kReadable;
+  if (absl::StrContains(mode, 'w')) attributes |= kWritable;
+  if (absl::StrContains(mode, 'l')) attributes |= kListable;
+  return attributes;
+}
+
+using Visit = absl::FunctionRef<void(absl::string_view, int)>;
+
+// [-2, +0, e] The callback handed to listProperty: callback(key, mode).
+lua_api::NResultsOr VisitProperty(lua_State* L) {
+  std::string key;
+  std::string mode;
+  if (std::string why = lua_api::ReadString(L, 1, &key); !why.empty()) {
+    return lua_api::ArgumentError("listProperty callback", 1, why);
+  }
+  if (std::string why = lua_api::ReadString(L, 2, &mode); !why.empty()) {
+    return lua_api::ArgumentError("listProperty callback", 2, why);
+  }
+  // The box's pointer is cleared when listProperty returns: a script that
+  // kept the callback gets an error instead of a dangling call.
+  Visit* visit = *static_cast<Visit**>(lua_touserdata(L, lua_upvalueindex(1)));
+  if (visit == nullptr) return "the listProperty callback was called after listProperty returned";
+  (*visit)(key, Attributes(mode));
+  return 0;
+}
+
+absl::Status LuaError(const char* what, const std::string& message) {
+  return absl::InvalidArgumentError(absl::StrCat(what, ": ", message));
+}
+
+// [-0, +0, e] require(name), discarding the module.
+lua_api::NResultsOr Require(lua_State* L, const char* name) {
+  lua_getglobal(L, "require");
+  lua_pushstring(L, name);
+  return lua_api::Call(L, 1, 1);
+}
+
+}  // namespace
+
+LevelScript::LevelScript(lua_State* L) : L_(L), api_ref_(LUA_NOREF) {}
+
+LevelScript::~LevelScript() { lua_close(L_); }
+
+absl::StatusOr<std::unique_ptr<LevelScript>> LevelScript::Load(absl::string_view source,
+                                                               const std::string& chunk_name,
+                                                               const std::string& directory,
+                                                               GameHost* game,
+                                                               EventSink* events) {
+  lua_State* L = luaL_newstate();
+  if (L == nullptr) return absl::ResourceExhaustedError("cannot create a Lua state");
+  std::unique_ptr<LevelScript> script(new LevelScript(L));
+  luaL_openlibs(L);
+  lua_api::RegisterTensorModule(L);
+  lua_api::RegisterRandomModule(L);
+  RegisterGameModule(L, game);
+  RegisterEventsModule(L, events);
+  RegisterMazeGenerationModule(L);
+  if (!directory.empty()) {
+    lua_getglobal(L, "package");
+    lua_getfield(L, -1, "path");
+    lua_pushfstring(L, "%s/?.lua;%s", directory.c_str(), lua_tostring(L, -1));
+    lua_setfield(L, -3, "path");
+    lua_pop(L, 2);
+  }
+  if (luaL_loadbuffer(L, source.data(), source.size(), chunk_name.c_str()) != 0) {
+    std::string message = lua_tostring(L, -1);
+    return absl::InvalidArgumentError(absl::StrCat("cannot load the level: ", message));
+  }
+  lua_api::NResultsOr loaded = lua_api::Call(L, 0, 1);
+  if (!loaded.ok()) return LuaError("the level script failed", loaded.error());
+  if (!lua_istable(L, -1)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the level script must return its api table, not ", lua_api::TypeNameAt(L, -1)));
+  }
+  script->api_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
+  script->has_observe_frame_ = script->PushCallback("observeFrame");
+  lua_settop(L, 0);
+  return script;
+}
+
+bool LevelScript::PushCallback(const char* name) {
+  lua_rawgeti(L_, LUA_REGISTRYINDEX, api_ref_);
+  lua_getfield(L_, -1, name);
+  if (lua_isnil(L_, -1)) {
+    lua_pop(L_, 2);
+    return false;
+  }
+  lua_insert(L_, -2);  // function, api
+  return true;
+}
+
+absl::Status LevelScript::CallCallback(const char* name, int nargs, int nresults) {
+  lua_api::NResultsOr result = lua_api::Call(L_, nargs + 1, nresults);
+  if (result.ok()) return absl::OkStatus();
+  return LuaError(absl::StrCat("level callback '", name, "'").c_str(), result.error());
+}
+
+absl::Status LevelScript::Init(const Settings& settings) {
+  lua_settop(L_, 0);
+  if (!PushCallback("init")) return absl::OkStatus();
+  lua_createtable(L_, 0, static_cast<int>(settings.size()));
+  for (const auto& [key, value] : settings) {
+    lua_pushlstring(L_, value.data(), value.size());
+    lua_setfield(L_, -2, key.c_str());
+  }
+  absl::Status status = CallCallback("init", 1, 0);
+  lua_settop(L_, 0);
+  return status;
+}
+
+absl::Status LevelScript::Start(int episode, std::uint64_t seed) {
+  lua_settop(L_, 0);
+  if (lua_api::NResultsOr random = Require(L_, "dmlab.system.random"); !random.ok()) {
+    return LuaError("cannot load dmlab.system.random", random.error());
+  }
+  lua_api::LuaRandom::Read(L_, -1)->Seed(seed);
+  lua_settop(L_, 0);
+  if (!PushCallback("start")) return absl::OkStatus();
+  lua_pushinteger(L_, episode);
+  lua_pushnumber(L_, static_cast<lua_Number>(seed));
+  absl::Status status = CallCallback("start", 2, 0);
+  lua_settop(L_, 0);
+  return status;
+}
+
+absl::StatusOr<MapText> LevelScript::NextMap() {
+  lua_settop(L_, 0);
+  if (!PushCallback("nextMap")) {
+    return absl::InvalidArgumentError("the level has no nextMap callback, so no map to load");
+  }
+  if (absl::Status status = CallCallback("nextMap", 0, 1); !status.ok()) return status;
+  MapText map;
+  if (lua_type(L_, 1) == LUA_TSTRING) {
+    std::size_t length = 0;
+    const char* text = lua_tolstring(L_, 1, &length);
+    (std::memchr(text, '\n', length) != nullptr ? map.entity : map.name).assign(text, length);
+    lua_settop(L_, 0);
+    return map;
+  }
+  const MapLayers* maze = ReadMaze(L_, 1);
+  if (maze == nullptr) {
+    std::string got = lua_api::TypeNameAt(L_, 1);
+    lua_settop(L_, 0);
+    return absl::InvalidArgumentError(absl::StrCat(
+        "level callback 'nextMap' must return a text map, a map name or a maze, not ", got));
+  }
+  map.entity = maze->EntityLayer();
+  map.variations = maze->VariationsLayer();
+  lua_settop(L_, 0);
+  return map;
+}
+
+absl::StatusOr<double> LevelScript::PickupReward(const Pickup& pickup, double default_reward) {
+  lua_settop(L_, 0);
+  if (!PushCallback("pickup")) return default_reward;
+  lua_createtable(L_, 0, 4);
+  lua_pushinteger(L_, pickup.id + 1);
+  lua_setfield(L_, -2, "id");
+  lua_pushstring(L_, pickup.kind == PickupKind::kGoal ? "goal" : "apple");
+  lua_setfield(L_, -2, "type");
+  lua_createtable(L_, 2, 0);
+  lua_pushnumber(L_, pickup.position.x);
+  lua_rawseti(L_, -2, 1);
+  lua_pushnumber(L_, pickup.position.y);
+  lua_rawseti(L_, -2, 2);
+  lua_setfield(L_, -2, "position");
+  lua_pushnumber(L_, default_reward);
+  lua_setfield(L_, -2, "reward");
+  if (absl::Status status = CallCallback("pickup", 1, 1); !status.ok()) return status;
+  double reward = default_reward;
+  std::string why;
+  if (!lua_isnil(L_, 1)) why = lua_api::ReadNumber(L_, 1, &reward);
+  if (why.empty() && !std::isfinite(reward)) why = "finite reward expected";
+  lua_settop(L_, 0);
+  if (!why.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("level callback 'pickup' returned ", why));
+  }
+  return reward;
+}
+
+absl::StatusOr<bool> LevelScript::HasEpisodeFinished(double time_seconds) {
+  lua_settop(L_, 0);
+  if (!PushCallback("hasEpisodeFinished")) return false;
+  lua_pushnumber(L_, time_seconds);
+  if (absl::Status status = CallCallback("hasEpisodeFinished", 1, 1); !status.ok()) {
+    return status;
+  }
+  const bool finished = lua_toboolean(L_, 1);
+  lua_settop(L_, 0);
+  return finished;
+}
+
+absl::StatusOr<std::vector<ObservationSpec>> LevelScript::CustomObservationSpecs() {
+  lua_settop(L_, 0);
+  std::vector<ObservationSpec> specs;
+  if (!PushCallback("customObservationSpec")) return specs;
+  if (absl::Status status = CallCallback("customObservationSpec", 0, 1); !status.ok()) {
+    return status;
+  }
+  std::string why;
+  if (!lua_istable(L_, 1)) {
+    why = lua_api::Expected(L_, 1, "list of specs");
+  } else {
+    const int count = static_cast<int>(lua_objlen(L_, 1));
+    for (int i = 1; i <= count && why.empty(); ++i) {
+      lua_rawgeti(L_, 1, i);
+      ObservationSpec spec;
+      why = ReadSpec(L_, &spec);
+      if (!why.empty()) why = absl::StrCat("entry ", i, ": ", why);
+      specs.push_back(std::move(spec));
+      lua_pop(L_, 1);
+    }
+  }
+  lua_settop(L_, 0);
+  if (!why.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("level callback 'customObservationSpec' returned a bad spec: ", why));
+  }
+  return specs;
+}
+
+absl::StatusOr<LevelObservation> LevelScript::CustomObservation(const ObservationSpec& spec) {
+  lua_settop(L_, 0);
+  const std::string what = absl::StrCat("customObservation('", spec.name, "')");
+  if (!PushCallback("customObservation")) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the level declares '", spec.name, "' but has no customObservation"));
+  }
+  lua_pushlstring(L_, spec.name.data(), spec.name.size());
+  if (absl::Status status = CallCallback("customObservation", 1, 1); !status.ok()) {
+    return status;
+  }
+  LevelObservation result;
+  result.value.type = spec.type;
+  if (spec.type == ObservationType::kString) {
+    std::string why = lua_api::ReadString(L_, 1, &result.value.text);
+    lua_settop(L_, 0);
+    if (!why.empty()) return absl::InvalidArgumentError(absl::StrCat(what, ": ", why));
+    return result;
+  }
+  const tensor::DType expected =
+      spec.type == ObservationType::kBytes ? tensor::DType::kUInt8 : tensor::DType::kFloat64;
+  lua_api::LuaTensor* returned = lua_api::LuaTensor::Read(L_, 1);
+  if (returned == nullptr) {
+    std::string got = lua_api::TypeNameAt(L_, 1);
+    lua_settop(L_, 0);
+    return absl::InvalidArgumentError(absl::StrCat(
+        what, ": ", lua_api::LuaTensor::TypeName(expected), " expected, got ", got));
+  }
+  tensor::Tensor value = returned->tensor();
+  lua_settop(L_, 0);
+  if (absl::Status valid = value.CheckValid(); !valid.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(what, ": ", valid.message()));
+  }
+  const auto& shape = value.layout().shape();
+  if (value.dtype() != expected ||
+      !std::equal(shape.begin(), shape.end(), spec.shape.begin(), spec.shape.end())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        what, ": ", TypeName(spec.type), " ", ShapeText(spec.shape), " (",
+        lua_api::LuaTensor::TypeName(expected), ") expected, got ",
+        lua_api::LuaTensor::TypeName(value.dtype()), " ",
+        ShapeText({shape.data(), shape.size()})));
+  }
+  if (value.owns_storage() && value.layout().IsContiguous()) {
+    result.value.tensor = std::move(value);
+    result.shares_script_storage = true;
+    return result;
+  }
+  absl::StatusOr<tensor::Tensor> compacted = tensor::Clone(value);
+  if (!compacted.ok()) return compacted.status();
+  result.value.tensor = *std::move(compacted);
+  return result;
+}
+
+absl::Status LevelScript::ObserveFrame(const tensor::Tensor& rgb, const tensor::Tensor& depth) {
+  lua_settop(L_, 0);
+  if (!PushCallback("observeFrame")) return absl::OkStatus();
+  lua_api::LuaTensor::Push(L_, rgb);
+  lua_api::LuaTensor::Push(L_, depth);
+  absl::Status status = CallCallback("observeFrame", 2, 0);
+  lua_settop(L_, 0);
+  return status;
+}
+
+absl::StatusOr<std::optional<std::string>> LevelScript::ReadProperty(absl::string_view key) {
+  lua_settop(L_, 0);
+  if (!PushCallback("readProperty")) return std::nullopt;
+  lua_pushlstring(L_, key.data(), key.size());
+  if (absl::Status status = CallCallback("readProperty", 1, 1); !status.ok()) return status;
+  std::optional<std::string> value;
+  if (lua_type(L_, 1) == LUA_TSTRING || lua_type(L_, 1) == LUA_TNUMBER) {
+    value = lua_tostring(L_, 1);
+  } else if (!lua_isnil(L_, 1)) {
+    std::string got = lua_api::TypeNameAt(L_, 1);
+    lua_settop(L_, 0);
+    return absl::InvalidArgumentError(absl::StrCat(
+        "level callback 'readProperty' must return a string, number or nil, not ", got));
+  }
+  lua_settop(L_, 0);
+  return value;
+}
+
+absl::StatusOr<std::optional<bool>> LevelScript::WriteProperty(absl::string_view key,
+                                                               absl::string_view value) {
+  lua_settop(L_, 0);
+  if (!PushCallback("writeProperty")) return std::nullopt;
+  lua_pushlstring(L_, key.data(), key.size());
+  lua_pushlstring(L_, value.data(), value.size());
+  if (absl::Status status = CallCallback("writeProperty", 2, 1); !status.ok()) return status;
+  const bool accepted = lua_toboolean(L_, 1);
+  lua_settop(L_, 0);
+  return accepted;
+}
+
+absl::StatusOr<bool> LevelScript::ListProperty(absl::string_view key, Visit visit) {
+  lua_settop(L_, 0);
+  if (!PushCallback("listProperty")) return false;
+  lua_pushlstring(L_, key.data(), key.size());
+  Visit** box = static_cast<Visit**>(lua_newuserdata(L_, sizeof(Visit*)));
+  *box = &visit;
+  lua_pushcclosure(L_, &lua_api::Raising<&VisitProperty>, 1);
+  absl::Status status = CallCallback("listProperty", 2, 0);
+  *box = nullptr;  // Still alive: unreachable boxes are collected only later.
+  lua_settop(L_, 0);
+  if (!status.ok()) return status;
+  return true;
+}
+
+}  // namespace engine_plugin

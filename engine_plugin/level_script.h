@@ -1,0 +1,112 @@
+// LevelScript: a level's Lua VM and the callbacks of its api table.
+//
+// The VM has the standard libraries and dmlab.system.tensor, .random,
+// .game, .events and .maze_generation in package.preload. The script
+// returns its api table; each callback is optional and called as a method
+// (api:start(episode, seed)), as in DeepMind Lab. Every call is protected:
+// a Lua error comes back as an error Status with the message and a
+// traceback, and leaves the VM usable.
+//
+// Example:
+//   absl::StatusOr<std::unique_ptr<LevelScript>> level =
+//       LevelScript::Load(source, "@levels/demo_maze.lua", "", &game_host, &event_sink);
+//   (*level)->Init({{"width", "84"}});
+//   absl::StatusOr<MapText> map = (*level)->NextMap();
+#ifndef ENGINE_PLUGIN_LEVEL_SCRIPT_H_
+#define ENGINE_PLUGIN_LEVEL_SCRIPT_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "engine_plugin/events_module.h"
+#include "engine_plugin/game_module.h"
+#include "engine_plugin/observation.h"
+#include "engine_plugin/property.h"
+#include "engine_plugin/world.h"
+#include "lua_api/lua.h"
+#include "tensor/tensor.h"
+
+namespace engine_plugin {
+
+using Settings = std::vector<std::pair<std::string, std::string>>;
+
+// What nextMap() returned: the layers of a text map or a maze
+// (dmlab.system.maze_generation), or the name of a map file.
+struct MapText {
+  std::string name;        // set when the level named a map file
+  std::string entity;      // else the layers themselves
+  std::string variations;
+};
+
+// A custom observation as the level returned it.
+struct LevelObservation {
+  ObservationValue value;
+  // True when value.tensor shares storage with a tensor the script still
+  // holds (read without a copy), so the script may write into it later.
+  bool shares_script_storage = false;
+};
+
+class LevelScript {
+ public:
+  // `chunk_name` names the script in tracebacks ("@levels/demo_maze.lua");
+  // `directory` (may be empty) goes first on package.path so the script
+  // can require its neighbours. The hosts must outlive the script.
+  static absl::StatusOr<std::unique_ptr<LevelScript>> Load(absl::string_view source,
+                                                           const std::string& chunk_name,
+                                                           const std::string& directory,
+                                                           GameHost* game, EventSink* events);
+  ~LevelScript();
+
+  absl::Status Init(const Settings& settings);
+  // Also seeds dmlab.system.random's default generator with `seed`.
+  absl::Status Start(int episode, std::uint64_t seed);
+  absl::StatusOr<MapText> NextMap();
+  // The reward for collecting `pickup`: the callback's number, or
+  // `default_reward` when there is no callback or it returns nil.
+  absl::StatusOr<double> PickupReward(const Pickup& pickup, double default_reward);
+  // False when there is no callback.
+  absl::StatusOr<bool> HasEpisodeFinished(double time_seconds);
+  absl::StatusOr<std::vector<ObservationSpec>> CustomObservationSpecs();
+  absl::StatusOr<LevelObservation> CustomObservation(const ObservationSpec& spec);
+  // Calls observeFrame(rgb, depth) if the level has it. The caller lends
+  // the tensors and revokes them afterwards.
+  absl::Status ObserveFrame(const tensor::Tensor& rgb, const tensor::Tensor& depth);
+  bool has_observe_frame() const { return has_observe_frame_; }
+
+  // Properties (nullopt: the level has no such callback or returned nil).
+  absl::StatusOr<std::optional<std::string>> ReadProperty(absl::string_view key);
+  // nullopt when the level has no writeProperty; else whether it accepted.
+  absl::StatusOr<std::optional<bool>> WriteProperty(absl::string_view key,
+                                                    absl::string_view value);
+  // Calls listProperty(key, callback); callback(childKey, mode) with mode a
+  // string of 'r', 'w', 'l'. False when the level has no listProperty.
+  absl::StatusOr<bool> ListProperty(absl::string_view key,
+                                    absl::FunctionRef<void(absl::string_view, int)> visit);
+
+  LevelScript(const LevelScript&) = delete;
+  LevelScript& operator=(const LevelScript&) = delete;
+
+ private:
+  explicit LevelScript(lua_State* L);
+  // [-0, +2 or +0, -] Pushes api[name] and api; false (nothing pushed)
+  // when the level does not define it.
+  bool PushCallback(const char* name);
+  // [-(nargs + 2), +nresults, -] Calls what PushCallback pushed.
+  absl::Status CallCallback(const char* name, int nargs, int nresults);
+
+  lua_State* L_;
+  int api_ref_;
+  bool has_observe_frame_ = false;
+};
+
+}  // namespace engine_plugin
+
+#endif  // ENGINE_PLUGIN_LEVEL_SCRIPT_H_

@@ -1,0 +1,49 @@
+// Helpers shared by the engine's own Lua modules (game, events): modules
+// whose functions are closures over a host pointer and are called with ':'.
+#ifndef ENGINE_PLUGIN_MODULE_SUPPORT_H_
+#define ENGINE_PLUGIN_MODULE_SUPPORT_H_
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "lua_api/lua.h"
+#include "lua_api/n_results_or.h"
+
+namespace engine_plugin {
+
+// "" when argument 1 is the module table (the function was called with
+// ':'), else the error that says how to call it.
+inline std::string CheckModuleSelf(lua_State* L, const char* module, const char* function) {
+  if (lua_istable(L, 1)) return {};
+  return absl::StrCat("'", module, ".", function, "' must be called with ':' (", module, ":",
+                      function, "(...))");
+}
+
+// The host pointer bound as upvalue 1 of every function of the module.
+template <typename Host>
+Host* HostOf(lua_State* L) {
+  return static_cast<Host*>(lua_touserdata(L, lua_upvalueindex(1)));
+}
+
+struct ModuleFunction {
+  const char* name;
+  lua_CFunction function;
+};
+
+// [-0, +1, m] A table of closures, each over the light userdata `host`.
+template <std::size_t N>
+void PushModuleTable(lua_State* L, void* host, const ModuleFunction (&functions)[N]) {
+  lua_createtable(L, 0, N);
+  for (const ModuleFunction& entry : functions) {
+    lua_pushlightuserdata(L, host);
+    lua_pushcclosure(L, entry.function, 1);
+    lua_setfield(L, -2, entry.name);
+  }
+}
+
+// [-0, +0, m] package.preload[name] = `open`, a closure over `host`.
+void SetPreload(lua_State* L, const char* name, lua_CFunction open, void* host);
+
+}  // namespace engine_plugin
+
+#endif  // ENGINE_PLUGIN_MODULE_SUPPORT_H_

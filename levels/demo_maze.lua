@@ -1,0 +1,115 @@
+-- demo_maze: the default level. A hand-made maze (maps/demo_maze.txt) with
+-- apples (+1) and a goal (+10, which ends the map and reloads it), episodes
+-- of 30 seconds, and two custom observations computed with tensor ops:
+--   GRAY_HALF       Doubles, (height/2) x (width/2): the frame in grayscale,
+--                   each output pixel the mean of a 2 x 2 block, in [0, 1];
+--                   made from the engine's lent frame in observeFrame.
+--   GOAL_DIRECTION  Doubles, {2}: the unit vector towards the goal in the
+--                   player's own frame (forward, left); zeros without a goal.
+-- Settings (strings, as every setting): customObservations = 'false' turns
+-- both off, for a plain-RGB benchmark of the same map.
+-- It also raises an event per pickup ('pickup', type) and answers the
+-- property 'demo.pickups' (how many this episode).
+local tensor = require 'dmlab.system.tensor'
+local game = require 'dmlab.system.game'
+local events = require 'dmlab.system.events'
+
+local EPISODE_SECONDS = 30
+local LUMA = {0.299, 0.587, 0.114}
+
+local api = {}
+
+function api:init(settings)
+  self._custom = settings.customObservations ~= 'false'
+  local width = tonumber(settings.width) or 84
+  local height = tonumber(settings.height) or 84
+  -- Work tensors, made once: observeFrame runs every step.
+  self._h2, self._w2 = math.floor(height / 2), math.floor(width / 2)
+  self._channel = tensor.DoubleTensor(self._h2 * 2, self._w2 * 2)
+  self._luma = tensor.DoubleTensor(self._h2 * 2, self._w2 * 2)
+  self._gray = tensor.DoubleTensor(self._h2, self._w2)
+  self._direction = tensor.DoubleTensor(2)
+end
+
+function api:customObservationSpec()
+  if not self._custom then return {} end
+  return {
+      {name = 'GRAY_HALF', type = 'Doubles', shape = {self._h2, self._w2}},
+      {name = 'GOAL_DIRECTION', type = 'Doubles', shape = {2}},
+  }
+end
+
+function api:start(episode, seed)
+  self._pickups = 0
+end
+
+function api:nextMap()
+  return 'demo_maze'
+end
+
+function api:pickup(entity)
+  self._pickups = self._pickups + 1
+  events:add('pickup', entity.type)
+  if entity.type == 'goal' then game:finishMap() end
+  return entity.reward
+end
+
+function api:hasEpisodeFinished(timeSeconds)
+  return timeSeconds >= EPISODE_SECONDS
+end
+
+-- The mean of each 2 x 2 block of `image` (2h x 2w) into `out` (h x w).
+local function halve(image, out)
+  local h, w = out:shape()[1], out:shape()[2]
+  local blocks = image:reshape{h, 2, w, 2}
+  out:copy(blocks:select(2, 1):select(3, 1))
+  out:cadd(blocks:select(2, 1):select(3, 2))
+  out:cadd(blocks:select(2, 2):select(3, 1))
+  out:cadd(blocks:select(2, 2):select(3, 2))
+  out:mul(0.25 / 255)
+end
+
+function api:observeFrame(rgb, depth)
+  if not self._custom then return end
+  local even = rgb:narrow(1, 1, self._h2 * 2):narrow(2, 1, self._w2 * 2)
+  self._luma:fill(0)
+  for c = 1, 3 do
+    self._channel:copy(even:select(3, c)):mul(LUMA[c])
+    self._luma:cadd(self._channel)
+  end
+  halve(self._luma, self._gray)
+end
+
+local function goalDirection(direction)
+  direction:fill(0)
+  local goal
+  for _, pickup in ipairs(game:pickups()) do
+    if pickup.type == 'goal' and pickup.active then goal = pickup end
+  end
+  if not goal then return direction end
+  local info = game:playerInfo()
+  local offset = tensor.DoubleTensor(goal.position):csub(info.pos:narrow(1, 1, 2))
+  local length = math.sqrt(offset:lengthSquared())
+  if length == 0 then return direction end
+  -- Rotate the world offset by -yaw into (forward, left).
+  local yaw = math.rad(info.angles(2):val())
+  local c, s = math.cos(yaw), math.sin(yaw)
+  local rotation = tensor.DoubleTensor{{c, s}, {-s, c}}
+  direction:copy(rotation:mmul(offset:reshape{2, 1}):reshape{2}):div(length)
+  return direction
+end
+
+function api:customObservation(name)
+  if name == 'GRAY_HALF' then return self._gray end
+  if name == 'GOAL_DIRECTION' then return goalDirection(self._direction) end
+end
+
+function api:readProperty(key)
+  if key == 'demo.pickups' then return self._pickups end
+end
+
+function api:listProperty(key, addProperty)
+  if key == '' then addProperty('demo.pickups', 'r') end
+end
+
+return api

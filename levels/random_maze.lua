@@ -1,0 +1,35 @@
+-- random_maze: a new generated maze for every map, from the episode's
+-- seed (dmlab.system.random is seeded by the engine at start). Apples +1;
+-- the goal +10 ends the map, and the next map is a new maze. Episodes last
+-- 30 seconds. Settings: mazeSize (odd, default 15).
+local game = require 'dmlab.system.game'
+local maze_generation = require 'dmlab.system.maze_generation'
+local random = require 'dmlab.system.random'
+
+local EPISODE_SECONDS = 30
+
+local api = {}
+
+function api:init(settings)
+  self._size = tonumber(settings.mazeSize) or 15
+end
+
+function api:nextMap()
+  return maze_generation.randomMazeGeneration{
+      seed = random:uniformInt(0, 2 ^ 31 - 1),
+      height = self._size,
+      width = self._size,
+      apples = 6,
+      goal = true,
+  }
+end
+
+function api:pickup(entity)
+  if entity.type == 'goal' then game:finishMap() end
+end
+
+function api:hasEpisodeFinished(timeSeconds)
+  return timeSeconds >= EPISODE_SECONDS
+end
+
+return api

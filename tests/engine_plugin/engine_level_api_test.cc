@@ -1,0 +1,277 @@
+// The level API: each callback's error paths, dmlab.system.game and
+// .events, and properties.
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "engine_plugin/engine.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/engine_plugin/engine_test_support.h"
+
+namespace engine_plugin {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr char kPrelude[] = R"(
+local tensor = require 'dmlab.system.tensor'
+local game = require 'dmlab.system.game'
+local events = require 'dmlab.system.events'
+local api = {}
+function api:nextMap() return "*******\n*P A G*\n*******\n" end
+function api:readProperty(key) return api[key] end
+)";
+
+std::string Level(const std::string& body) {
+  return std::string(kPrelude) + body + "\nreturn api\n";
+}
+
+absl::StatusOr<std::unique_ptr<Engine>> Create(const std::string& body) {
+  return Engine::Create(WriteLevel("level", Level(body)));
+}
+
+TEST(EngineLevelApiTest, ScriptErrorsAreReportedAtInit) {
+  struct Case {
+    std::string source;
+    const char* message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"return 1 +", "cannot load the level"},
+           {"error('at load')", "at load"},
+           {"return 42", "must return its api table, not number"},
+           {Level("function api:init(settings) error('in init') end"), "in init"},
+       }) {
+    absl::StatusOr<std::unique_ptr<Engine>> engine =
+        Engine::Create(WriteLevel("broken", c.source));
+    ASSERT_TRUE(engine.ok());
+    absl::Status init = (*engine)->Init();
+    EXPECT_FALSE(init.ok()) << c.source;
+    EXPECT_THAT(init.message(), HasSubstr(c.message));
+  }
+}
+
+TEST(EngineLevelApiTest, CallbackErrorsAreStatusesAndStartRecovers) {
+  struct Case {
+    const char* body;
+    const char* message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"function api:pickup() error('in pickup') end", "in pickup"},
+           {"function api:pickup() return 'lots' end", "'pickup' returned number expected"},
+           {"function api:hasEpisodeFinished() error('in finished') end", "in finished"},
+           {"function api:observeFrame() if api.started then error('in frame') end end "
+            "function api:start() api.started = false end "
+            "function api:hasEpisodeFinished() api.started = true end",
+            "in frame"},
+       }) {
+    absl::StatusOr<std::unique_ptr<Engine>> engine = Create(c.body);
+    ASSERT_TRUE((*engine)->Init().ok());
+    ASSERT_TRUE((*engine)->Start(0, 0).ok()) << c.body;
+    (*engine)->Act(Forward());
+    double reward = 0;
+    absl::StatusOr<EpisodeStatus> status = (*engine)->Advance(60, &reward);
+    EXPECT_FALSE(status.ok()) << c.body;
+    EXPECT_THAT(status.status().message(), HasSubstr(c.message));
+    if (absl::StrContains(c.message, "in ")) {  // raised in Lua
+      EXPECT_THAT(status.status().message(), HasSubstr("stack traceback"));
+    }
+    EXPECT_EQ((*engine)->Advance(1, &reward).status().code(),
+              absl::StatusCode::kFailedPrecondition);
+    EXPECT_TRUE((*engine)->Start(1, 0).ok());
+  }
+}
+
+TEST(EngineLevelApiTest, StartErrors) {
+  struct Case {
+    const char* body;
+    const char* message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"function api:start() error('in start') end", "in start"},
+           {"api.nextMap = nil", "no nextMap"},
+           {"function api:nextMap() return 42 end", "text map, a map name or a maze, not number"},
+           {"function api:nextMap() return '../secret' end", "a map name"},
+           {"function api:nextMap() return 'no_such_map' end", "no map named 'no_such_map'"},
+           {"function api:nextMap() return '***\\n* *\\n***\\n' end", "spawn"},
+           {"function api:nextMap() return '*P?*\\n' end", "the level's map"},
+       }) {
+    absl::StatusOr<std::unique_ptr<Engine>> engine = Create(c.body);
+    ASSERT_TRUE((*engine)->Init().ok());
+    absl::Status started = (*engine)->Start(0, 0);
+    EXPECT_FALSE(started.ok()) << c.body;
+    EXPECT_THAT(started.message(), HasSubstr(c.message));
+    EXPECT_EQ((*engine)->Observation(0).status().code(), absl::StatusCode::kFailedPrecondition);
+  }
+}
+
+TEST(EngineLevelApiTest, StartGetsEpisodeAndSeedAndSeedsRandom) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Create(R"(
+local random = require 'dmlab.system.random'
+function api:start(episode, seed)
+  api.args = episode .. ',' .. seed
+  api.draw = random:uniformInt(1, 1000000)
+end
+)");
+  ASSERT_TRUE((*engine)->Init().ok());
+  std::string args, draw, draw_again;
+  ASSERT_TRUE((*engine)->Start(3, 1234).ok());
+  (*engine)->ReadProperty("args", &args).IgnoreError();
+  (*engine)->ReadProperty("draw", &draw).IgnoreError();
+  EXPECT_EQ(args, "3,1234");
+  ASSERT_TRUE((*engine)->Start(4, 1234).ok());
+  (*engine)->ReadProperty("draw", &draw_again).IgnoreError();
+  EXPECT_EQ(draw, draw_again);
+}
+
+TEST(EngineLevelApiTest, GameModule) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Create(R"(
+function api:hasEpisodeFinished(seconds)
+  local info = game:playerInfo()
+  api.pos = info.pos(1):val() .. ',' .. info.pos(2):val()
+  api.cell = info.cell[1] .. ',' .. info.cell[2]
+  api.yaw = info.angles(2):val()
+  api.time = game:episodeTimeSeconds()
+  local pickups = game:pickups()
+  api.pickups = #pickups .. pickups[1].type .. pickups[2].type .. tostring(pickups[1].active)
+  local view = game:renderCustomView{pos = {4.5, 1.5}, look = {0, 180}, width = 8, height = 6}
+  api.view = view:type() .. ' ' .. table.concat(view:shape(), 'x') .. ' ' ..
+             tostring(view:ownsStorage())
+  game:addScore(0.25)
+  api.dotCall = select(2, pcall(function() return game.playerInfo() end))
+  api.badView = select(2, pcall(function() return game:renderCustomView{width = 0} end))
+  api.badScore = select(2, pcall(function() return game:addScore('x') end))
+end
+)");
+  ASSERT_TRUE((*engine)->Init().ok());
+  ASSERT_TRUE((*engine)->Start(0, 0).ok());
+  double reward = 0;
+  ASSERT_TRUE((*engine)->Advance(3, &reward).ok());
+  EXPECT_DOUBLE_EQ(reward, 0.75);
+  std::map<std::string, std::string> expected = {
+      {"pos", "1.5,1.5"},
+      {"cell", "2,2"},
+      {"yaw", "0"},
+      {"time", "0.05"},
+      {"pickups", "2applegoaltrue"},
+      {"view", "dmlab.system.tensor.ByteTensor 6x8x3 true"},
+  };
+  for (const auto& [key, value] : expected) {
+    std::string actual;
+    ASSERT_EQ(*(*engine)->ReadProperty(key, &actual), PropertyResult::kSuccess) << key;
+    EXPECT_EQ(actual, value) << key;
+  }
+  std::string message;
+  (*engine)->ReadProperty("dotCall", &message).IgnoreError();
+  EXPECT_THAT(message, HasSubstr("must be called with ':' (game:playerInfo(...))"));
+  (*engine)->ReadProperty("badView", &message).IgnoreError();
+  EXPECT_THAT(message, HasSubstr("bad argument #1 to 'renderCustomView' (width:"));
+  (*engine)->ReadProperty("badScore", &message).IgnoreError();
+  EXPECT_THAT(message, HasSubstr("bad argument #1 to 'addScore'"));
+}
+
+TEST(EngineLevelApiTest, EventsCarryStringsAndTensors) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Create(R"(
+function api:hasEpisodeFinished(seconds)
+  local t = tensor.DoubleTensor{1.5, 2.5}
+  events:add('first', 'text', tensor.ByteTensor{7, 8}, t, tensor.Int32Tensor{{1, 2}, {3, 4}})
+  t:fill(0)   -- the event holds a copy
+  events:add('second')
+  events:add('first')
+  api.badValue = select(2, pcall(function() events:add('x', 1) end))
+  api.badName = select(2, pcall(function() events:add(3) end))
+end
+)");
+  ASSERT_TRUE((*engine)->Init().ok());
+  ASSERT_TRUE((*engine)->Start(0, 0).ok());
+  double reward = 0;
+  ASSERT_TRUE((*engine)->Advance(1, &reward).ok());
+  EXPECT_THAT((*engine)->event_type_names(), ::testing::ElementsAre("first", "second"));
+  const std::vector<Event>& events = (*engine)->events();
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_EQ(events[0].type, 0);
+  EXPECT_EQ(events[1].type, 1);
+  EXPECT_EQ(events[2].type, 0);
+  ASSERT_EQ(events[0].values.size(), 4u);
+  EXPECT_EQ(events[0].values[0].text, "text");
+  EXPECT_EQ(events[0].values[1].type, ObservationType::kBytes);
+  EXPECT_EQ(Bytes(events[0].values[1])[1], 8);
+  EXPECT_EQ(events[0].values[2].type, ObservationType::kDoubles);
+  EXPECT_EQ(Doubles(events[0].values[2])[1], 2.5);
+  EXPECT_EQ(Doubles(events[0].values[3])[3], 4.0);
+  std::string message;
+  (*engine)->ReadProperty("badValue", &message).IgnoreError();
+  EXPECT_THAT(message, HasSubstr("bad argument #2 to 'add' (string or tensor expected, got number 1)"));
+  (*engine)->ReadProperty("badName", &message).IgnoreError();
+  EXPECT_THAT(message, HasSubstr("bad argument #1 to 'add'"));
+  ASSERT_TRUE((*engine)->Advance(1, &reward).ok());
+  EXPECT_EQ((*engine)->events().size(), 3u);  // this step's, not an accumulation
+}
+
+TEST(EngineLevelApiTest, Properties) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Create(R"(
+api.values = {speed = '1'}
+function api:readProperty(key)
+  if key == 'boom' then error('read failed') end
+  return api.values[key]
+end
+function api:writeProperty(key, value)
+  if api.values[key] then api.values[key] = value return true end
+  return false
+end
+function api:listProperty(key, add)
+  if key == '' then add('speed', 'rw') add('params', 'l') end
+  if key == 'params' then add('params.a', 'r') end
+  api.keep = add
+end
+)");
+  Engine& e = **engine;
+  ASSERT_TRUE(e.SetSetting("fps", "30").ok());
+  ASSERT_TRUE(e.Init().ok());
+  std::string value;
+  EXPECT_EQ(*e.ReadProperty("engine.fps", &value), PropertyResult::kSuccess);
+  EXPECT_EQ(value, "30");
+  EXPECT_EQ(*e.WriteProperty("engine.fps", "10"), PropertyResult::kPermissionDenied);
+  EXPECT_EQ(*e.ReadProperty("engine.nothing", &value), PropertyResult::kNotFound);
+  EXPECT_EQ(*e.WriteProperty("speed", "2"), PropertyResult::kSuccess);
+  EXPECT_EQ(*e.ReadProperty("speed", &value), PropertyResult::kSuccess);
+  EXPECT_EQ(value, "2");
+  EXPECT_EQ(*e.WriteProperty("other", "2"), PropertyResult::kNotFound);
+  EXPECT_EQ(*e.ReadProperty("other", &value), PropertyResult::kNotFound);
+  absl::StatusOr<PropertyResult> failed = e.ReadProperty("boom", &value);
+  EXPECT_THAT(failed.status().message(), HasSubstr("read failed"));
+
+  std::vector<std::pair<std::string, int>> listed;
+  auto collect = [&](absl::string_view key, int attributes) {
+    listed.emplace_back(std::string(key), attributes);
+  };
+  EXPECT_EQ(*e.ListProperty("", collect), PropertyResult::kSuccess);
+  EXPECT_THAT(listed, ::testing::ElementsAre(std::pair<std::string, int>("engine", kListable),
+                                             std::pair<std::string, int>("speed", kReadable | kWritable),
+                                             std::pair<std::string, int>("params", kListable)));
+  listed.clear();
+  EXPECT_EQ(*e.ListProperty("engine", collect), PropertyResult::kSuccess);
+  EXPECT_EQ(listed.size(), 5u);
+  listed.clear();
+  EXPECT_EQ(*e.ListProperty("params", collect), PropertyResult::kSuccess);
+  EXPECT_THAT(listed, ::testing::ElementsAre(std::pair<std::string, int>("params.a", kReadable)));
+}
+
+TEST(EngineLevelApiTest, AKeptListCallbackIsAnErrorNotACrash) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Create(R"(
+function api:listProperty(key, add) api.keep = add end
+function api:readProperty(key)
+  return select(2, pcall(api.keep, 'late', 'r'))
+end
+)");
+  ASSERT_TRUE((*engine)->Init().ok());
+  ASSERT_TRUE((*engine)->ListProperty("", [](absl::string_view, int) {}).ok());
+  std::string message;
+  ASSERT_EQ(*(*engine)->ReadProperty("any", &message), PropertyResult::kSuccess);
+  EXPECT_THAT(message, HasSubstr("called after listProperty returned"));
+}
+
+}  // namespace
+}  // namespace engine_plugin

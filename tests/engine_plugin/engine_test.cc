@@ -1,0 +1,231 @@
+// The engine's lifecycle, settings, world, episodes and determinism.
+#include "engine_plugin/engine.h"
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/engine_plugin/engine_test_support.h"
+
+namespace engine_plugin {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A corridor running east: spawn, an apple 3 cells on, a goal 6 cells on.
+constexpr char kCorridorLevel[] = R"(
+local game = require 'dmlab.system.game'
+local api = {}
+function api:init(settings) api.settings = settings end
+function api:nextMap() return "*********\n*P  A  G*\n*********\n" end
+function api:readProperty(key)
+  if key == 'test.setting' then return api.settings.custom end
+end
+return api
+)";
+
+TEST(EngineTest, DemoMazeRunsWithItsObservations) {
+  std::unique_ptr<Engine> engine = InitEngine("demo_maze");
+  ASSERT_NE(engine, nullptr);
+  std::vector<std::string> names;
+  for (const ObservationSpec& spec : engine->observation_specs()) names.push_back(spec.name);
+  EXPECT_THAT(names, ::testing::ElementsAre("RGB_INTERLEAVED", "RGBD_INTERLEAVED",
+                                            "DEBUG.POS.TRANS", "DEBUG.POS.ROT",
+                                            "DEBUG.CAMERA.TOP_DOWN", "GRAY_HALF",
+                                            "GOAL_DIRECTION"));
+  absl::Status started = engine->Start(0, 1);
+  ASSERT_TRUE(started.ok()) << started;
+  for (int i = 0; i < static_cast<int>(engine->observation_specs().size()); ++i) {
+    absl::StatusOr<ObservationValue> value = engine->Observation(i);
+    ASSERT_TRUE(value.ok()) << engine->observation_specs()[i].name << ": " << value.status();
+    const auto& shape = value->tensor.layout().shape();
+    EXPECT_THAT(std::vector<std::int64_t>(shape.begin(), shape.end()),
+                ::testing::ElementsAreArray(engine->observation_specs()[i].shape));
+  }
+  double reward = 0;
+  engine->Act(Forward());
+  absl::StatusOr<EpisodeStatus> status = engine->Advance(10, &reward);
+  ASSERT_TRUE(status.ok()) << status.status();
+  EXPECT_EQ(*status, EpisodeStatus::kRunning);
+}
+
+TEST(EngineTest, RandomMazeLoadsGeneratedMaps) {
+  std::unique_ptr<Engine> engine = InitEngine("random_maze", {{"mazeSize", "11"}});
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 5).ok());
+  EXPECT_EQ(engine->world()->map().rows(), 11);
+  EXPECT_EQ(engine->world()->map().cols(), 11);
+}
+
+TEST(EngineTest, UnknownLevelIsNotFound) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create("no_such_level");
+  EXPECT_EQ(engine.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(engine.status().message(), HasSubstr("no_such_level"));
+  engine = Engine::Create("/no/such/dir/level.lua");
+  EXPECT_EQ(engine.status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST(EngineTest, SettingsAreCheckedAndReachTheLevel) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine =
+      Engine::Create(WriteLevel("settings", kCorridorLevel));
+  ASSERT_TRUE(engine.ok());
+  Engine& e = **engine;
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"width", "abc"}, {"width", "0"}, {"height", "5000"}, {"fps", "-1"},
+           {"episodeLengthSeconds", "0"}, {"episodeLengthSeconds", "x"}}) {
+    absl::Status status = e.SetSetting(key, value);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << key << "=" << value;
+    EXPECT_THAT(status.message(), HasSubstr(key));
+  }
+  ASSERT_TRUE(e.SetSetting("width", "32").ok());
+  ASSERT_TRUE(e.SetSetting("height", "24").ok());
+  ASSERT_TRUE(e.SetSetting("custom", "first").ok());
+  ASSERT_TRUE(e.SetSetting("custom", "second").ok());  // the last one wins
+  ASSERT_TRUE(e.Init().ok());
+  EXPECT_EQ(e.SetSetting("width", "16").code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(e.Init().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(e.observation_specs()[0].shape, ::testing::ElementsAre(24, 32, 3));
+  std::string value;
+  ASSERT_EQ(*e.ReadProperty("test.setting", &value), PropertyResult::kSuccess);
+  EXPECT_EQ(value, "second");
+}
+
+TEST(EngineTest, CallsOutOfOrderAreErrors) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine =
+      Engine::Create(WriteLevel("order", kCorridorLevel));
+  ASSERT_TRUE(engine.ok());
+  double reward = 0;
+  EXPECT_EQ((*engine)->Start(0, 0).code(), absl::StatusCode::kFailedPrecondition);
+  ASSERT_TRUE((*engine)->Init().ok());
+  EXPECT_EQ((*engine)->Advance(1, &reward).status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ((*engine)->Observation(0).status().code(), absl::StatusCode::kFailedPrecondition);
+  ASSERT_TRUE((*engine)->Start(0, 0).ok());
+  EXPECT_EQ((*engine)->Advance(0, &reward).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ((*engine)->Observation(-1).status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_EQ((*engine)->Observation(99).status().code(), absl::StatusCode::kOutOfRange);
+}
+
+TEST(EngineTest, WallsStopThePlayer) {
+  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("walls", kCorridorLevel));
+  ASSERT_TRUE(engine->Start(0, 0).ok());
+  engine->Act({0, 0, -1, 0, 0, 0, 0});  // strafe left: north, into the wall
+  double reward = 0;
+  ASSERT_TRUE(engine->Advance(120, &reward).ok());
+  const Pose& pose = engine->world()->pose();
+  EXPECT_NEAR(pose.position.x, 1.5, 1e-9);
+  EXPECT_LE(pose.position.y, 2.0 - World::kPlayerRadius + 1e-9);  // the wall's face is y = 2
+  EXPECT_GT(pose.position.y, 1.5);
+}
+
+TEST(EngineTest, PickupsRewardOnceAndTheGoalEndsTheMap) {
+  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("pickups", R"(
+local game = require 'dmlab.system.game'
+local events = require 'dmlab.system.events'
+local api = {maps = 0}
+function api:nextMap()
+  api.maps = api.maps + 1
+  return "*********\n*P  A  G*\n*********\n"
+end
+function api:pickup(entity)
+  events:add('pickup', entity.type, tostring(entity.id))
+  if entity.type == 'goal' then game:finishMap() end
+  return entity.reward * 2
+end
+function api:readProperty(key) if key == 'maps' then return api.maps end end
+return api
+)"));
+  ASSERT_TRUE(engine->Start(0, 0).ok());
+  engine->Act(Forward());
+  std::vector<double> rewards;
+  std::vector<std::string> picked;
+  for (int frame = 0; frame < 150; ++frame) {
+    double reward = 0;
+    ASSERT_TRUE(engine->Advance(1, &reward).ok());
+    if (reward != 0) rewards.push_back(reward);
+    for (const Event& event : engine->events()) {
+      EXPECT_EQ(engine->event_type_names()[event.type], "pickup");
+      picked.push_back(event.values[0].text + event.values[1].text);
+    }
+  }
+  EXPECT_THAT(rewards, ::testing::ElementsAre(2.0, 20.0));
+  EXPECT_THAT(picked, ::testing::ElementsAre("apple1", "goal2"));
+  std::string maps;
+  ASSERT_EQ(*engine->ReadProperty("maps", &maps), PropertyResult::kSuccess);
+  EXPECT_EQ(maps, "2");  // the goal finished the first map
+  EXPECT_LT(engine->world()->pose().position.x, 4.0);  // respawned
+}
+
+TEST(EngineTest, PickupsWithoutACallbackGiveTheDefaultRewards) {
+  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("defaults", kCorridorLevel));
+  ASSERT_TRUE(engine->Start(0, 0).ok());
+  engine->Act(Forward());
+  double reward = 0;
+  ASSERT_TRUE(engine->Advance(150, &reward).ok());
+  EXPECT_EQ(reward, 11.0);
+}
+
+TEST(EngineTest, TheLevelEndsTheEpisodeAndStartBeginsANewOne) {
+  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("ends", R"(
+local api = {}
+function api:nextMap() return "*****\n*P  *\n*****\n" end
+function api:hasEpisodeFinished(seconds) return seconds >= 0.5 end
+return api
+)"));
+  ASSERT_TRUE(engine->Start(0, 0).ok());
+  double reward = 0;
+  absl::StatusOr<EpisodeStatus> status = engine->Advance(29, &reward);
+  EXPECT_EQ(*status, EpisodeStatus::kRunning);
+  status = engine->Advance(100, &reward);
+  EXPECT_EQ(*status, EpisodeStatus::kTerminated);
+  EXPECT_DOUBLE_EQ(engine->episode_time_seconds(), 0.5);  // stopped at frame 30
+  EXPECT_EQ(engine->Advance(1, &reward).status().code(), absl::StatusCode::kFailedPrecondition);
+  ASSERT_TRUE(engine->Start(1, 0).ok());
+  EXPECT_EQ(engine->episode_time_seconds(), 0.0);
+  EXPECT_EQ(*engine->Advance(1, &reward), EpisodeStatus::kRunning);
+}
+
+TEST(EngineTest, EpisodeLengthSettingInterrupts) {
+  std::unique_ptr<Engine> engine = InitEngine(
+      WriteLevel("interrupted", kCorridorLevel), {{"episodeLengthSeconds", "1"}, {"fps", "30"}});
+  ASSERT_TRUE(engine->Start(0, 0).ok());
+  double reward = 0;
+  EXPECT_EQ(*engine->Advance(29, &reward), EpisodeStatus::kRunning);
+  EXPECT_EQ(*engine->Advance(5, &reward), EpisodeStatus::kInterrupted);
+  EXPECT_DOUBLE_EQ(engine->episode_time_seconds(), 1.0);
+}
+
+// Frames and rewards of `steps` random steps of demo_maze from `seed`.
+std::pair<std::vector<std::uint8_t>, double> RandomRun(std::uint64_t seed, int steps) {
+  std::unique_ptr<Engine> engine = InitEngine("demo_maze");
+  EXPECT_TRUE(engine->Start(0, seed).ok());
+  std::mt19937_64 agent(seed);
+  std::vector<std::uint8_t> frames;
+  double total = 0;
+  for (int step = 0; step < steps; ++step) {
+    engine->Act({static_cast<int>(agent() % 41) - 20, 0, static_cast<int>(agent() % 3) - 1,
+                 static_cast<int>(agent() % 3) - 1, 0, 0, 0});
+    double reward = 0;
+    absl::StatusOr<EpisodeStatus> status = engine->Advance(4, &reward);
+    EXPECT_TRUE(status.ok()) << status.status();
+    total += reward;
+    ObservationValue rgb = *engine->Observation(0);
+    const std::uint8_t* bytes = Bytes(rgb);
+    frames.insert(frames.end(), bytes, bytes + rgb.tensor.layout().num_elements());
+  }
+  return {frames, total};
+}
+
+TEST(EngineTest, TheSameSeedGivesTheSameFramesAndRewards) {
+  auto [frames, total] = RandomRun(7, 200);
+  auto [again, total_again] = RandomRun(7, 200);
+  EXPECT_TRUE(frames == again);
+  EXPECT_EQ(total, total_again);
+  auto [other, total_other] = RandomRun(8, 200);
+  EXPECT_FALSE(frames == other);
+}
+
+}  // namespace
+}  // namespace engine_plugin

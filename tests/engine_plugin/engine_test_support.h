@@ -1,0 +1,64 @@
+// Helpers for the engine's tests: level scripts written to the test's
+// temporary directory, and engines made from them.
+#ifndef TESTS_ENGINE_PLUGIN_ENGINE_TEST_SUPPORT_H_
+#define TESTS_ENGINE_PLUGIN_ENGINE_TEST_SUPPORT_H_
+
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine_plugin/engine.h"
+#include "gtest/gtest.h"
+
+namespace engine_plugin {
+
+// Writes `source` as <TEST_TMPDIR>/<name>.lua and returns its path.
+inline std::string WriteLevel(const std::string& name, const std::string& source) {
+  const char* directory = std::getenv("TEST_TMPDIR");
+  const std::string path = std::string(directory ? directory : "/tmp") + "/" + name + ".lua";
+  std::ofstream(path) << source;
+  return path;
+}
+
+// An engine of `level` after SetSetting for each of `settings` and Init;
+// fails the test on any error.
+inline std::unique_ptr<Engine> InitEngine(
+    const std::string& level, const std::vector<std::pair<std::string, std::string>>& settings = {}) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(level);
+  EXPECT_TRUE(engine.ok()) << engine.status();
+  if (!engine.ok()) return nullptr;
+  for (const auto& [key, value] : settings) {
+    absl::Status set = (*engine)->SetSetting(key, value);
+    EXPECT_TRUE(set.ok()) << set;
+  }
+  absl::Status init = (*engine)->Init();
+  EXPECT_TRUE(init.ok()) << init;
+  return init.ok() ? *std::move(engine) : nullptr;
+}
+
+// The index of the observation called `name`, or -1.
+inline int ObservationIndex(const Engine& engine, const std::string& name) {
+  const std::vector<ObservationSpec>& specs = engine.observation_specs();
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    if (specs[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// The bytes of a tensor observation.
+inline const std::uint8_t* Bytes(const ObservationValue& value) {
+  return reinterpret_cast<const std::uint8_t*>(*value.tensor.data());
+}
+inline const double* Doubles(const ObservationValue& value) {
+  return reinterpret_cast<const double*>(*value.tensor.data());
+}
+
+inline Actions Forward() { return {0, 0, 0, 1, 0, 0, 0}; }
+
+}  // namespace engine_plugin
+
+#endif  // TESTS_ENGINE_PLUGIN_ENGINE_TEST_SUPPORT_H_
