@@ -40,6 +40,57 @@ struct WorldPoint {
   double y = 0;
 };
 
+// MapLayers: a map's two layers as editable grids of characters.
+//
+// Parse checks characters as TextMap::Parse does but needs no spawn, so a
+// script can build a map cell by cell (dmlab.system.maze_generation)
+// before it is played; TextMap::FromLayers then makes it playable.
+// Cells are 0-based (row 0 is the top line); reading outside the grid
+// gives wall and no variation, as TextMap does.
+//
+// Example:
+//   absl::StatusOr<MapLayers> layers = MapLayers::Walls(3, 5);
+//   layers->SetEntity(1, 1, 'P');                      // OK
+//   layers->SetEntity(1, 2, 'x');                      // InvalidArgument
+//   absl::StatusOr<TextMap> map = TextMap::FromLayers(*layers);
+class MapLayers {
+ public:
+  // The largest number of rows, and of columns, of a map.
+  static constexpr int kMaxSize = 1024;
+
+  // Errors as TextMap::Parse, except that no spawn is required.
+  static absl::StatusOr<MapLayers> Parse(absl::string_view entity_layer,
+                                         absl::string_view variations_layer = {});
+  // All walls, no variations; 1 <= rows, cols <= kMaxSize.
+  static absl::StatusOr<MapLayers> Walls(int rows, int cols);
+
+  int rows() const { return rows_; }
+  int cols() const { return cols_; }
+
+  // '*', ' ', 'P', 'A' or 'G'.
+  char Entity(int row, int col) const;
+  // 'A'..'Z', or '.' for none.
+  char Variation(int row, int col) const;
+
+  // Errors name the cell outside the grid or the character the layer does
+  // not allow. SetVariation takes ' ' as '.'.
+  absl::Status SetEntity(int row, int col, char entity);
+  absl::Status SetVariation(int row, int col, char variation);
+
+  // As TextMap::EntityLayer / VariationsLayer.
+  std::string EntityLayer() const;
+  std::string VariationsLayer() const;
+
+ private:
+  MapLayers() = default;
+  bool Inside(int row, int col) const;
+
+  int rows_ = 0;
+  int cols_ = 0;
+  std::string entities_;    // rows_ * cols_, row-major
+  std::string variations_;  // rows_ * cols_, row-major, '.' for none
+};
+
 enum class PickupKind { kApple, kGoal };
 
 struct MapPickup {
@@ -54,6 +105,8 @@ class TextMap {
   // point or larger than 1024 x 1024 cells is an error.
   static absl::StatusOr<TextMap> Parse(absl::string_view entity_layer,
                                        absl::string_view variations_layer = {});
+  // The same map from layers already checked; an error only without a spawn.
+  static absl::StatusOr<TextMap> FromLayers(const MapLayers& layers);
 
   int rows() const { return rows_; }
   int cols() const { return cols_; }

@@ -1,4 +1,4 @@
--- demo_maze: the default level. A hand-made maze (maps/demo_maze.txt) with
+-- demo_maze: the default level. A fixed maze (maps/demo_maze.txt) with
 -- apples (+1) and a goal (+10, which ends the map and reloads it), episodes
 -- of 30 seconds, and two custom observations computed with tensor ops:
 --   GRAY_HALF       Doubles, (height/2) x (width/2): the frame in grayscale,

@@ -1,0 +1,321 @@
+#include "engine_plugin/maze_generation_module.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "engine_plugin/maze_generation.h"
+#include "engine_plugin/text_map.h"
+#include "lua_api/class.h"
+#include "lua_api/n_results_or.h"
+#include "lua_api/push.h"
+#include "lua_api/read.h"
+
+namespace engine_plugin {
+namespace {
+
+using lua_api::ArgumentError;
+using lua_api::Expected;
+using lua_api::NResultsOr;
+using Maze = lua_api::Class<MapLayers>;
+
+// ---- The module's functions: an options table as argument #1. ----
+
+// The stack index of the options table. The functions take it as
+// argument 1 when called with '.' (DeepMind Lab's way), and skip the
+// module (upvalue 1) when called with ':'.
+int OptionsIndex(lua_State* L) { return lua_rawequal(L, 1, lua_upvalueindex(1)) ? 2 : 1; }
+
+// "" if the table at `index` has only string keys among `keys`.
+std::string CheckKeys(lua_State* L, int index, const char* function,
+                      std::initializer_list<absl::string_view> keys) {
+  if (!lua_istable(L, index)) return ArgumentError(function, 1, Expected(L, index, "table"));
+  lua_pushnil(L);
+  while (lua_next(L, index) != 0) {
+    std::string why;
+    if (lua_type(L, -2) != LUA_TSTRING) {
+      why = absl::StrCat("unexpected key of type ", luaL_typename(L, -2));
+    } else if (std::find(keys.begin(), keys.end(), lua_tostring(L, -2)) == keys.end()) {
+      why = absl::StrCat("unknown option '", lua_tostring(L, -2), "'");
+    }
+    lua_pop(L, 1);
+    if (!why.empty()) {
+      lua_pop(L, 1);
+      return ArgumentError(function, 1, why);
+    }
+  }
+  return {};
+}
+
+bool HasField(lua_State* L, int index, const char* key) {
+  lua_getfield(L, index, key);
+  const bool has = !lua_isnil(L, -1);
+  lua_pop(L, 1);
+  return has;
+}
+
+// Reads options[key] with `read` (a lua_api::Read* or alike) into *value;
+// a nil leaves *value as it is if `optional`. "" or the argument error
+// naming the key.
+template <typename T, typename Read>
+std::string ReadField(lua_State* L, int index, const char* function, const char* key, Read read,
+                      T* value, bool optional = true) {
+  lua_getfield(L, index, key);
+  std::string why = optional && lua_isnil(L, -1) ? std::string() : read(L, -1, value);
+  lua_pop(L, 1);
+  return why.empty() ? why : ArgumentError(function, 1, absl::StrCat(key, ": ", why));
+}
+
+std::string ReadInt(lua_State* L, int index, int* value) {
+  std::int64_t wide;
+  if (std::string why = lua_api::ReadInteger(L, index, &wide); !why.empty()) return why;
+  if (wide < std::numeric_limits<int>::min() || wide > std::numeric_limits<int>::max()) {
+    return Expected(L, index, "32-bit integer");
+  }
+  *value = static_cast<int>(wide);
+  return {};
+}
+
+std::string ReadSeed(lua_State* L, int index, std::uint64_t* value) {
+  std::int64_t seed;
+  if (std::string why = lua_api::ReadInteger(L, index, &seed); !why.empty()) return why;
+  *value = static_cast<std::uint64_t>(seed);  // negative seeds wrap, as random:seed does
+  return {};
+}
+
+std::string ReadBool(lua_State* L, int index, bool* value) {
+  if (lua_type(L, index) != LUA_TBOOLEAN) return Expected(L, index, "boolean");
+  *value = lua_toboolean(L, index);
+  return {};
+}
+
+// [-0, +1, e] maze_generation.mazeGeneration{entity = text [, variations = text]}
+//             maze_generation.mazeGeneration{height = h, width = w}
+NResultsOr MazeGeneration(lua_State* L) {
+  constexpr const char* kName = "mazeGeneration";
+  const int index = OptionsIndex(L);
+  if (std::string e = CheckKeys(L, index, kName, {"entity", "variations", "height", "width"});
+      !e.empty()) {
+    return e;
+  }
+  const bool from_text = HasField(L, index, "entity");
+  const bool from_size = HasField(L, index, "height") || HasField(L, index, "width");
+  if (from_text == from_size) {
+    return ArgumentError(kName, 1,
+                         from_text ? "give either entity or height and width, not both"
+                                   : "entity, or height and width, expected");
+  }
+  absl::StatusOr<MapLayers> maze;
+  if (from_text) {
+    std::string entity, variations;
+    if (std::string e = ReadField(L, index, kName, "entity", lua_api::ReadString, &entity);
+        !e.empty()) {
+      return e;
+    }
+    if (std::string e =
+            ReadField(L, index, kName, "variations", lua_api::ReadString, &variations);
+        !e.empty()) {
+      return e;
+    }
+    maze = MapLayers::Parse(entity, variations);
+  } else {
+    if (HasField(L, index, "variations")) {
+      return ArgumentError(kName, 1, "variations needs entity");
+    }
+    int height, width;
+    if (std::string e = ReadField(L, index, kName, "height", ReadInt, &height, false);
+        !e.empty()) {
+      return e;
+    }
+    if (std::string e = ReadField(L, index, kName, "width", ReadInt, &width, false); !e.empty()) {
+      return e;
+    }
+    maze = MapLayers::Walls(height, width);
+  }
+  if (!maze.ok()) return ArgumentError(kName, 1, maze.status().message());
+  Maze::CreateObject(L, kMazeTypeName, *std::move(maze));
+  return 1;
+}
+
+// [-0, +1, e] maze_generation.randomMazeGeneration{seed =, height =, ...}
+NResultsOr RandomMazeGeneration(lua_State* L) {
+  constexpr const char* kName = "randomMazeGeneration";
+  const int index = OptionsIndex(L);
+  if (std::string e = CheckKeys(L, index, kName,
+                                {"seed", "height", "width", "maxRooms", "roomMinSize",
+                                 "roomMaxSize", "roomMaxAttempts", "extraConnectionProbability",
+                                 "apples", "goal", "spawns"});
+      !e.empty()) {
+    return e;
+  }
+  MazeOptions options;
+  for (const auto& [key, field] :
+       {std::pair{"height", &options.height}, std::pair{"width", &options.width},
+        std::pair{"maxRooms", &options.max_rooms}, std::pair{"roomMinSize", &options.room_min_size},
+        std::pair{"roomMaxSize", &options.room_max_size},
+        std::pair{"roomMaxAttempts", &options.room_max_attempts},
+        std::pair{"apples", &options.apples}, std::pair{"spawns", &options.spawns}}) {
+    if (std::string e = ReadField(L, index, kName, key, ReadInt, field); !e.empty()) return e;
+  }
+  if (std::string e = ReadField(L, index, kName, "seed", ReadSeed, &options.seed); !e.empty()) {
+    return e;
+  }
+  if (std::string e = ReadField(L, index, kName, "extraConnectionProbability",
+                                lua_api::ReadNumber, &options.extra_connection_probability);
+      !e.empty()) {
+    return e;
+  }
+  if (std::string e = ReadField(L, index, kName, "goal", ReadBool, &options.goal); !e.empty()) {
+    return e;
+  }
+  if (absl::Status status = ValidateMazeOptions(options, OptionNames::kLua); !status.ok()) {
+    return ArgumentError(kName, 1, status.message());
+  }
+  absl::StatusOr<MapLayers> maze = GenerateMaze(options);
+  if (!maze.ok()) return absl::StrCat(kName, ": ", maze.status().message());
+  Maze::CreateObject(L, kMazeTypeName, *std::move(maze));
+  return 1;
+}
+
+// ---- Maze methods. Stack index 1 is self, so argument #k is index k + 1. ----
+
+// Reads arguments #1 and #2, a 1-based row and column inside `maze`, as
+// 0-based *row and *col.
+std::string ReadCell(const MapLayers& maze, lua_State* L, const char* method, int* row,
+                     int* col) {
+  const struct {
+    const char* what;
+    int limit;
+    int* value;
+  } coordinates[] = {{"row", maze.rows(), row}, {"column", maze.cols(), col}};
+  for (int argument = 1; argument <= 2; ++argument) {
+    const auto& [what, limit, value] = coordinates[argument - 1];
+    std::int64_t one_based;
+    if (std::string why = lua_api::ReadInteger(L, argument + 1, &one_based); !why.empty()) {
+      return ArgumentError(method, argument, why);
+    }
+    if (one_based < 1 || one_based > limit) {
+      return ArgumentError(method, argument,
+                           absl::StrCat(what, " ", one_based, " is outside [1, ", limit, "]"));
+    }
+    *value = static_cast<int>(one_based - 1);
+  }
+  return {};
+}
+
+// Reads argument #3, a one-character string.
+std::string ReadCharacter(lua_State* L, const char* method, char* c) {
+  std::string text;
+  if (std::string why = lua_api::ReadString(L, 4, &text); !why.empty()) {
+    return ArgumentError(method, 3, why);
+  }
+  if (text.size() != 1) {
+    return ArgumentError(method, 3, absl::StrCat("one character expected, got a string of length ",
+                                                 text.size()));
+  }
+  *c = text[0];
+  return {};
+}
+
+// [-0, +1, -] maze:entityLayer()
+NResultsOr EntityLayer(MapLayers& maze, lua_State* L) {
+  lua_api::Push(L, maze.EntityLayer());
+  return 1;
+}
+
+// [-0, +1, -] maze:variationsLayer()
+NResultsOr VariationsLayer(MapLayers& maze, lua_State* L) {
+  lua_api::Push(L, maze.VariationsLayer());
+  return 1;
+}
+
+// [-0, +2, -] maze:size() -> height, width
+NResultsOr Size(MapLayers& maze, lua_State* L) {
+  lua_api::Push(L, maze.rows());
+  lua_api::Push(L, maze.cols());
+  return 2;
+}
+
+// [-0, +1, e] maze:getEntityCell(row, col) and maze:getVariationsCell(row, col)
+template <char (MapLayers::*Get)(int, int) const>
+NResultsOr GetCell(MapLayers& maze, lua_State* L) {
+  const char* method = Get == &MapLayers::Entity ? "getEntityCell" : "getVariationsCell";
+  int row, col;
+  if (std::string e = ReadCell(maze, L, method, &row, &col); !e.empty()) return e;
+  const char c = (maze.*Get)(row, col);
+  lua_pushlstring(L, &c, 1);
+  return 1;
+}
+
+// [-0, +0, e] maze:setEntityCell(row, col, c) and maze:setVariationsCell(row, col, c)
+template <absl::Status (MapLayers::*Set)(int, int, char)>
+NResultsOr SetCell(MapLayers& maze, lua_State* L) {
+  const char* method = Set == &MapLayers::SetEntity ? "setEntityCell" : "setVariationsCell";
+  int row, col;
+  char c;
+  if (std::string e = ReadCell(maze, L, method, &row, &col); !e.empty()) return e;
+  if (std::string e = ReadCharacter(L, method, &c); !e.empty()) return e;
+  if (absl::Status status = (maze.*Set)(row, col, c); !status.ok()) {
+    return ArgumentError(method, 3, status.message());
+  }
+  return 0;
+}
+
+// [-0, +1, m] tostring(maze)
+NResultsOr ToString(MapLayers& maze, lua_State* L) {
+  lua_api::Push(L, absl::StrCat(kMazeTypeName, " (", maze.rows(), " x ", maze.cols(), ")"));
+  return 1;
+}
+
+// [-0, +1, m] The module table; registers the maze metatable first.
+int OpenModule(lua_State* L) {
+  Maze::Register(L, kMazeTypeName,
+                 {{"entityLayer", &Maze::Member<&EntityLayer>},
+                  {"variationsLayer", &Maze::Member<&VariationsLayer>},
+                  {"size", &Maze::Member<&Size>},
+                  {"getEntityCell", &Maze::Member<&GetCell<&MapLayers::Entity>>},
+                  {"setEntityCell", &Maze::Member<&SetCell<&MapLayers::SetEntity>>},
+                  {"getVariationsCell", &Maze::Member<&GetCell<&MapLayers::Variation>>},
+                  {"setVariationsCell", &Maze::Member<&SetCell<&MapLayers::SetVariation>>},
+                  {"__tostring", &Maze::Member<&ToString>}});
+  lua_createtable(L, 0, 2);
+  // Each function holds the module table as upvalue 1, to tell a ':' call.
+  for (const auto& [name, function] :
+       {std::pair{"mazeGeneration", &lua_api::Raising<&MazeGeneration>},
+        std::pair{"randomMazeGeneration", &lua_api::Raising<&RandomMazeGeneration>}}) {
+    lua_pushvalue(L, -1);
+    lua_pushcclosure(L, function, 1);
+    lua_setfield(L, -2, name);
+  }
+  return 1;
+}
+
+}  // namespace
+
+MapLayers* ReadMaze(lua_State* L, int index) { return Maze::ReadObject(L, index); }
+
+void RegisterMazeGenerationModule(lua_State* L) {
+  lua_getglobal(L, "package");
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, "preload");
+    if (lua_istable(L, -1)) {
+      lua_pushcfunction(L, &luaopen_dmlab_system_maze_generation);
+      lua_setfield(L, -2, "dmlab.system.maze_generation");
+    }
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+}
+
+}  // namespace engine_plugin
+
+extern "C" int luaopen_dmlab_system_maze_generation(lua_State* L) {
+  return engine_plugin::OpenModule(L);
+}

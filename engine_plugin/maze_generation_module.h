@@ -1,0 +1,59 @@
+// dmlab.system.maze_generation: text maps for level scripts, written out
+// or generated, with DeepMind Lab's API.
+//
+// Lua API (`local maze_generation = require 'dmlab.system.maze_generation'`):
+//   maze_generation.mazeGeneration{entity = text [, variations = text]}
+//       a maze from the layers' text (text_map.h's format; no spawn needed
+//       yet), or
+//   maze_generation.mazeGeneration{height = h, width = w}
+//       an h x w maze of walls, 1 <= h, w <= 1024.
+//   maze_generation.randomMazeGeneration{seed =, height =, width =,
+//       maxRooms =, roomMinSize =, roomMaxSize =, roomMaxAttempts =,
+//       extraConnectionProbability =, apples =, goal =, spawns =}
+//       a random maze (maze_generation.h; every key optional, with the
+//       defaults of MazeOptions). seed is any integer, goal a boolean.
+//   Unknown keys are errors, so a misspelt option is never ignored.
+// A maze object (methods need ':'; rows and columns are 1-based, row 1 is
+// the top line):
+//   maze:entityLayer(), maze:variationsLayer()
+//       the layers' text, '\n' after every row; '.' is no variation.
+//   maze:size()                           height, width
+//   maze:getEntityCell(row, col)          '*', ' ', 'P', 'A' or 'G'
+//   maze:setEntityCell(row, col, c)
+//   maze:getVariationsCell(row, col)      'A'..'Z' or '.'
+//   maze:setVariationsCell(row, col, c)   'A'..'Z', '.' or ' ' (none)
+//   tostring(maze)                        "dmlab.system.maze_generation.Maze
+//                                          (h x w)"
+// Errors read like Lua's: "bad argument #1 to 'getEntityCell' (row 0 is
+// outside [1, 11])".
+//
+// Example (a level's nextMap):
+//   function api:nextMap()
+//     return maze_generation.randomMazeGeneration{seed = seed, height = 15,
+//                                                 width = 15, apples = 4}
+//   end
+#ifndef ENGINE_PLUGIN_MAZE_GENERATION_MODULE_H_
+#define ENGINE_PLUGIN_MAZE_GENERATION_MODULE_H_
+
+#include "engine_plugin/text_map.h"
+#include "lua_api/lua.h"
+
+namespace engine_plugin {
+
+// The metatable name of maze objects, and their type in error messages.
+inline constexpr const char kMazeTypeName[] = "dmlab.system.maze_generation.Maze";
+
+// [-0, +0, -] The maze object's layers at `index`, or null if the value
+// there is not a maze: how the engine reads the map that nextMap returns.
+MapLayers* ReadMaze(lua_State* L, int index);
+
+// [-0, +0, m] Makes `require 'dmlab.system.maze_generation'` work in L.
+void RegisterMazeGenerationModule(lua_State* L);
+
+}  // namespace engine_plugin
+
+// [-0, +1, m] The plain entry point, for `require` of a shared library:
+// registers the maze metatable and returns the module table.
+extern "C" int luaopen_dmlab_system_maze_generation(lua_State* L);
+
+#endif  // ENGINE_PLUGIN_MAZE_GENERATION_MODULE_H_
