@@ -502,11 +502,13 @@ std::optional<std::string> EngineProperty(const Engine& engine, absl::string_vie
   if (key == "engine.height") return absl::StrCat(height);
   if (key == "engine.episodeTimeSeconds") return absl::StrCat(engine.episode_time_seconds());
   if (key == "engine.steps") return absl::StrCat(steps);
+  if (key == "engine.frameBuffersAllocated") return absl::StrCat(engine.frame_buffers_allocated());
   return std::nullopt;
 }
 
-constexpr const char* kEngineProperties[] = {"engine.fps", "engine.width", "engine.height",
-                                             "engine.episodeTimeSeconds", "engine.steps"};
+constexpr const char* kEngineProperties[] = {
+    "engine.fps",   "engine.width", "engine.height", "engine.episodeTimeSeconds",
+    "engine.steps", "engine.frameBuffersAllocated"};
 
 bool IsEngineKey(absl::string_view key) {
   return key == "engine" || absl::StartsWith(key, "engine.");

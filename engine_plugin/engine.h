@@ -114,10 +114,10 @@ class Engine {
   const std::vector<Event>& events() const;
 
   // Properties: engine.* keys are the engine's own (read-only: engine.fps,
-  // engine.width, engine.height, engine.episodeTimeSeconds, engine.steps);
-  // other keys go to the level's readProperty / writeProperty /
-  // listProperty callbacks when it defines them. A Lua error in one is an
-  // error Status.
+  // engine.width, engine.height, engine.episodeTimeSeconds, engine.steps,
+  // engine.frameBuffersAllocated); other keys go to the level's
+  // readProperty / writeProperty / listProperty callbacks when it defines
+  // them. A Lua error in one is an error Status.
   absl::StatusOr<PropertyResult> ReadProperty(absl::string_view key, std::string* value);
   absl::StatusOr<PropertyResult> WriteProperty(absl::string_view key, absl::string_view value);
   absl::StatusOr<PropertyResult> ListProperty(

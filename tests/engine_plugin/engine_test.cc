@@ -1,6 +1,7 @@
 // The engine's lifecycle, settings, world, episodes and determinism.
 #include "engine_plugin/engine.h"
 
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <string>
@@ -50,6 +51,46 @@ TEST(EngineTest, DemoMazeRunsWithItsObservations) {
   absl::StatusOr<EpisodeStatus> status = engine->Advance(10, &reward);
   ASSERT_TRUE(status.ok()) << status.status();
   EXPECT_EQ(*status, EpisodeStatus::kRunning);
+}
+
+TEST(EngineTest, DemoMazeCustomObservationsFollowTheFrameAndThePose) {
+  std::unique_ptr<Engine> engine = InitEngine("demo_maze", {{"width", "10"}, {"height", "8"}});
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 3).ok());
+  engine->Act({30, 0, 0, 1, 0, 0, 0});
+  double reward = 0;
+  ASSERT_TRUE(engine->Advance(20, &reward).ok());
+  ObservationValue rgb = *engine->Observation(0);
+  ObservationValue gray = *engine->Observation(ObservationIndex(*engine, "GRAY_HALF"));
+  ASSERT_THAT(engine->observation_specs()[ObservationIndex(*engine, "GRAY_HALF")].shape,
+              ::testing::ElementsAre(4, 5));
+  const double luma[3] = {0.299, 0.587, 0.114};
+  for (int row = 0; row < 4; ++row) {
+    for (int col = 0; col < 5; ++col) {
+      double sum = 0;
+      for (int dr = 0; dr < 2; ++dr) {
+        for (int dc = 0; dc < 2; ++dc) {
+          for (int c = 0; c < 3; ++c) {
+            sum += luma[c] * Bytes(rgb)[((2 * row + dr) * 10 + 2 * col + dc) * 3 + c];
+          }
+        }
+      }
+      EXPECT_NEAR(Doubles(gray)[row * 5 + col], sum / 4 / 255, 1e-12) << row << "," << col;
+    }
+  }
+  // The goal direction, in the player's frame, against the world's pose.
+  ObservationValue direction = *engine->Observation(ObservationIndex(*engine, "GOAL_DIRECTION"));
+  const World& world = *engine->world();
+  WorldPoint goal{};
+  for (const Pickup& pickup : world.pickups()) {
+    if (pickup.kind == PickupKind::kGoal) goal = pickup.position;
+  }
+  const double dx = goal.x - world.pose().position.x;
+  const double dy = goal.y - world.pose().position.y;
+  const double yaw = world.pose().yaw * M_PI / 180;
+  const double length = std::hypot(dx, dy);
+  EXPECT_NEAR(Doubles(direction)[0], (std::cos(yaw) * dx + std::sin(yaw) * dy) / length, 1e-9);
+  EXPECT_NEAR(Doubles(direction)[1], (-std::sin(yaw) * dx + std::cos(yaw) * dy) / length, 1e-9);
 }
 
 TEST(EngineTest, RandomMazeLoadsGeneratedMaps) {

@@ -1,0 +1,635 @@
+#include "engine_plugin/env_c_api.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "engine_plugin/engine.h"
+#include "engine_plugin/observation.h"
+#include "engine_plugin/world.h"
+#include "tensor/dtype.h"
+#include "tensor/tensor.h"
+
+namespace engine_plugin {
+namespace {
+struct ExportedObservation;
+}  // namespace
+}  // namespace engine_plugin
+
+// A retained handle owns its observation outright: nothing ties it to the
+// context, which may be released first.
+struct EnvCApi_RetainedObservation_s {
+  std::unique_ptr<engine_plugin::ExportedObservation> exported;
+};
+
+namespace engine_plugin {
+namespace {
+
+// An observation as C sees it. `value` keeps the storage alive (copies of
+// an ObservationValue share it); `shape` and `strides` back the spec's
+// pointers. Always heap-allocated and never moved once `c` is filled: a
+// short string's characters live inside `value.text` itself.
+struct ExportedObservation {
+  ObservationValue value;
+  std::vector<std::int64_t> shape;
+  std::vector<std::int64_t> strides;
+  EnvCApi_Observation c = {};
+};
+
+EnvCApi_ObservationType ToC(ObservationType type) {
+  switch (type) {
+    case ObservationType::kBytes:
+      return EnvCApi_ObservationBytes;
+    case ObservationType::kDoubles:
+      return EnvCApi_ObservationDoubles;
+    case ObservationType::kString:
+      return EnvCApi_ObservationString;
+  }
+  return EnvCApi_ObservationString;
+}
+
+std::vector<std::int64_t> RowMajorStrides(absl::Span<const std::int64_t> shape) {
+  std::vector<std::int64_t> strides(shape.size());
+  std::int64_t stride = 1;
+  for (std::size_t i = shape.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= shape[i];
+  }
+  return strides;
+}
+
+absl::StatusOr<std::unique_ptr<ExportedObservation>> Export(ObservationValue value) {
+  auto exported = std::make_unique<ExportedObservation>();
+  exported->value = std::move(value);
+  const ObservationValue& stored = exported->value;
+  EnvCApi_Observation& c = exported->c;
+  c.spec.type = ToC(stored.type);
+  if (stored.type == ObservationType::kString) {
+    exported->shape = {static_cast<std::int64_t>(stored.text.size())};
+    exported->strides = {1};
+    c.payload.string = stored.text.c_str();
+  } else {
+    const tensor::Tensor& tensor = stored.tensor;
+    // The C type promises the element type; a mismatch would make the host
+    // misread every byte, so it is refused rather than passed on.
+    const tensor::DType expected =
+        stored.type == ObservationType::kBytes ? tensor::DType::kUInt8 : tensor::DType::kFloat64;
+    if (tensor.dtype() != expected) {
+      return absl::InternalError(absl::StrCat("observation tensor has dtype ",
+                                              tensor::DTypeName(tensor.dtype()), ", expected ",
+                                              tensor::DTypeName(expected)));
+    }
+    absl::StatusOr<std::byte*> data = tensor.data();
+    if (!data.ok()) return data.status();
+    exported->shape.assign(tensor.shape().begin(), tensor.shape().end());
+    exported->strides.assign(tensor.layout().strides().begin(), tensor.layout().strides().end());
+    if (stored.type == ObservationType::kBytes) {
+      c.payload.bytes = reinterpret_cast<const std::uint8_t*>(*data);
+    } else {
+      c.payload.doubles = reinterpret_cast<const double*>(*data);
+    }
+  }
+  c.spec.dims = static_cast<int>(exported->shape.size());
+  c.spec.shape = exported->shape.data();
+  c.spec.strides = exported->strides.data();
+  return exported;
+}
+
+// An event's values in C form; `c` points into `values`.
+struct ExportedEvent {
+  std::vector<std::unique_ptr<ExportedObservation>> values;
+  std::vector<EnvCApi_Observation> c;
+};
+
+// The backing of one observation_spec().
+struct SpecArrays {
+  EnvCApi_ObservationType type;
+  std::vector<std::int64_t> shape;
+  std::vector<std::int64_t> strides;
+};
+
+struct Context {
+  std::unique_ptr<Engine> engine;
+  bool initialised = false;
+  // Set when init failed: the engine is in an unknown state, so every
+  // later call that needs it repeats this message.
+  std::string init_failure;
+  // Whether the current frame's observations can be read (after a
+  // successful start or advance).
+  bool has_frame = false;
+  // Whether advance may run: a running episode.
+  bool can_advance = false;
+
+  std::vector<SpecArrays> specs;
+  // This frame's observations by index, exported on first request. Dropped
+  // before the engine steps, so its pool sees which buffers are free.
+  std::vector<std::unique_ptr<ExportedObservation>> frame;
+  // This step's events by index, exported on first request.
+  std::vector<std::unique_ptr<ExportedEvent>> events;
+  // A deque: event_type_name pointers must survive later additions.
+  std::deque<std::string> event_type_names;
+
+  std::string property_value;
+  std::string error;
+};
+
+Context* AsContext(void* context) { return static_cast<Context*>(context); }
+
+// Every entry point runs its body through here: a null context is refused
+// (it has nowhere to keep a message) and no exception reaches C.
+template <typename Result, typename Body>
+Result Guarded(void* context, Result on_error, Body&& body) {
+  Context* ctx = AsContext(context);
+  if (ctx == nullptr) return on_error;
+  try {
+    return body(*ctx);
+  } catch (const std::exception& e) {
+    try {
+      ctx->error = absl::StrCat("internal error: ", e.what());
+    } catch (...) {
+      ctx->error.clear();
+    }
+  } catch (...) {
+    ctx->error.clear();
+  }
+  return on_error;
+}
+
+// Sets the context's message and returns `result`, for one-line failures.
+template <typename Result>
+Result Fail(Context& ctx, Result result, std::string message) {
+  ctx.error = std::move(message);
+  return result;
+}
+
+// Why `ctx` cannot serve a call that needs an initialised engine ("" when
+// it can).
+std::string NotInitialised(const Context& ctx, absl::string_view function) {
+  if (!ctx.init_failure.empty()) {
+    return absl::StrCat(function, ": init failed earlier: ", ctx.init_failure);
+  }
+  if (!ctx.initialised) return absl::StrCat(function, ": call init first");
+  return "";
+}
+
+bool InRange(int index, std::size_t size) {
+  return index >= 0 && static_cast<std::size_t>(index) < size;
+}
+
+std::string OutOfRange(absl::string_view function, absl::string_view what, int index,
+                       std::size_t size) {
+  return absl::StrCat(function, ": ", what, " index ", index, " out of range [0, ", size, ")");
+}
+
+// Drops everything that belonged to the previous step; see Context::frame.
+void BeginStep(Context& ctx) {
+  ctx.frame.clear();
+  ctx.frame.resize(ctx.specs.size());
+  ctx.events.clear();
+}
+
+int Setting(void* context, const char* key, const char* value) {
+  return Guarded(context, 1, [&](Context& ctx) {
+    if (key == nullptr || value == nullptr) {
+      return Fail(ctx, 1, "setting: key and value must not be null");
+    }
+    if (ctx.initialised || !ctx.init_failure.empty()) {
+      return Fail(ctx, 1, absl::StrCat("setting '", key, "': settings must come before init"));
+    }
+    absl::Status status = ctx.engine->SetSetting(key, value);
+    if (!status.ok()) {
+      return Fail(ctx, 1, absl::StrCat("setting '", key, "' = '", value, "': ", status.message()));
+    }
+    return 0;
+  });
+}
+
+int Init(void* context) {
+  return Guarded(context, 1, [&](Context& ctx) {
+    if (ctx.initialised || !ctx.init_failure.empty()) {
+      return Fail(ctx, 1, "init: called twice");
+    }
+    absl::Status status = ctx.engine->Init();
+    if (!status.ok()) {
+      ctx.init_failure = std::string(status.message());
+      return Fail(ctx, 1, absl::StrCat("init: ", status.message()));
+    }
+    for (const ObservationSpec& spec : ctx.engine->observation_specs()) {
+      SpecArrays arrays{ToC(spec.type), spec.shape, {}};
+      // A string's length varies from frame to frame.
+      if (spec.type == ObservationType::kString) arrays.shape = {-1};
+      arrays.strides = spec.type == ObservationType::kString ? std::vector<std::int64_t>{1}
+                                                             : RowMajorStrides(arrays.shape);
+      ctx.specs.push_back(std::move(arrays));
+    }
+    ctx.initialised = true;
+    return 0;
+  });
+}
+
+int Start(void* context, int episode, std::uint64_t seed) {
+  return Guarded(context, 1, [&](Context& ctx) {
+    if (std::string why = NotInitialised(ctx, "start"); !why.empty()) {
+      return Fail(ctx, 1, std::move(why));
+    }
+    BeginStep(ctx);
+    ctx.has_frame = false;
+    ctx.can_advance = false;
+    absl::Status status = ctx.engine->Start(episode, seed);
+    if (!status.ok()) return Fail(ctx, 1, absl::StrCat("start: ", status.message()));
+    ctx.has_frame = true;
+    ctx.can_advance = true;
+    return 0;
+  });
+}
+
+void ReleaseContext(void* context) { delete AsContext(context); }
+
+const char* ErrorMessage(void* context) {
+  if (context == nullptr) return "null context";
+  return AsContext(context)->error.c_str();
+}
+
+int ObservationCount(void* context) {
+  return Guarded(context, -1, [&](Context& ctx) {
+    if (std::string why = NotInitialised(ctx, "observation_count"); !why.empty()) {
+      return Fail(ctx, -1, std::move(why));
+    }
+    return static_cast<int>(ctx.specs.size());
+  });
+}
+
+const char* ObservationName(void* context, int index) {
+  return Guarded(context, static_cast<const char*>(nullptr), [&](Context& ctx) -> const char* {
+    if (std::string why = NotInitialised(ctx, "observation_name"); !why.empty()) {
+      return Fail(ctx, nullptr, std::move(why));
+    }
+    const std::vector<ObservationSpec>& specs = ctx.engine->observation_specs();
+    if (!InRange(index, specs.size())) {
+      return Fail(ctx, nullptr, OutOfRange("observation_name", "observation", index, specs.size()));
+    }
+    return specs[index].name.c_str();
+  });
+}
+
+int GetObservationSpec(void* context, int index, EnvCApi_ObservationSpec* spec) {
+  return Guarded(context, 1, [&](Context& ctx) {
+    if (std::string why = NotInitialised(ctx, "observation_spec"); !why.empty()) {
+      return Fail(ctx, 1, std::move(why));
+    }
+    if (spec == nullptr) return Fail(ctx, 1, "observation_spec: spec must not be null");
+    if (!InRange(index, ctx.specs.size())) {
+      return Fail(ctx, 1, OutOfRange("observation_spec", "observation", index, ctx.specs.size()));
+    }
+    const SpecArrays& arrays = ctx.specs[index];
+    spec->type = arrays.type;
+    spec->dims = static_cast<int>(arrays.shape.size());
+    spec->shape = arrays.shape.data();
+    spec->strides = arrays.strides.data();
+    return 0;
+  });
+}
+
+// Checks what observation and retain_observation share; "" when fine.
+std::string CheckObservationCall(const Context& ctx, absl::string_view function, int index,
+                                 const EnvCApi_Observation* observation) {
+  if (std::string why = NotInitialised(ctx, function); !why.empty()) return why;
+  if (observation == nullptr) return absl::StrCat(function, ": observation must not be null");
+  if (!InRange(index, ctx.specs.size())) {
+    return OutOfRange(function, "observation", index, ctx.specs.size());
+  }
+  if (!ctx.has_frame) {
+    return absl::StrCat(function,
+                        ": no frame to observe (call start, or start again after an error)");
+  }
+  return "";
+}
+
+int GetObservation(void* context, int index, EnvCApi_Observation* observation) {
+  return Guarded(context, 1, [&](Context& ctx) {
+    if (std::string why = CheckObservationCall(ctx, "observation", index, observation);
+        !why.empty()) {
+      return Fail(ctx, 1, std::move(why));
+    }
+    std::unique_ptr<ExportedObservation>& cached = ctx.frame[index];
+    if (cached == nullptr) {
+      absl::StatusOr<ObservationValue> value = ctx.engine->Observation(index);
+      if (!value.ok()) {
+        return Fail(ctx, 1,
+                    absl::StrCat("observation '", ctx.engine->observation_specs()[index].name,
+                                 "': ", value.status().message()));
+      }
+      absl::StatusOr<std::unique_ptr<ExportedObservation>> exported = Export(*std::move(value));
+      if (!exported.ok()) {
+        return Fail(ctx, 1,
+                    absl::StrCat("observation '", ctx.engine->observation_specs()[index].name,
+                                 "': ", exported.status().message()));
+      }
+      cached = *std::move(exported);
+    }
+    *observation = cached->c;
+    return 0;
+  });
+}
+
+int RetainObservation(void* context, int index, EnvCApi_Observation* observation,
+                      EnvCApi_RetainedObservation** handle) {
+  if (handle != nullptr) *handle = nullptr;
+  return Guarded(context, 1, [&](Context& ctx) {
+    if (std::string why = CheckObservationCall(ctx, "retain_observation", index, observation);
+        !why.empty()) {
+      return Fail(ctx, 1, std::move(why));
+    }
+    if (handle == nullptr) return Fail(ctx, 1, "retain_observation: handle must not be null");
+    absl::StatusOr<ObservationValue> value = ctx.engine->RetainObservation(index);
+    if (!value.ok()) {
+      return Fail(ctx, 1,
+                  absl::StrCat("retain_observation '", ctx.engine->observation_specs()[index].name,
+                               "': ", value.status().message()));
+    }
+    absl::StatusOr<std::unique_ptr<ExportedObservation>> exported = Export(*std::move(value));
+    if (!exported.ok()) {
+      return Fail(ctx, 1,
+                  absl::StrCat("retain_observation '", ctx.engine->observation_specs()[index].name,
+                               "': ", exported.status().message()));
+    }
+    auto retained = std::make_unique<EnvCApi_RetainedObservation>();
+    retained->exported = *std::move(exported);
+    *observation = retained->exported->c;
+    *handle = retained.release();
+    return 0;
+  });
+}
+
+int Fps(void* context) {
+  return Guarded(context, -1, [&](Context& ctx) { return ctx.engine->fps(); });
+}
+
+int EventTypeCount(void* context) {
+  return Guarded(context, -1, [&](Context& ctx) {
+    return static_cast<int>(ctx.engine->event_type_names().size());
+  });
+}
+
+const char* EventTypeName(void* context, int index) {
+  return Guarded(context, static_cast<const char*>(nullptr), [&](Context& ctx) -> const char* {
+    const std::vector<std::string>& names = ctx.engine->event_type_names();
+    if (!InRange(index, names.size())) {
+      return Fail(ctx, nullptr, OutOfRange("event_type_name", "event type", index, names.size()));
+    }
+    // Types are only ever appended, so the copies stay in step by index.
+    for (std::size_t i = ctx.event_type_names.size(); i < names.size(); ++i) {
+      ctx.event_type_names.push_back(names[i]);
+    }
+    return ctx.event_type_names[index].c_str();
+  });
+}
+
+int EventCount(void* context) {
+  return Guarded(context, -1,
+                 [&](Context& ctx) { return static_cast<int>(ctx.engine->events().size()); });
+}
+
+int GetEvent(void* context, int index, EnvCApi_Event* event) {
+  return Guarded(context, 1, [&](Context& ctx) {
+    if (event == nullptr) return Fail(ctx, 1, "event: event must not be null");
+    const std::vector<Event>& events = ctx.engine->events();
+    if (!InRange(index, events.size())) {
+      return Fail(ctx, 1, OutOfRange("event", "event", index, events.size()));
+    }
+    if (ctx.events.size() != events.size()) ctx.events.resize(events.size());
+    std::unique_ptr<ExportedEvent>& cached = ctx.events[index];
+    if (cached == nullptr) {
+      auto exported = std::make_unique<ExportedEvent>();
+      for (const ObservationValue& value : events[index].values) {
+        absl::StatusOr<std::unique_ptr<ExportedObservation>> one = Export(value);
+        if (!one.ok()) return Fail(ctx, 1, absl::StrCat("event: ", one.status().message()));
+        exported->c.push_back((*one)->c);
+        exported->values.push_back(*std::move(one));
+      }
+      cached = std::move(exported);
+    }
+    event->id = events[index].type;
+    event->observation_count = static_cast<int>(cached->c.size());
+    event->observations = cached->c.data();
+    return 0;
+  });
+}
+
+int ActDiscreteCount(void*) { return static_cast<int>(ActionSpecs().size()); }
+
+const char* ActDiscreteName(void* context, int index) {
+  return Guarded(context, static_cast<const char*>(nullptr), [&](Context& ctx) -> const char* {
+    absl::Span<const ActionSpec> specs = ActionSpecs();
+    if (!InRange(index, specs.size())) {
+      return Fail(ctx, nullptr, OutOfRange("act_discrete_name", "action", index, specs.size()));
+    }
+    return specs[index].name;
+  });
+}
+
+int ActDiscreteBounds(void* context, int index, int* min_value, int* max_value) {
+  return Guarded(context, 1, [&](Context& ctx) {
+    if (min_value == nullptr || max_value == nullptr) {
+      return Fail(ctx, 1, "act_discrete_bounds: min_value and max_value must not be null");
+    }
+    absl::Span<const ActionSpec> specs = ActionSpecs();
+    if (!InRange(index, specs.size())) {
+      return Fail(ctx, 1, OutOfRange("act_discrete_bounds", "action", index, specs.size()));
+    }
+    *min_value = specs[index].min;
+    *max_value = specs[index].max;
+    return 0;
+  });
+}
+
+int ActDiscrete(void* context, const int* actions) {
+  return Guarded(context, 1, [&](Context& ctx) {
+    if (std::string why = NotInitialised(ctx, "act_discrete"); !why.empty()) {
+      return Fail(ctx, 1, std::move(why));
+    }
+    if (actions == nullptr) return Fail(ctx, 1, "act_discrete: actions must not be null");
+    Actions copied;
+    for (int i = 0; i < kActionCount; ++i) copied[i] = actions[i];
+    ctx.engine->Act(copied);
+    return 0;
+  });
+}
+
+EnvCApi_EnvironmentStatus Advance(void* context, int num_steps, double* reward) {
+  constexpr EnvCApi_EnvironmentStatus kError = EnvCApi_EnvironmentStatus_Error;
+  return Guarded(context, kError, [&](Context& ctx) {
+    if (std::string why = NotInitialised(ctx, "advance"); !why.empty()) {
+      return Fail(ctx, kError, std::move(why));
+    }
+    if (reward == nullptr) return Fail(ctx, kError, "advance: reward must not be null");
+    *reward = 0;
+    if (num_steps < 1) {
+      return Fail(ctx, kError, absl::StrCat("advance: num_steps must be >= 1, got ", num_steps));
+    }
+    if (!ctx.can_advance) {
+      return Fail(ctx, kError,
+                  "advance: no running episode (call start first, and again after the episode "
+                  "ended or an error)");
+    }
+    BeginStep(ctx);
+    ctx.has_frame = false;
+    ctx.can_advance = false;
+    absl::StatusOr<EpisodeStatus> status = ctx.engine->Advance(num_steps, reward);
+    if (!status.ok())
+      return Fail(ctx, kError, absl::StrCat("advance: ", status.status().message()));
+    ctx.has_frame = true;
+    switch (*status) {
+      case EpisodeStatus::kRunning:
+        ctx.can_advance = true;
+        return EnvCApi_EnvironmentStatus_Running;
+      case EpisodeStatus::kTerminated:
+        return EnvCApi_EnvironmentStatus_Terminated;
+      case EpisodeStatus::kInterrupted:
+        return EnvCApi_EnvironmentStatus_Interrupted;
+    }
+    return Fail(ctx, kError, "advance: unknown episode status");
+  });
+}
+
+// The C result of an engine property call, with a message for the failures.
+EnvCApi_PropertyResult PropertyResultToC(Context& ctx, absl::string_view function,
+                                         absl::string_view key,
+                                         const absl::StatusOr<PropertyResult>& result) {
+  if (!result.ok()) {
+    return Fail(ctx, EnvCApi_PropertyResult_Error,
+                absl::StrCat(function, " '", key, "': ", result.status().message()));
+  }
+  switch (*result) {
+    case PropertyResult::kSuccess:
+      return EnvCApi_PropertyResult_Success;
+    case PropertyResult::kNotFound:
+      return Fail(ctx, EnvCApi_PropertyResult_NotFound,
+                  absl::StrCat(function, " '", key, "': no such property"));
+    case PropertyResult::kPermissionDenied:
+      return Fail(ctx, EnvCApi_PropertyResult_PermissionDenied,
+                  absl::StrCat(function, " '", key, "': permission denied"));
+    case PropertyResult::kInvalidArgument:
+      return Fail(ctx, EnvCApi_PropertyResult_InvalidArgument,
+                  absl::StrCat(function, " '", key, "': invalid argument"));
+  }
+  return Fail(ctx, EnvCApi_PropertyResult_Error,
+              absl::StrCat(function, " '", key, "': unknown result"));
+}
+
+EnvCApi_PropertyResult WriteProperty(void* context, const char* key, const char* value) {
+  return Guarded(context, EnvCApi_PropertyResult_InvalidArgument, [&](Context& ctx) {
+    if (key == nullptr || value == nullptr) {
+      return Fail(ctx, EnvCApi_PropertyResult_InvalidArgument,
+                  "write_property: key and value must not be null");
+    }
+    return PropertyResultToC(ctx, "write_property", key, ctx.engine->WriteProperty(key, value));
+  });
+}
+
+EnvCApi_PropertyResult ReadProperty(void* context, const char* key, const char** value) {
+  return Guarded(context, EnvCApi_PropertyResult_InvalidArgument, [&](Context& ctx) {
+    if (key == nullptr || value == nullptr) {
+      return Fail(ctx, EnvCApi_PropertyResult_InvalidArgument,
+                  "read_property: key and value must not be null");
+    }
+    *value = nullptr;
+    std::string read;
+    EnvCApi_PropertyResult result =
+        PropertyResultToC(ctx, "read_property", key, ctx.engine->ReadProperty(key, &read));
+    if (result == EnvCApi_PropertyResult_Success) {
+      ctx.property_value = std::move(read);
+      *value = ctx.property_value.c_str();
+    }
+    return result;
+  });
+}
+
+EnvCApi_PropertyResult ListProperty(void* context, void* userdata, const char* list_key,
+                                    void (*callback)(void* userdata, const char* key,
+                                                     EnvCApi_PropertyAttributes attributes)) {
+  return Guarded(context, EnvCApi_PropertyResult_InvalidArgument, [&](Context& ctx) {
+    if (list_key == nullptr || callback == nullptr) {
+      return Fail(ctx, EnvCApi_PropertyResult_InvalidArgument,
+                  "list_property: list_key and callback must not be null");
+    }
+    return PropertyResultToC(
+        ctx, "list_property", list_key,
+        ctx.engine->ListProperty(list_key, [&](absl::string_view key, int attributes) {
+          // The callback wants a NUL-terminated key.
+          const std::string terminated(key);
+          callback(userdata, terminated.c_str(),
+                   static_cast<EnvCApi_PropertyAttributes>(attributes));
+        }));
+  });
+}
+
+void WriteError(char* error, std::size_t error_size, absl::string_view message) {
+  if (error == nullptr || error_size == 0) return;
+  std::snprintf(error, error_size, "%.*s", static_cast<int>(message.size()), message.data());
+}
+
+}  // namespace
+}  // namespace engine_plugin
+
+extern "C" int env_connect(const char* level, EnvCApi* api, void** context, char* error,
+                           size_t error_size) {
+  using namespace engine_plugin;  // NOLINT: the C entry point sits outside the namespace
+  if (context != nullptr) *context = nullptr;
+  if (level == nullptr || api == nullptr || context == nullptr) {
+    WriteError(error, error_size, "env_connect: level, api and context must not be null");
+    return 1;
+  }
+  try {
+    absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(level);
+    if (!engine.ok()) {
+      WriteError(error, error_size,
+                 absl::StrCat("env_connect '", level, "': ", engine.status().message()));
+      return 1;
+    }
+    auto ctx = std::make_unique<Context>();
+    ctx->engine = *std::move(engine);
+    *api = EnvCApi{};
+    api->setting = Setting;
+    api->init = Init;
+    api->start = Start;
+    api->release_context = ReleaseContext;
+    api->error_message = ErrorMessage;
+    api->observation_count = ObservationCount;
+    api->observation_name = ObservationName;
+    api->observation_spec = GetObservationSpec;
+    api->observation = GetObservation;
+    api->retain_observation = RetainObservation;
+    api->fps = Fps;
+    api->event_type_count = EventTypeCount;
+    api->event_type_name = EventTypeName;
+    api->event_count = EventCount;
+    api->event = GetEvent;
+    api->act_discrete_count = ActDiscreteCount;
+    api->act_discrete_name = ActDiscreteName;
+    api->act_discrete_bounds = ActDiscreteBounds;
+    api->act_discrete = ActDiscrete;
+    api->advance = Advance;
+    api->write_property = WriteProperty;
+    api->read_property = ReadProperty;
+    api->list_property = ListProperty;
+    *context = ctx.release();
+    return 0;
+  } catch (const std::exception& e) {
+    WriteError(error, error_size, absl::StrCat("env_connect: internal error: ", e.what()));
+    return 1;
+  }
+}
+
+extern "C" void env_release_observation(EnvCApi_RetainedObservation* handle) { delete handle; }

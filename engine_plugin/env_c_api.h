@@ -1,0 +1,227 @@
+/* env_c_api.h: the reference engine as a plain C ABI, for hosts in any
+ * language (the Python binding, C programs, other engines).
+ *
+ * Modelled on DeepMind Lab's EnvCApi: env_connect() creates one engine
+ * instance (a "context") and fills a table of function pointers; every
+ * function takes that context first. It compiles as C (C99) and C++.
+ *
+ * LIFECYCLE (the engine's, see engine.h):
+ *   env_connect -> setting* -> init ->
+ *     { start -> { act_discrete ; advance ; observation* ; event* }* }* ->
+ *   release_context
+ *
+ * ERRORS. A function that can fail returns an int status (0 OK, non-zero
+ * error), EnvCApi_EnvironmentStatus_Error, EnvCApi_PropertyResult other
+ * than Success, NULL (names) or -1 (counts); the context then holds a
+ * message, returned by error_message(). Bad arguments (null pointers,
+ * indices out of range, a setting after init, advance before start or after
+ * the episode ended) are errors, never crashes. After an error in start or
+ * advance the context is usable again from the next start.
+ *
+ * OWNERSHIP CONTRACT.
+ *   - Strings the API returns (names, error_message, read_property values)
+ *     belong to the context. Names stay valid until release_context;
+ *     error_message and read_property values until the next call on that
+ *     context.
+ *   - observation(): the payload, shape and strides belong to the context
+ *     and stay valid and unchanged until the next start, advance or
+ *     release_context on that context. Calling observation() again for the
+ *     same index in the same step returns the same pointer.
+ *   - retain_observation(): the payload, shape and strides belong to the
+ *     returned handle. They stay valid and unchanged, through any number of
+ *     later steps and even after release_context, until
+ *     env_release_observation(handle). The engine never writes a buffer
+ *     that a handle holds; it renders later frames into other buffers, and
+ *     reuses this one only once the handle is released.
+ *   - event(): the event's observations belong to the context and stay
+ *     valid until the next start, advance or release_context.
+ *   - Observations are contiguous and row-major: strides are the row-major
+ *     strides of shape. They are exported anyway so that a host never has
+ *     to assume it.
+ *
+ * THREADS. Contexts share nothing: any number may run at once, each used
+ * by one thread at a time. env_release_observation may be called from any
+ * thread, with or without the context alive.
+ *
+ * Example:
+ *   EnvCApi api;
+ *   void* context;
+ *   char error[256];
+ *   if (env_connect("demo_maze", &api, &context, error, sizeof(error)) != 0) {
+ *     fprintf(stderr, "%s\n", error);
+ *     return 1;
+ *   }
+ *   api.setting(context, "width", "84");
+ *   if (api.init(context) != 0 || api.start(context, 0, 1) != 0) {
+ *     fprintf(stderr, "%s\n", api.error_message(context));
+ *   }
+ *   int forward[7] = {0, 0, 0, 1, 0, 0, 0};
+ *   api.act_discrete(context, forward);
+ *   double reward;
+ *   EnvCApi_EnvironmentStatus status = api.advance(context, 4, &reward);
+ *   EnvCApi_Observation rgb;
+ *   api.observation(context, 0, &rgb);  // rgb.payload.bytes: H x W x 3
+ *   api.release_context(context);
+ */
+#ifndef ENGINE_PLUGIN_ENV_C_API_H_
+#define ENGINE_PLUGIN_ENV_C_API_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum EnvCApi_EnvironmentStatus_enum {
+  EnvCApi_EnvironmentStatus_Running,     /* the episode goes on */
+  EnvCApi_EnvironmentStatus_Interrupted, /* cut short by episodeLengthSeconds */
+  EnvCApi_EnvironmentStatus_Error,       /* see error_message(); start again */
+  EnvCApi_EnvironmentStatus_Terminated,  /* the level ended the episode */
+} EnvCApi_EnvironmentStatus;
+
+typedef enum EnvCApi_ObservationType_enum {
+  EnvCApi_ObservationBytes,   /* uint8_t elements */
+  EnvCApi_ObservationDoubles, /* double elements */
+  EnvCApi_ObservationString,  /* char, dims 1 */
+} EnvCApi_ObservationType;
+
+/* Shape and strides (in elements) of `dims` extents each. A string's spec
+ * has dims 1 and shape[0] -1, as its length varies; a string observation
+ * has shape[0] = its length in bytes. */
+typedef struct EnvCApi_ObservationSpec_s {
+  EnvCApi_ObservationType type;
+  int dims;
+  const int64_t* shape;
+  const int64_t* strides;
+} EnvCApi_ObservationSpec;
+
+typedef struct EnvCApi_Observation_s {
+  EnvCApi_ObservationSpec spec;
+  union {
+    const uint8_t* bytes;
+    const double* doubles;
+    const char* string; /* NUL-terminated; shape[0] bytes before the NUL */
+  } payload;
+} EnvCApi_Observation;
+
+/* An event raised by the level (events:add in Lua) during the last start
+ * or advance. `id` indexes event_type_name. */
+typedef struct EnvCApi_Event_s {
+  int id;
+  int observation_count;
+  const EnvCApi_Observation* observations;
+} EnvCApi_Event;
+
+typedef enum EnvCApi_PropertyResult_enum {
+  EnvCApi_PropertyResult_Success,
+  EnvCApi_PropertyResult_NotFound,
+  EnvCApi_PropertyResult_PermissionDenied, /* e.g. writing a read-only key */
+  EnvCApi_PropertyResult_InvalidArgument,  /* null arguments, a bad value */
+  EnvCApi_PropertyResult_Error,            /* the level's callback failed */
+} EnvCApi_PropertyResult;
+
+/* Bit flags. */
+typedef enum EnvCApi_PropertyAttributes_enum {
+  EnvCApi_PropertyAttributes_Readable = 1,
+  EnvCApi_PropertyAttributes_Writable = 2,
+  EnvCApi_PropertyAttributes_Listable = 4,
+} EnvCApi_PropertyAttributes;
+
+/* A retained observation; see the ownership contract above. */
+typedef struct EnvCApi_RetainedObservation_s EnvCApi_RetainedObservation;
+
+typedef struct EnvCApi_s {
+  /* Before init. Engine settings are width, height, fps and
+   * episodeLengthSeconds; every setting also reaches the level's
+   * init(settings). Returns 0 or non-zero (bad key/value, after init). */
+  int (*setting)(void* context, const char* key, const char* value);
+
+  /* Loads the level and calls its init(settings). Once. */
+  int (*init)(void* context);
+
+  /* Starts episode `episode` with `seed`, rendering its first frame. */
+  int (*start)(void* context, int episode, uint64_t seed);
+
+  /* Destroys the context. Retained observations stay valid. */
+  void (*release_context)(void* context);
+
+  /* The last error on this context ("" if none). Never NULL. */
+  const char* (*error_message)(void* context);
+
+  /* After init: the number of observations (built-in, then the level's),
+   * or -1. */
+  int (*observation_count)(void* context);
+
+  /* After init: the name of observation `observation_idx`, or NULL. */
+  const char* (*observation_name)(void* context, int observation_idx);
+
+  /* After init: fills *spec (shape and strides belong to the context and
+   * live until release_context). Returns 0 or non-zero. */
+  int (*observation_spec)(void* context, int observation_idx, EnvCApi_ObservationSpec* spec);
+
+  /* After start: fills *observation for the current frame. Valid until the
+   * next start, advance or release_context. Returns 0 or non-zero. */
+  int (*observation)(void* context, int observation_idx, EnvCApi_Observation* observation);
+
+  /* Like observation, but *observation's pointers belong to *handle, which
+   * keeps them valid and unchanged until env_release_observation(*handle).
+   * Returns 0 or non-zero (then *handle is NULL). */
+  int (*retain_observation)(void* context, int observation_idx, EnvCApi_Observation* observation,
+                            EnvCApi_RetainedObservation** handle);
+
+  /* Frames per second of the simulation (the fps setting). */
+  int (*fps)(void* context);
+
+  /* Event types registered so far (the count grows as levels add types). */
+  int (*event_type_count)(void* context);
+  const char* (*event_type_name)(void* context, int event_type_idx);
+
+  /* The events raised during the last start or advance. */
+  int (*event_count)(void* context);
+  int (*event)(void* context, int event_idx, EnvCApi_Event* event);
+
+  /* DeepMind Lab's seven discrete actions: LOOK_LEFT_RIGHT_PIXELS_PER_FRAME,
+   * LOOK_DOWN_UP_PIXELS_PER_FRAME, STRAFE_LEFT_RIGHT, MOVE_BACK_FORWARD,
+   * FIRE, JUMP, CROUCH. Available before init. */
+  int (*act_discrete_count)(void* context);
+  const char* (*act_discrete_name)(void* context, int action_idx);
+  int (*act_discrete_bounds)(void* context, int action_idx, int* min_value, int* max_value);
+
+  /* After init: `actions` holds act_discrete_count values, used for the
+   * following frames; values beyond the bounds are clamped. */
+  int (*act_discrete)(void* context, const int* actions);
+
+  /* Steps `num_steps` >= 1 frames and sets *reward to their total reward.
+   * After Terminated, Interrupted or Error, call start before advancing. */
+  EnvCApi_EnvironmentStatus (*advance)(void* context, int num_steps, double* reward);
+
+  /* Properties: engine.* keys are the engine's own and read-only
+   * (engine.fps, engine.width, engine.height, engine.episodeTimeSeconds,
+   * engine.steps, engine.frameBuffersAllocated); other keys go to the
+   * level. A read value lives until the next call on the context. list_property calls `callback` with each key
+   * listed under `list_key`: "" lists the top level ("engine", listable,
+   * and the level's), "engine" the engine's keys. */
+  EnvCApi_PropertyResult (*write_property)(void* context, const char* key, const char* value);
+  EnvCApi_PropertyResult (*read_property)(void* context, const char* key, const char** value);
+  EnvCApi_PropertyResult (*list_property)(void* context, void* userdata, const char* list_key,
+                                          void (*callback)(void* userdata, const char* key,
+                                                           EnvCApi_PropertyAttributes attributes));
+} EnvCApi;
+
+/* Creates an engine instance for `level` (a built-in name such as
+ * "demo_maze" or "random_maze", or a path to a .lua level script), stores
+ * it in *context and fills *api. Returns 0, or non-zero with *context set
+ * to NULL and, when `error` is not NULL, a NUL-terminated message of at
+ * most error_size bytes written there. */
+int env_connect(const char* level, EnvCApi* api, void** context, char* error, size_t error_size);
+
+/* Releases a handle from retain_observation. Any thread, any time, also
+ * after the context is released. NULL is ignored. */
+void env_release_observation(EnvCApi_RetainedObservation* handle);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* ENGINE_PLUGIN_ENV_C_API_H_ */

@@ -1,0 +1,351 @@
+// run_level: plays a level with a scripted agent, reports returns and
+// speed, and saves the last frame as a PNG.
+//
+//   bazel run -c opt //engine_plugin:run_level -- --level=demo_maze
+//       --steps=1000 --seed=1 --width=84 --height=84 --agent=random
+//       --png=out.png [--top_down_png=top.png] [--setting=key=value,...]
+//       [--episodes=N]
+//
+// Each step advances the engine one frame. When an episode ends (the level
+// terminates it or episodeLengthSeconds interrupts it) its return is
+// printed and episode e + 1 starts with seed + e + 1. At the end it prints
+// the steps, the seconds they took, steps per second and how many frame
+// buffers the observation pool allocated: a small number there means the
+// frames went out without copies, the pool recycling a few buffers.
+//
+// Output (stdout), one line each:
+//   episode <e> return <r> steps <n> <terminated|interrupted>
+//   steps <n> seconds <s> steps_per_second <v> frame_buffers_allocated <k>
+//   wrote <path> <width>x<height>
+// Progress goes to stderr: a bar on a terminal, plain lines otherwise.
+//
+// Relative paths (--png, --top_down_png, a --level script) are taken from
+// the directory `bazel run` was started in (BUILD_WORKING_DIRECTORY).
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <iterator>
+#include <memory>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "engine_plugin/engine.h"
+#include "engine_plugin/observation.h"
+#include "engine_plugin/png_writer.h"
+#include "engine_plugin/world.h"
+#include "tensor/tensor.h"
+
+ABSL_FLAG(std::string, level, "demo_maze",
+          "built-in level name (demo_maze, random_maze) or path to a .lua level script");
+ABSL_FLAG(int, steps, 1000, "frames to play in all (each step advances one frame)");
+ABSL_FLAG(int, episodes, 0, "stop after this many episodes end (0: only --steps limits)");
+ABSL_FLAG(std::uint64_t, seed, 1, "seed of episode 0 and of the random agent");
+ABSL_FLAG(int, width, 84, "frame width in pixels");
+ABSL_FLAG(int, height, 84, "frame height in pixels");
+ABSL_FLAG(std::string, agent, "random",
+          "random: sensible moves held a few frames each; forward: runs, turns at walls");
+ABSL_FLAG(std::string, png, "", "write the last RGB frame here (none when empty)");
+ABSL_FLAG(std::string, top_down_png, "",
+          "write the last DEBUG.CAMERA.TOP_DOWN frame here (default: --png with _top_down "
+          "before the extension)");
+ABSL_FLAG(std::vector<std::string>, setting, {},
+          "more engine/level settings, comma-separated key=value pairs");
+
+namespace engine_plugin {
+namespace {
+
+// Look speed for turning agents: 20 pixels * 0.1 degrees per pixel is
+// 2 degrees a frame, 120 degrees a second at 60 fps.
+constexpr int kTurn = 20;
+
+Actions MakeActions(int look, int strafe, int move) {
+  Actions actions{};
+  actions[kLookLeftRight] = look;
+  actions[kStrafeLeftRight] = strafe;
+  actions[kMoveBackForward] = move;
+  return actions;
+}
+
+// Chooses the actions of each frame.
+class Agent {
+ public:
+  virtual ~Agent() = default;
+  virtual Actions Next(const Pose& pose) = 0;
+};
+
+// A few moves that make sense in a maze, forward favoured so that it gets
+// somewhere. Each is held for a random 4 to 20 frames: switching every
+// frame would only jitter in place.
+class RandomAgent : public Agent {
+ public:
+  explicit RandomAgent(std::uint64_t seed) : random_(seed) {}
+
+  Actions Next(const Pose&) override {
+    static constexpr int kMoves[][3] = {
+        // look, strafe, move
+        {0, 0, 1},     {0, 0, 1},  {-kTurn, 0, 1}, {kTurn, 0, 1}, {-kTurn, 0, 0},
+        {kTurn, 0, 0}, {0, -1, 0}, {0, 1, 0},      {0, 0, -1},
+    };
+    if (hold_ == 0) {
+      std::uniform_int_distribution<int> pick(0, std::size(kMoves) - 1);
+      const int* move = kMoves[pick(random_)];
+      current_ = MakeActions(move[0], move[1], move[2]);
+      hold_ = std::uniform_int_distribution<int>(4, 20)(random_);
+    }
+    --hold_;
+    return current_;
+  }
+
+ private:
+  std::mt19937_64 random_;
+  Actions current_{};
+  int hold_ = 0;
+};
+
+// Runs forward; when a wall stops it, turns 90 degrees, left or right at
+// random.
+class ForwardAgent : public Agent {
+ public:
+  ForwardAgent(int fps, std::uint64_t seed)
+      : frame_distance_(World::kMoveSpeed / fps), random_(seed) {}
+
+  Actions Next(const Pose& pose) override {
+    // Only a frame spent moving forward tells whether a wall is ahead.
+    if (turning_ == 0 && went_forward_) {
+      const double moved =
+          std::hypot(pose.position.x - last_.position.x, pose.position.y - last_.position.y);
+      // Sliding along a wall still moves a little; a quarter of a free
+      // step means it is mostly blocked.
+      if (moved < 0.25 * frame_distance_) {
+        turning_ = 90 / 2;  // frames of kTurn pixels, 2 degrees each
+        turn_ = std::bernoulli_distribution(0.5)(random_) ? kTurn : -kTurn;
+      }
+    }
+    last_ = pose;
+    went_forward_ = turning_ == 0;
+    if (turning_ > 0) {
+      --turning_;
+      return MakeActions(turn_, 0, 0);
+    }
+    return MakeActions(0, 0, 1);
+  }
+
+ private:
+  double frame_distance_;
+  std::mt19937_64 random_;
+  Pose last_;
+  bool went_forward_ = false;
+  int turning_ = 0;
+  int turn_ = kTurn;
+};
+
+// `path` made absolute against the directory `bazel run` was started in.
+std::string FromWorkingDirectory(const std::string& path) {
+  const char* directory = std::getenv("BUILD_WORKING_DIRECTORY");
+  if (path.empty() || path[0] == '/' || directory == nullptr) return path;
+  return absl::StrCat(directory, "/", path);
+}
+
+bool IsLevelPath(absl::string_view level) {
+  return level.find('/') != absl::string_view::npos ||
+         (level.size() > 4 && level.substr(level.size() - 4) == ".lua");
+}
+
+// "out.png" -> "out_top_down.png"; "out" -> "out_top_down".
+std::string TopDownName(const std::string& png) {
+  const std::size_t slash = png.find_last_of('/');
+  const std::size_t dot = png.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) {
+    return png + "_top_down";
+  }
+  return absl::StrCat(png.substr(0, dot), "_top_down", png.substr(dot));
+}
+
+absl::StatusOr<int> FindObservation(const Engine& engine, absl::string_view name) {
+  const std::vector<ObservationSpec>& specs = engine.observation_specs();
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    if (specs[i].name == name) return static_cast<int>(i);
+  }
+  return absl::NotFoundError(absl::StrCat("the level has no observation ", name));
+}
+
+// Saves observation `name` of the current frame, an H x W x 3 byte image.
+absl::Status SaveObservation(Engine& engine, absl::string_view name, const std::string& path) {
+  absl::StatusOr<int> index = FindObservation(engine, name);
+  if (!index.ok()) return index.status();
+  absl::StatusOr<ObservationValue> value = engine.Observation(*index);
+  if (!value.ok()) return value.status();
+  const tensor::Tensor& tensor = value->tensor;
+  const tensor::Shape& shape = tensor.shape();
+  if (value->type != ObservationType::kBytes || shape.size() != 3 || shape[2] != 3) {
+    return absl::InvalidArgumentError(absl::StrCat(name, " is not an H x W x 3 byte image"));
+  }
+  absl::StatusOr<std::byte*> data = tensor.data();
+  if (!data.ok()) return data.status();
+  // Observations are contiguous (engine.h), as WritePng needs.
+  const int height = static_cast<int>(shape[0]);
+  const int width = static_cast<int>(shape[1]);
+  absl::Status written =
+      WritePng(path, reinterpret_cast<const std::uint8_t*>(*data), width, height);
+  if (!written.ok()) return written;
+  std::printf("wrote %s %dx%d\n", path.c_str(), width, height);
+  return absl::OkStatus();
+}
+
+// Progress on stderr: a bar redrawn in place on a terminal, a line every
+// tenth of the run otherwise (logs stay short).
+class Progress {
+ public:
+  explicit Progress(int total) : total_(total), tty_(isatty(fileno(stderr)) != 0) {}
+
+  void Update(int done, double seconds) {
+    if (tty_) {
+      if (done != total_ && seconds - last_draw_ < 0.1) return;
+      last_draw_ = seconds;
+      constexpr int kWidth = 30;
+      const int filled = static_cast<int>(static_cast<long long>(kWidth) * done / total_);
+      std::fprintf(stderr, "\r[%s%s] %d/%d %.0f steps/s", std::string(filled, '#').c_str(),
+                   std::string(kWidth - filled, ' ').c_str(), done, total_,
+                   seconds > 0 ? done / seconds : 0.0);
+      if (done == total_) std::fputc('\n', stderr);
+      drawn_ = done != total_;
+    } else if (static_cast<long long>(done) * 10 / total_ >
+               static_cast<long long>(done - 1) * 10 / total_) {
+      std::fprintf(stderr, "progress %d/%d steps %.2f s\n", done, total_, seconds);
+    }
+  }
+
+  // Erases the bar, so that a line printed next starts at the margin; the
+  // next Update draws it again.
+  void Clear() {
+    if (!drawn_) return;
+    std::fputs("\r\033[K", stderr);
+    drawn_ = false;
+    last_draw_ = -1;
+  }
+
+ private:
+  int total_;
+  bool tty_;
+  bool drawn_ = false;
+  double last_draw_ = -1;
+};
+
+absl::Status Run() {
+  const int steps = absl::GetFlag(FLAGS_steps);
+  const int max_episodes = absl::GetFlag(FLAGS_episodes);
+  if (steps < 1) return absl::InvalidArgumentError("--steps must be >= 1");
+  if (max_episodes < 0) return absl::InvalidArgumentError("--episodes must be >= 0");
+  std::string level = absl::GetFlag(FLAGS_level);
+  if (IsLevelPath(level)) level = FromWorkingDirectory(level);
+
+  absl::StatusOr<std::unique_ptr<Engine>> created = Engine::Create(level);
+  if (!created.ok()) return created.status();
+  Engine& engine = **created;
+  std::vector<std::pair<std::string, std::string>> settings = {
+      {"width", absl::StrCat(absl::GetFlag(FLAGS_width))},
+      {"height", absl::StrCat(absl::GetFlag(FLAGS_height))},
+  };
+  for (const std::string& setting : absl::GetFlag(FLAGS_setting)) {
+    const std::size_t equals = setting.find('=');
+    if (equals == std::string::npos) {
+      return absl::InvalidArgumentError(absl::StrCat("--setting '", setting, "' is not key=value"));
+    }
+    settings.emplace_back(setting.substr(0, equals), setting.substr(equals + 1));
+  }
+  for (const auto& [key, value] : settings) {
+    if (absl::Status status = engine.SetSetting(key, value); !status.ok()) return status;
+  }
+  if (absl::Status status = engine.Init(); !status.ok()) return status;
+
+  const std::uint64_t seed = absl::GetFlag(FLAGS_seed);
+  const std::string agent_name = absl::GetFlag(FLAGS_agent);
+  std::unique_ptr<Agent> agent;
+  if (agent_name == "random") {
+    agent = std::make_unique<RandomAgent>(seed);
+  } else if (agent_name == "forward") {
+    agent = std::make_unique<ForwardAgent>(engine.fps(), seed);
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--agent must be random or forward, not '", agent_name, "'"));
+  }
+
+  int episode = 0;
+  if (absl::Status status = engine.Start(episode, seed); !status.ok()) return status;
+  double episode_return = 0;
+  int episode_steps = 0;
+  int episodes_ended = 0;
+  Progress progress(steps);
+  const auto begin = std::chrono::steady_clock::now();
+  int step = 0;
+  while (step < steps) {
+    engine.Act(agent->Next(engine.world()->pose()));
+    absl::StatusOr<EpisodeStatus> status = engine.Advance(1, &episode_return);
+    if (!status.ok()) return status.status();
+    ++step;
+    ++episode_steps;
+    progress.Update(
+        step, std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+    if (*status == EpisodeStatus::kRunning) continue;
+    progress.Clear();
+    std::printf("episode %d return %g steps %d %s\n", episode, episode_return, episode_steps,
+                *status == EpisodeStatus::kTerminated ? "terminated" : "interrupted");
+    // Before the bar is drawn again on the same terminal.
+    std::fflush(stdout);
+    ++episodes_ended;
+    if (max_episodes > 0 && episodes_ended == max_episodes) break;
+    ++episode;
+    episode_return = 0;
+    episode_steps = 0;
+    if (absl::Status started = engine.Start(episode, seed + episode); !started.ok()) {
+      return started;
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  std::printf("steps %d seconds %.3f steps_per_second %.1f frame_buffers_allocated %d\n", step,
+              seconds, seconds > 0 ? step / seconds : 0.0, engine.frame_buffers_allocated());
+
+  const std::string png = FromWorkingDirectory(absl::GetFlag(FLAGS_png));
+  std::string top_down_png = FromWorkingDirectory(absl::GetFlag(FLAGS_top_down_png));
+  if (top_down_png.empty() && !png.empty()) top_down_png = TopDownName(png);
+  if (!png.empty()) {
+    if (absl::Status status = SaveObservation(engine, "RGB_INTERLEAVED", png); !status.ok()) {
+      return status;
+    }
+  }
+  if (!top_down_png.empty()) {
+    if (absl::Status status = SaveObservation(engine, "DEBUG.CAMERA.TOP_DOWN", top_down_png);
+        !status.ok()) {
+      return status;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+}  // namespace engine_plugin
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  absl::Status status = engine_plugin::Run();
+  std::fflush(stdout);
+  if (!status.ok()) {
+    std::fprintf(stderr, "run_level: %s\n", status.ToString().c_str());
+    return 1;
+  }
+  return 0;
+}
