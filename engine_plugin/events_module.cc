@@ -8,6 +8,7 @@
 #include "engine_plugin/module_support.h"
 #include "lua_api/lua_tensor.h"
 #include "lua_api/n_results_or.h"
+#include "lua_api/preload.h"
 #include "lua_api/read.h"
 #include "tensor/convert.h"
 
@@ -71,7 +72,7 @@ int Open(lua_State* L) {
 }  // namespace
 
 void RegisterEventsModule(lua_State* L, EventSink* sink) {
-  SetPreload(L, "dmlab.system.events", &Open, sink);
+  lua_api::SetPreload(L, "dmlab.system.events", &Open, sink);
 }
 
 }  // namespace engine_plugin

@@ -9,6 +9,7 @@
 #include "engine_plugin/module_support.h"
 #include "lua_api/lua_tensor.h"
 #include "lua_api/n_results_or.h"
+#include "lua_api/preload.h"
 #include "lua_api/read.h"
 #include "tensor/typed_view.h"
 
@@ -195,7 +196,7 @@ int Open(lua_State* L) {
 }  // namespace
 
 void RegisterGameModule(lua_State* L, GameHost* host) {
-  SetPreload(L, "dmlab.system.game", &Open, host);
+  lua_api::SetPreload(L, "dmlab.system.game", &Open, host);
 }
 
 }  // namespace engine_plugin

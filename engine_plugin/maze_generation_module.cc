@@ -15,6 +15,7 @@
 #include "engine_plugin/text_map.h"
 #include "lua_api/class.h"
 #include "lua_api/n_results_or.h"
+#include "lua_api/preload.h"
 #include "lua_api/push.h"
 #include "lua_api/read.h"
 
@@ -302,16 +303,7 @@ int OpenModule(lua_State* L) {
 MapLayers* ReadMaze(lua_State* L, int index) { return Maze::ReadObject(L, index); }
 
 void RegisterMazeGenerationModule(lua_State* L) {
-  lua_getglobal(L, "package");
-  if (lua_istable(L, -1)) {
-    lua_getfield(L, -1, "preload");
-    if (lua_istable(L, -1)) {
-      lua_pushcfunction(L, &luaopen_dmlab_system_maze_generation);
-      lua_setfield(L, -2, "dmlab.system.maze_generation");
-    }
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 1);
+  lua_api::SetPreload(L, "dmlab.system.maze_generation", &luaopen_dmlab_system_maze_generation);
 }
 
 }  // namespace engine_plugin

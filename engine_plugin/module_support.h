@@ -41,9 +41,6 @@ void PushModuleTable(lua_State* L, void* host, const ModuleFunction (&functions)
   }
 }
 
-// [-0, +0, m] package.preload[name] = `open`, a closure over `host`.
-void SetPreload(lua_State* L, const char* name, lua_CFunction open, void* host);
-
 }  // namespace engine_plugin
 
 #endif  // ENGINE_PLUGIN_MODULE_SUPPORT_H_

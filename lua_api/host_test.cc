@@ -17,6 +17,7 @@
 #include "lua_api/call.h"
 #include "lua_api/lua_tensor.h"
 #include "lua_api/n_results_or.h"
+#include "lua_api/preload.h"
 #include "lua_api/read.h"
 #include "tensor/dtype.h"
 #include "tensor/layout.h"
@@ -171,16 +172,7 @@ int Lend(lua_State* L) {
 }  // namespace
 
 void RegisterHostTestModule(lua_State* L) {
-  lua_getglobal(L, "package");
-  if (lua_istable(L, -1)) {
-    lua_getfield(L, -1, "preload");
-    if (lua_istable(L, -1)) {
-      lua_pushcfunction(L, &luaopen_dmlab_system_host_test);
-      lua_setfield(L, -2, "dmlab.system.host_test");
-    }
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 1);
+  SetPreload(L, "dmlab.system.host_test", &luaopen_dmlab_system_host_test);
 }
 
 }  // namespace lua_api

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "lua_api/class.h"
 #include "lua_api/n_results_or.h"
+#include "lua_api/preload.h"
 #include "lua_api/push.h"
 #include "lua_api/read.h"
 
@@ -215,16 +216,7 @@ void RegisterMetatables(lua_State* L) {
 }  // namespace
 
 void RegisterRandomModule(lua_State* L) {
-  lua_getglobal(L, "package");
-  if (lua_istable(L, -1)) {
-    lua_getfield(L, -1, "preload");
-    if (lua_istable(L, -1)) {
-      lua_pushcfunction(L, &luaopen_dmlab_system_random);
-      lua_setfield(L, -2, "dmlab.system.random");
-    }
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 1);
+  SetPreload(L, "dmlab.system.random", &luaopen_dmlab_system_random);
 }
 
 }  // namespace lua_api

@@ -30,6 +30,7 @@
 #include "lua_api/class.h"
 #include "lua_api/lua_tensor.h"
 #include "lua_api/n_results_or.h"
+#include "lua_api/preload.h"
 #include "lua_api/read.h"
 #include "lua_api/tensor_methods.h"
 #include "tensor/dtype.h"
@@ -384,17 +385,7 @@ NResultsOr Construct(lua_State* L) {
 
 // [-0, +0, m]
 void RegisterTensorModule(lua_State* L) {
-  // Without the package library there is no require to serve.
-  lua_getglobal(L, "package");
-  if (lua_istable(L, -1)) {
-    lua_getfield(L, -1, "preload");
-    if (lua_istable(L, -1)) {
-      lua_pushcfunction(L, &luaopen_dmlab_system_tensor);
-      lua_setfield(L, -2, "dmlab.system.tensor");
-    }
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 1);
+  SetPreload(L, "dmlab.system.tensor", &luaopen_dmlab_system_tensor);
 }
 
 }  // namespace lua_api
