@@ -17,8 +17,10 @@
 #include "engine_plugin/level_script.h"
 #include "engine_plugin/observation_pool.h"
 #include "engine_plugin/raycaster.h"
+#include "engine_plugin/sandbox.h"
 #include "engine_plugin/text_map.h"
 #include "levels/builtin_levels.h"
+#include "lua_api/tensor_limits.h"
 #include "tensor/loan.h"
 
 namespace engine_plugin {
@@ -26,6 +28,7 @@ namespace {
 
 constexpr char kFrameLender[] = "engine frame buffer";
 constexpr char kDepthLender[] = "engine depth buffer";
+constexpr char kTargetLender[] = "host frame target";
 
 enum BuiltInObservation { kRgb, kRgbd, kPosTrans, kPosRot, kTopDown, kBuiltInCount };
 
@@ -56,15 +59,51 @@ std::vector<ObservationSpec> BuiltInSpecs(int width, int height) {
   };
 }
 
-absl::StatusOr<int> ParseSettingInt(absl::string_view key, absl::string_view value, int lowest,
-                                    int highest) {
-  int parsed = 0;
+template <typename Int>
+absl::StatusOr<Int> ParseSettingInt(absl::string_view key, absl::string_view value, Int lowest,
+                                    Int highest) {
+  Int parsed = 0;
   if (!absl::SimpleAtoi(value, &parsed) || parsed < lowest || parsed > highest) {
     return absl::InvalidArgumentError(absl::StrCat("setting '", key, "': an integer in [", lowest,
                                                    ", ", highest, "] expected, got '", value,
                                                    "'"));
   }
   return parsed;
+}
+
+// The limits settings as given; those not given take the defaults of the
+// sandbox or of a trusted level.
+struct LimitSettings {
+  std::optional<bool> sandbox;
+  std::optional<std::int64_t> memory_megabytes;
+  std::optional<std::int64_t> instruction_limit;
+  std::optional<std::int64_t> tensor_memory_megabytes;
+};
+
+// Defaults in the sandbox: generous for a level, small enough that a
+// runaway one is stopped within seconds and some hundreds of MiB.
+constexpr std::int64_t kSandboxMemoryMegabytes = 256;
+constexpr std::int64_t kSandboxInstructionLimit = 1'000'000'000;
+constexpr std::int64_t kSandboxTensorMemoryMegabytes = 1024;
+constexpr std::int64_t kMaxMegabytes = std::int64_t{1} << 20;  // 1 TiB
+
+// `from_path`: the level was loaded from a file, not built in.
+LevelLimits ResolveLimits(const LimitSettings& settings, bool from_path) {
+  LevelLimits limits;
+  limits.restrict_libraries = settings.sandbox.value_or(from_path);
+  const bool sandbox = limits.restrict_libraries;
+  limits.memory_bytes = static_cast<std::size_t>(
+                            settings.memory_megabytes.value_or(sandbox ? kSandboxMemoryMegabytes : 0))
+                        << 20;
+  limits.instruction_limit =
+      settings.instruction_limit.value_or(sandbox ? kSandboxInstructionLimit : 0);
+  limits.tensors.memory_bytes =
+      settings.tensor_memory_megabytes
+          ? static_cast<std::size_t>(*settings.tensor_memory_megabytes) << 20
+          : sandbox ? static_cast<std::size_t>(kSandboxTensorMemoryMegabytes) << 20
+                    : lua_api::kDefaultTensorMemoryBytes;
+  limits.tensors.file_access = !sandbox;
+  return limits;
 }
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
@@ -157,6 +196,7 @@ struct Engine::State final : GameHost, EventSink {
   int height = 84;
   int fps = 60;
   double episode_length_seconds = 0;       // 0: no limit
+  LimitSettings limit_settings;
   std::int64_t episode_length_frames = 0;  // the same, in frames at fps
   std::vector<ObservationSpec> specs;
 
@@ -174,6 +214,10 @@ struct Engine::State final : GameHost, EventSink {
   // The current frame's buffers and observations.
   ObservationPool pool;
   tensor::Tensor frame;
+  // SetFrameTarget's memory, or null for pool buffers. While it is set,
+  // `frame` is lent over it under `target_loan`, which ends with the frame.
+  std::uint8_t* frame_target = nullptr;
+  std::shared_ptr<tensor::Loan> target_loan;
   std::vector<float> depth;
   std::vector<std::optional<LevelObservation>> observations;
   std::vector<std::string> event_type_names;
@@ -206,6 +250,10 @@ struct Engine::State final : GameHost, EventSink {
   // nobody retained.
   void BeginStep() {
     frame = tensor::Tensor();
+    // The next frame overwrites the target: whatever a host kept of this
+    // one becomes an error instead of silently changing.
+    if (target_loan != nullptr) target_loan->Revoke();
+    target_loan = nullptr;
     observations.assign(specs.size(), std::nullopt);
     events.clear();
   }
@@ -226,11 +274,21 @@ struct Engine::State final : GameHost, EventSink {
     return absl::OkStatus();
   }
 
-  // Renders into a fresh pool buffer, then lends it and the depth buffer
-  // to observeFrame for the duration of that call.
+  // The buffer the next frame is rendered into: the host's target, lent
+  // until the next BeginStep, or else a fresh pool buffer.
+  absl::StatusOr<tensor::Tensor> FrameBuffer() {
+    if (frame_target == nullptr) return pool.Acquire(tensor::DType::kUInt8, {height, width, 3});
+    absl::StatusOr<tensor::Layout> layout = tensor::Layout::Contiguous({height, width, 3});
+    if (!layout.ok()) return layout.status();
+    target_loan = tensor::Loan::Create(kTargetLender);
+    return tensor::Tensor::Lend(tensor::DType::kUInt8, *std::move(layout), frame_target,
+                                static_cast<std::size_t>(height) * width * 3, target_loan);
+  }
+
+  // Renders into FrameBuffer(), then lends it and the depth buffer to
+  // observeFrame for the duration of that call.
   absl::Status RenderFrame() {
-    absl::StatusOr<tensor::Tensor> rgb =
-        pool.Acquire(tensor::DType::kUInt8, {height, width, 3});
+    absl::StatusOr<tensor::Tensor> rgb = FrameBuffer();
     if (!rgb.ok()) return rgb.status();
     frame = *std::move(rgb);
     depth.resize(static_cast<std::size_t>(width) * height);
@@ -363,6 +421,24 @@ absl::Status Engine::SetSetting(absl::string_view key, absl::string_view value) 
           "setting 'episodeLengthSeconds': a number of seconds > 0 expected, got '", value, "'"));
     }
     s.episode_length_seconds = seconds;
+  } else if (key == "sandbox") {
+    if (value != "true" && value != "false") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("setting 'sandbox': 'true' or 'false' expected, got '", value, "'"));
+    }
+    s.limit_settings.sandbox = value == "true";
+  } else if (key == "memoryLimitMegabytes" || key == "tensorMemoryLimitMegabytes") {
+    // No Lua heap cap is 0; tensors always have a limit.
+    const std::int64_t lowest = key == "memoryLimitMegabytes" ? 0 : 1;
+    absl::StatusOr<std::int64_t> megabytes = ParseSettingInt(key, value, lowest, kMaxMegabytes);
+    if (!megabytes.ok()) return megabytes.status();
+    (key == "memoryLimitMegabytes" ? s.limit_settings.memory_megabytes
+                                   : s.limit_settings.tensor_memory_megabytes) = *megabytes;
+  } else if (key == "instructionLimit") {
+    absl::StatusOr<std::int64_t> limit =
+        ParseSettingInt<std::int64_t>(key, value, 0, std::int64_t{1} << 53);
+    if (!limit.ok()) return limit.status();
+    s.limit_settings.instruction_limit = *limit;
   }
   auto existing = std::find_if(s.settings.begin(), s.settings.end(),
                                [&](const auto& setting) { return setting.first == key; });
@@ -381,7 +457,8 @@ absl::Status Engine::Init() {
   s.episode_length_frames =
       static_cast<std::int64_t>(std::ceil(s.episode_length_seconds * s.fps - 1e-9));
   absl::StatusOr<std::unique_ptr<LevelScript>> script = LevelScript::Load(
-      s.level.source, s.level.chunk_name, s.level.directory, &s, &s);
+      s.level.source, s.level.chunk_name, s.level.directory,
+      ResolveLimits(s.limit_settings, /*from_path=*/!s.level.directory.empty()), &s, &s);
   if (!script.ok()) return script.status();
   if (absl::Status status = (*script)->Init(s.settings); !status.ok()) return status;
   absl::StatusOr<std::vector<ObservationSpec>> custom = (*script)->CustomObservationSpecs();
@@ -423,8 +500,11 @@ absl::StatusOr<ObservationValue> Engine::RetainObservation(int index) {
   absl::StatusOr<const LevelObservation*> observed = state_->Observe(index);
   if (!observed.ok()) return observed.status();
   const LevelObservation& observation = **observed;
-  if (!observation.shares_script_storage) return observation.value;
-  // The script may write into its tensor after this step: hold a copy.
+  if (!observation.shares_script_storage && observation.value.tensor.owns_storage()) {
+    return observation.value;
+  }
+  // The script may write into its tensor after this step, and the next
+  // frame overwrites a host's frame target: hold a copy.
   const tensor::Tensor& source = observation.value.tensor;
   absl::StatusOr<tensor::Tensor> copy =
       state_->pool.Acquire(source.dtype(), source.layout().shape());
@@ -567,5 +647,18 @@ int Engine::fps() const { return state_->fps; }
 double Engine::episode_time_seconds() const { return state_->EpisodeTimeSeconds(); }
 const World* Engine::world() const { return state_->world(); }
 int Engine::frame_buffers_allocated() const { return state_->pool.allocations(); }
+
+absl::Status Engine::SetFrameTarget(std::uint8_t* pixels, std::size_t bytes) {
+  State& s = *state_;
+  if (s.script == nullptr) return absl::FailedPreconditionError("call init before SetFrameTarget");
+  const std::size_t frame_bytes = static_cast<std::size_t>(s.width) * s.height * 3;
+  if (pixels != nullptr && bytes != frame_bytes) {
+    return absl::InvalidArgumentError(absl::StrCat("SetFrameTarget: ", bytes,
+                                                   " bytes given, a ", s.height, "x", s.width,
+                                                   "x3 frame needs ", frame_bytes));
+  }
+  s.frame_target = pixels;
+  return absl::OkStatus();
+}
 
 }  // namespace engine_plugin

@@ -15,9 +15,10 @@
 // that call (lender "engine frame buffer" / "engine depth buffer").
 // RGB_INTERLEAVED is that same buffer: zero copies per step.
 //
-// Errors: every method returns a Status; a Lua error in a callback becomes
-// an error Status with the Lua message and traceback. After an error the
-// instance stays usable from the next Start.
+// Errors: every method returns a Status; a Lua error in a callback, or a
+// sandbox limit it reached, becomes an error Status with the Lua message
+// and traceback. After an error the instance stays usable from the next
+// Start.
 //
 // Example:
 //   absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create("demo_maze");
@@ -31,6 +32,7 @@
 #ifndef ENGINE_PLUGIN_ENGINE_H_
 #define ENGINE_PLUGIN_ENGINE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -76,8 +78,14 @@ class Engine {
 
   // Before Init. Engine settings: width and height (pixels, 1..4096,
   // default 84), fps (1..1000, default 60), episodeLengthSeconds (> 0; none
-  // by default). Every setting, these included, reaches the level's
-  // init(settings) as a string.
+  // by default). The level's limits (sandbox.h): sandbox ('true' or
+  // 'false'; default 'true' for a level loaded from a path, 'false' for a
+  // built-in one), memoryLimitMegabytes (the Lua heap, 0 for no cap;
+  // default 256 in the sandbox, else 0), instructionLimit (Lua instructions
+  // per callback, 0 for none; default 1000000000 in the sandbox, else 0),
+  // tensorMemoryLimitMegabytes (tensor storage alive at once, >= 1; default
+  // 1024 in the sandbox, else 4096). Every setting, these included,
+  // reaches the level's init(settings) as a string.
   absl::Status SetSetting(absl::string_view key, absl::string_view value);
   // Loads the level script and calls its init(settings).
   absl::Status Init();
@@ -130,6 +138,28 @@ class Engine {
   // How many frame buffers the observation pool ever allocated: stays
   // small while nobody retains them (benchmarks report it).
   int frame_buffers_allocated() const;
+
+  // Renders the frames of the following Start and Advance calls straight
+  // into `pixels`, a host's row-major height x width x 3 byte buffer,
+  // instead of pool buffers; null goes back to pool buffers. A host that
+  // batches many instances into one array (labenv.VectorLab) points each
+  // at its slot, so every frame is written once, where it is wanted.
+  // While a target is set:
+  //   - observeFrame's rgb is the target, lent for that call as always;
+  //   - RGB_INTERLEAVED is lent over the target (lender "host frame
+  //     target") until the next Start or Advance, which revokes it: a kept
+  //     value becomes an error rather than silently showing a later frame;
+  //   - RetainObservation(RGB_INTERLEAVED) copies the frame into a pool
+  //     buffer, since the next frame overwrites the target.
+  // REQUIRES: after Init; `bytes` is height * width * 3; the memory stays
+  // valid, and the host leaves it alone during Start and Advance, until
+  // the target is replaced or cleared or the engine is destroyed.
+  //
+  // Example:
+  //   std::vector<std::uint8_t> slot(84 * 84 * 3);
+  //   engine.SetFrameTarget(slot.data(), slot.size());
+  //   engine.Advance(1, &reward);   // the frame is now in `slot`
+  absl::Status SetFrameTarget(std::uint8_t* pixels, std::size_t bytes);
 
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;

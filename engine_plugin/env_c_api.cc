@@ -454,6 +454,17 @@ int ActDiscreteBounds(void* context, int index, int* min_value, int* max_value) 
   });
 }
 
+int SetFrameTarget(void* context, std::uint8_t* pixels, std::size_t size_bytes) {
+  return Guarded(context, 1, [&](Context& ctx) {
+    if (std::string why = NotInitialised(ctx, "set_frame_target"); !why.empty()) {
+      return Fail(ctx, 1, std::move(why));
+    }
+    absl::Status status = ctx.engine->SetFrameTarget(pixels, size_bytes);
+    if (!status.ok()) return Fail(ctx, 1, absl::StrCat("set_frame_target: ", status.message()));
+    return 0;
+  });
+}
+
 int ActDiscrete(void* context, const int* actions) {
   return Guarded(context, 1, [&](Context& ctx) {
     if (std::string why = NotInitialised(ctx, "act_discrete"); !why.empty()) {
@@ -624,6 +635,7 @@ extern "C" int env_connect(const char* level, EnvCApi* api, void** context, char
     api->write_property = WriteProperty;
     api->read_property = ReadProperty;
     api->list_property = ListProperty;
+    api->set_frame_target = SetFrameTarget;
     *context = ctx.release();
     return 0;
   } catch (const std::exception& e) {

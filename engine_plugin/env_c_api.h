@@ -39,6 +39,16 @@
  *     strides of shape. They are exported anyway so that a host never has
  *     to assume it.
  *
+ * FRAME TARGETS. While set_frame_target has given memory of the host's:
+ *   - the engine writes each new frame there during start and advance, so
+ *     the host must keep it valid and leave it alone during those calls,
+ *     until it clears the target or releases the context;
+ *   - observation(RGB_INTERLEAVED) points into the target, valid until the
+ *     next start or advance (which overwrites it), as for any observation;
+ *   - retain_observation(RGB_INTERLEAVED) returns a copy in an engine
+ *     buffer, as the next frame overwrites the target;
+ *   - the level's observeFrame draws on the target, which the host sees.
+ *
  * THREADS. Contexts share nothing: any number may run at once, each used
  * by one thread at a time. env_release_observation may be called from any
  * thread, with or without the context alive.
@@ -133,8 +143,12 @@ typedef struct EnvCApi_RetainedObservation_s EnvCApi_RetainedObservation;
 
 typedef struct EnvCApi_s {
   /* Before init. Engine settings are width, height, fps and
-   * episodeLengthSeconds; every setting also reaches the level's
-   * init(settings). Returns 0 or non-zero (bad key/value, after init). */
+   * episodeLengthSeconds, and the level's limits: sandbox ("true" or
+   * "false"; "true" by default for a level given as a path),
+   * memoryLimitMegabytes, instructionLimit and tensorMemoryLimitMegabytes
+   * (engine.h gives their defaults); every setting also reaches the level's
+   * init(settings). Returns 0 or non-zero (bad key/value, after init). A
+   * limit the level reaches is an error of the call that ran it. */
   int (*setting)(void* context, const char* key, const char* value);
 
   /* Loads the level and calls its init(settings). Once. */
@@ -207,6 +221,14 @@ typedef struct EnvCApi_s {
   EnvCApi_PropertyResult (*list_property)(void* context, void* userdata, const char* list_key,
                                           void (*callback)(void* userdata, const char* key,
                                                            EnvCApi_PropertyAttributes attributes));
+
+  /* After init: renders the frames of the following start and advance
+   * calls into `pixels` (row-major RGB, height x width x 3 bytes, so
+   * size_bytes = height * width * 3) instead of the engine's buffers; NULL
+   * goes back to them. For hosts that batch instances into one array: each
+   * frame is written once, into its slot. See FRAME TARGETS above.
+   * Returns 0 or non-zero (a wrong size, before init). */
+  int (*set_frame_target)(void* context, uint8_t* pixels, size_t size_bytes);
 } EnvCApi;
 
 /* Creates an engine instance for `level` (a built-in name such as

@@ -11,6 +11,7 @@
 #include "lua_api/n_results_or.h"
 #include "lua_api/preload.h"
 #include "lua_api/read.h"
+#include "lua_api/tensor_limits.h"
 #include "tensor/typed_view.h"
 
 namespace engine_plugin {
@@ -165,7 +166,7 @@ NResultsOr RenderCustomView(lua_State* L) {
   if (!why.empty()) return ArgumentError("renderCustomView", 1, why);
 
   absl::StatusOr<tensor::Tensor> view = tensor::Tensor::Zeros(
-      tensor::DType::kUInt8, {height, width, 3});
+      tensor::DType::kUInt8, {height, width, 3}, lua_api::TensorAllocator(L));
   if (!view.ok()) return absl::StrCat("'game:renderCustomView': ", view.status().message());
   absl::StatusOr<std::byte*> pixels = view->data();
   RenderFirstPerson(world->map(), world->pickups(), camera,

@@ -33,9 +33,17 @@ std::string ShapeText(absl::Span<const std::int64_t> shape) {
   return absl::StrCat("[", absl::StrJoin(shape, ", "), "]");
 }
 
+// [-0, +1, -] t[key] of the table at `index`, raw: this runs outside any
+// protected call, where a metamethod's error would abort the host.
+void RawField(lua_State* L, int index, const char* key) {
+  index = index < 0 ? lua_gettop(L) + index + 1 : index;
+  lua_pushstring(L, key);
+  lua_rawget(L, index);
+}
+
 // [-0, +0, -] A string field of the table at `index`, or why not.
 std::string StringField(lua_State* L, int index, const char* key, std::string* out) {
-  lua_getfield(L, index, key);
+  RawField(L, index, key);
   std::string why = lua_api::ReadString(L, -1, out);
   lua_pop(L, 1);
   return why.empty() ? why : absl::StrCat(key, ": ", why);
@@ -46,6 +54,8 @@ std::string ReadSpec(lua_State* L, ObservationSpec* spec) {
   if (!lua_istable(L, -1)) return lua_api::Expected(L, -1, "table {name=, type=, shape=}");
   const int entry = lua_gettop(L);
   if (std::string why = StringField(L, entry, "name", &spec->name); !why.empty()) return why;
+  // A host asks for observations by name: "" could never be asked for.
+  if (spec->name.empty()) return "name: must not be empty";
   std::string type;
   if (std::string why = StringField(L, entry, "type", &type); !why.empty()) return why;
   if (type == "Bytes") {
@@ -58,7 +68,7 @@ std::string ReadSpec(lua_State* L, ObservationSpec* spec) {
   } else {
     return absl::StrCat("type: 'Bytes', 'Doubles' or 'String' expected, got '", type, "'");
   }
-  lua_getfield(L, entry, "shape");
+  RawField(L, entry, "shape");
   std::string why;
   if (!lua_istable(L, -1)) {
     why = absl::StrCat("shape: ", lua_api::Expected(L, -1, "table of extents"));
@@ -111,45 +121,44 @@ absl::Status LuaError(const char* what, const std::string& message) {
   return absl::InvalidArgumentError(absl::StrCat(what, ": ", message));
 }
 
-// [-0, +0, e] require(name), discarding the module.
-lua_api::NResultsOr Require(lua_State* L, const char* name) {
-  lua_getglobal(L, "require");
-  lua_pushstring(L, name);
-  return lua_api::Call(L, 1, 1);
-}
-
 }  // namespace
 
-LevelScript::LevelScript(lua_State* L) : L_(L), api_ref_(LUA_NOREF) {}
-
-LevelScript::~LevelScript() { lua_close(L_); }
+LevelScript::LevelScript(std::unique_ptr<Sandbox> vm)
+    : vm_(std::move(vm)), L_(vm_->state()), api_ref_(LUA_NOREF) {}
 
 absl::StatusOr<std::unique_ptr<LevelScript>> LevelScript::Load(absl::string_view source,
                                                                const std::string& chunk_name,
                                                                const std::string& directory,
+                                                               const LevelLimits& limits,
                                                                GameHost* game,
                                                                EventSink* events) {
-  lua_State* L = luaL_newstate();
-  if (L == nullptr) return absl::ResourceExhaustedError("cannot create a Lua state");
-  std::unique_ptr<LevelScript> script(new LevelScript(L));
-  luaL_openlibs(L);
+  absl::StatusOr<std::unique_ptr<Sandbox>> vm = Sandbox::Create(limits, directory);
+  if (!vm.ok()) return vm.status();
+  std::unique_ptr<LevelScript> script(new LevelScript(*std::move(vm)));
+  lua_State* L = script->L_;
   lua_api::RegisterTensorModule(L);
   lua_api::RegisterRandomModule(L);
   RegisterGameModule(L, game);
   RegisterEventsModule(L, events);
   RegisterMazeGenerationModule(L);
-  if (!directory.empty()) {
+  if (!directory.empty() && !limits.restrict_libraries) {
     lua_getglobal(L, "package");
     lua_getfield(L, -1, "path");
     lua_pushfstring(L, "%s/?.lua;%s", directory.c_str(), lua_tostring(L, -1));
     lua_setfield(L, -3, "path");
     lua_pop(L, 2);
   }
-  if (luaL_loadbuffer(L, source.data(), source.size(), chunk_name.c_str()) != 0) {
-    std::string message = lua_tostring(L, -1);
-    return absl::InvalidArgumentError(absl::StrCat("cannot load the level: ", message));
+  // The tensor types' metatables must exist before observeFrame receives
+  // its lent frames, even in a level that never requires the module.
+  lua_getglobal(L, "require");
+  lua_pushstring(L, "dmlab.system.tensor");
+  if (lua_api::NResultsOr opened = script->vm_->Call(1, 0); !opened.ok()) {
+    return LuaError("cannot load dmlab.system.tensor", opened.error());
   }
-  lua_api::NResultsOr loaded = lua_api::Call(L, 0, 1);
+  if (absl::Status compiled = script->vm_->Load(source, chunk_name); !compiled.ok()) {
+    return compiled;
+  }
+  lua_api::NResultsOr loaded = script->vm_->Call(0, 1);
   if (!loaded.ok()) return LuaError("the level script failed", loaded.error());
   if (!lua_istable(L, -1)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -163,7 +172,7 @@ absl::StatusOr<std::unique_ptr<LevelScript>> LevelScript::Load(absl::string_view
 
 bool LevelScript::PushCallback(const char* name) {
   lua_rawgeti(L_, LUA_REGISTRYINDEX, api_ref_);
-  lua_getfield(L_, -1, name);
+  RawField(L_, -1, name);
   if (lua_isnil(L_, -1)) {
     lua_pop(L_, 2);
     return false;
@@ -173,7 +182,7 @@ bool LevelScript::PushCallback(const char* name) {
 }
 
 absl::Status LevelScript::CallCallback(const char* name, int nargs, int nresults) {
-  lua_api::NResultsOr result = lua_api::Call(L_, nargs + 1, nresults);
+  lua_api::NResultsOr result = vm_->Call(nargs + 1, nresults);
   if (result.ok()) return absl::OkStatus();
   return LuaError(absl::StrCat("level callback '", name, "'").c_str(), result.error());
 }
@@ -193,10 +202,23 @@ absl::Status LevelScript::Init(const Settings& settings) {
 
 absl::Status LevelScript::Start(int episode, std::uint64_t seed) {
   lua_settop(L_, 0);
-  if (lua_api::NResultsOr random = Require(L_, "dmlab.system.random"); !random.ok()) {
+  // require is the script's global, so this runs under the level's limits.
+  lua_pushstring(L_, "require");
+  lua_rawget(L_, LUA_GLOBALSINDEX);  // raw: no metamethod of _G runs unprotected
+  lua_pushstring(L_, "dmlab.system.random");
+  if (lua_api::NResultsOr random = vm_->Call(1, 1); !random.ok()) {
     return LuaError("cannot load dmlab.system.random", random.error());
   }
-  lua_api::LuaRandom::Read(L_, -1)->Seed(seed);
+  // The script may have replaced require or package.loaded's entry.
+  lua_api::LuaRandom* generator = lua_api::LuaRandom::Read(L_, -1);
+  if (generator == nullptr) {
+    std::string got = lua_api::TypeNameAt(L_, -1);
+    lua_settop(L_, 0);
+    return absl::InvalidArgumentError(absl::StrCat(
+        "require 'dmlab.system.random' gave ", got, ", not the random module: the level "
+        "replaced it, so the engine cannot seed it"));
+  }
+  generator->Seed(seed);
   lua_settop(L_, 0);
   if (!PushCallback("start")) return absl::OkStatus();
   lua_pushinteger(L_, episode);

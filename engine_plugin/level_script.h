@@ -1,15 +1,19 @@
 // LevelScript: a level's Lua VM and the callbacks of its api table.
 //
-// The VM has the standard libraries and dmlab.system.tensor, .random,
-// .game, .events and .maze_generation in package.preload. The script
-// returns its api table; each callback is optional and called as a method
-// (api:start(episode, seed)), as in DeepMind Lab. Every call is protected:
-// a Lua error comes back as an error Status with the message and a
-// traceback, and leaves the VM usable.
+// The VM (a Sandbox, sandbox.h) has the standard libraries, or in the
+// sandbox the restricted ones, and dmlab.system.tensor, .random, .game,
+// .events and .maze_generation in package.preload. The script returns its
+// api table; each callback is optional and called as a method
+// (api:start(episode, seed)), as in DeepMind Lab. The api table's members
+// are read raw, so no script code (an __index metamethod) runs outside a
+// protected call. Every call is protected and runs under the level's
+// limits: a Lua error, or a limit reached, comes back as an error Status
+// with the message (and a traceback where the debug library is open), and
+// leaves the VM usable.
 //
 // Example:
-//   absl::StatusOr<std::unique_ptr<LevelScript>> level =
-//       LevelScript::Load(source, "@levels/demo_maze.lua", "", &game_host, &event_sink);
+//   absl::StatusOr<std::unique_ptr<LevelScript>> level = LevelScript::Load(
+//       source, "@levels/demo_maze.lua", "", LevelLimits{}, &game_host, &event_sink);
 //   (*level)->Init({{"width", "84"}});
 //   absl::StatusOr<MapText> map = (*level)->NextMap();
 #ifndef ENGINE_PLUGIN_LEVEL_SCRIPT_H_
@@ -30,6 +34,7 @@
 #include "engine_plugin/game_module.h"
 #include "engine_plugin/observation.h"
 #include "engine_plugin/property.h"
+#include "engine_plugin/sandbox.h"
 #include "engine_plugin/world.h"
 #include "lua_api/lua.h"
 #include "tensor/tensor.h"
@@ -57,13 +62,14 @@ struct LevelObservation {
 class LevelScript {
  public:
   // `chunk_name` names the script in tracebacks ("@levels/demo_maze.lua");
-  // `directory` (may be empty) goes first on package.path so the script
-  // can require its neighbours. The hosts must outlive the script.
+  // the script can require its neighbours in `directory` (may be empty):
+  // it goes first on package.path, or in the sandbox the sandbox's
+  // searcher reads it. The hosts must outlive the script.
   static absl::StatusOr<std::unique_ptr<LevelScript>> Load(absl::string_view source,
                                                            const std::string& chunk_name,
                                                            const std::string& directory,
+                                                           const LevelLimits& limits,
                                                            GameHost* game, EventSink* events);
-  ~LevelScript();
 
   absl::Status Init(const Settings& settings);
   // Also seeds dmlab.system.random's default generator with `seed`.
@@ -95,13 +101,14 @@ class LevelScript {
   LevelScript& operator=(const LevelScript&) = delete;
 
  private:
-  explicit LevelScript(lua_State* L);
-  // [-0, +2 or +0, -] Pushes api[name] and api; false (nothing pushed)
-  // when the level does not define it.
+  explicit LevelScript(std::unique_ptr<Sandbox> vm);
+  // [-0, +2 or +0, -] Pushes api[name] (raw) and api; false (nothing
+  // pushed) when the level does not define it.
   bool PushCallback(const char* name);
   // [-(nargs + 2), +nresults, -] Calls what PushCallback pushed.
   absl::Status CallCallback(const char* name, int nargs, int nresults);
 
+  std::unique_ptr<Sandbox> vm_;
   lua_State* L_;
   int api_ref_;
   bool has_observe_frame_ = false;

@@ -20,6 +20,7 @@
 #include "lua_api/n_results_or.h"
 #include "lua_api/push.h"
 #include "lua_api/read.h"
+#include "lua_api/tensor_limits.h"
 #include "lua_api/tensor_methods.h"
 #include "tensor/elementwise.h"
 #include "tensor/matmul.h"
@@ -194,7 +195,7 @@ NResultsOr MatMul(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("mmul"); !e.empty()) return e;
   LuaTensor* rhs = nullptr;
   if (std::string e = ReadTensorArgument(L, 2, "mmul", &rhs); !e.empty()) return e;
-  absl::StatusOr<tensor::Tensor> product = tensor::MatMul(self.tensor(), rhs->tensor());
+  absl::StatusOr<tensor::Tensor> product = tensor::MatMul(self.tensor(), rhs->tensor(), TensorAllocator(L));
   if (!product.ok()) return StatusError("mmul", product.status());
   LuaTensor::Push(L, *std::move(product));
   return 1;

@@ -18,6 +18,7 @@
 #include "lua_api/n_results_or.h"
 #include "lua_api/push.h"
 #include "lua_api/read.h"
+#include "lua_api/tensor_limits.h"
 #include "lua_api/tensor_methods.h"
 #include "tensor/compare.h"
 #include "tensor/convert.h"
@@ -174,7 +175,7 @@ NResultsOr SetValue(LuaTensor& self, lua_State* L) {
 // [-2, +1, m] val(table): sets every element; nothing changes on error.
 NResultsOr SetValues(LuaTensor& self, lua_State* L) {
   const Tensor& t = self.tensor();
-  absl::StatusOr<Tensor> staged = Tensor::Uninitialized(t.dtype(), t.shape());
+  absl::StatusOr<Tensor> staged = Tensor::Uninitialized(t.dtype(), t.shape(), TensorAllocator(L));
   if (!staged.ok()) return StatusError("val", staged.status());
   const std::string mismatch =
       absl::StrCat("table does not match shape ", t.layout().ShapeString(), ": ");
@@ -307,7 +308,7 @@ NResultsOr Reshape(LuaTensor& self, lua_State* L) {
 // [-1, +1, m] A new owning, contiguous copy.
 NResultsOr CloneTensor(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("clone"); !e.empty()) return e;
-  return PushResult(L, "clone", tensor::Clone(self.tensor()));
+  return PushResult(L, "clone", tensor::Clone(self.tensor(), TensorAllocator(L)));
 }
 
 constexpr const char* ConversionName(DType dtype) {
@@ -328,7 +329,7 @@ template <DType D>
 NResultsOr ConvertTo(LuaTensor& self, lua_State* L) {
   constexpr const char* kName = ConversionName(D);
   if (std::string e = self.CheckSelf(kName); !e.empty()) return e;
-  return PushResult(L, kName, tensor::Convert(self.tensor(), D));
+  return PushResult(L, kName, tensor::Convert(self.tensor(), D, TensorAllocator(L)));
 }
 
 NResultsOr PushText(const Tensor& t, lua_State* L, const char* method, Index max_elements) {

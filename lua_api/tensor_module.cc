@@ -32,6 +32,7 @@
 #include "lua_api/n_results_or.h"
 #include "lua_api/preload.h"
 #include "lua_api/read.h"
+#include "lua_api/tensor_limits.h"
 #include "lua_api/tensor_methods.h"
 #include "tensor/dtype.h"
 #include "tensor/tensor.h"
@@ -88,7 +89,7 @@ NResultsOr FromExtents(lua_State* L, DType dtype, const char* name) {
     }
     shape[i - 1] = extent;
   }
-  return PushNew(L, name, tensor::Tensor::Zeros(dtype, shape));
+  return PushNew(L, name, tensor::Tensor::Zeros(dtype, shape, TensorAllocator(L)));
 }
 
 // The shape a nested table at stack 1 implies, following first entries;
@@ -120,7 +121,7 @@ std::string ImpliedShape(lua_State* L, std::vector<Index>* shape) {
 NResultsOr FromNestedTable(lua_State* L, DType dtype, const char* name) {
   std::vector<Index> shape;
   if (std::string why = ImpliedShape(L, &shape); !why.empty()) return ArgumentError(name, 1, why);
-  absl::StatusOr<tensor::Tensor> result = tensor::Tensor::Uninitialized(dtype, shape);
+  absl::StatusOr<tensor::Tensor> result = tensor::Tensor::Uninitialized(dtype, shape, TensorAllocator(L));
   if (!result.ok()) return StatusError(name, result.status());
   if (std::string why = ReadTableInto(L, 1, *result, "ragged table: "); !why.empty()) {
     return ArgumentError(name, 1, why);
@@ -171,7 +172,7 @@ NResultsOr IntegerRange(lua_State* L, DType dtype, const char* name, const doubl
     }
   }
   absl::StatusOr<tensor::Tensor> result =
-      tensor::Tensor::Uninitialized(dtype, {static_cast<Index>(count)});
+      tensor::Tensor::Uninitialized(dtype, {static_cast<Index>(count)}, TensorAllocator(L));
   if (!result.ok()) return StatusError(name, result.status());
   FillRange<std::int64_t>(*result, static_cast<std::int64_t>(from),
                           static_cast<std::int64_t>(step));
@@ -187,7 +188,7 @@ NResultsOr FloatingRange(lua_State* L, DType dtype, const char* name, const doub
                          absl::StrCat("range has too many elements (", NumberString(count), ")"));
   }
   absl::StatusOr<tensor::Tensor> result =
-      tensor::Tensor::Uninitialized(dtype, {static_cast<Index>(count)});
+      tensor::Tensor::Uninitialized(dtype, {static_cast<Index>(count)}, TensorAllocator(L));
   if (!result.ok()) return StatusError(name, result.status());
   FillRange<double>(*result, bounds[0], bounds[2]);
   return PushNew(L, name, *std::move(result));
@@ -295,6 +296,10 @@ std::string ReadFileRequest(lua_State* L, FileRequest* request) {
 // {file = {name = ..., byteOffset = 0, numElements = all}}: raw
 // native-endian elements; the file table is on top of the stack.
 NResultsOr FromFile(lua_State* L, DType dtype, const char* name) {
+  // The engine's sandbox forbids it: the name may be any path.
+  if (!GetTensorLimits(L).file_access) {
+    return ArgumentError(name, 1, "file: reading files is not allowed in this Lua state");
+  }
   FileRequest request;
   if (std::string why = ReadFileRequest(L, &request); !why.empty()) {
     return ArgumentError(name, 1, why);
@@ -328,7 +333,7 @@ NResultsOr FromFile(lua_State* L, DType dtype, const char* name) {
                                " bytes each) needs more than the ", remaining,
                                " bytes after byteOffset ", request.byte_offset));
   }
-  absl::StatusOr<tensor::Tensor> result = tensor::Tensor::Uninitialized(dtype, {count});
+  absl::StatusOr<tensor::Tensor> result = tensor::Tensor::Uninitialized(dtype, {count}, TensorAllocator(L));
   if (!result.ok()) return StatusError(name, result.status());
   std::byte* data = *result->data();
   const std::int64_t bytes = count * item;
@@ -359,7 +364,7 @@ NResultsOr FromTable(lua_State* L, DType dtype, const char* name) {
     return range ? FromRange(L, dtype, name) : FromFile(L, dtype, name);
   }
   if (lua_objlen(L, 1) == 0) {
-    if (CountKeys(L, 1) == 0) return PushNew(L, name, tensor::Tensor::Zeros(dtype, {}));
+    if (CountKeys(L, 1) == 0) return PushNew(L, name, tensor::Tensor::Zeros(dtype, {}, TensorAllocator(L)));
     return ArgumentError(name, 1,
                          "nested tables of numbers, {range = ...} or {file = ...} expected, "
                          "got a table with other keys");
@@ -372,7 +377,7 @@ NResultsOr Construct(lua_State* L) {
   const auto dtype = static_cast<DType>(lua_tointeger(L, lua_upvalueindex(1)));
   const char* name = tensor::DTypeTensorName(dtype);
   switch (lua_type(L, 1)) {
-    case LUA_TNONE: return PushNew(L, name, tensor::Tensor::Zeros(dtype, {}));
+    case LUA_TNONE: return PushNew(L, name, tensor::Tensor::Zeros(dtype, {}, TensorAllocator(L)));
     case LUA_TNUMBER: return FromExtents(L, dtype, name);
     case LUA_TTABLE:
       if (lua_gettop(L) > 1) return ArgumentError(name, 2, Expected(L, 2, "no value"));
@@ -385,6 +390,8 @@ NResultsOr Construct(lua_State* L) {
 
 // [-0, +0, m]
 void RegisterTensorModule(lua_State* L) {
+  // Keeps limits the host set before; makes the defaults otherwise.
+  SetTensorLimits(L, GetTensorLimits(L));
   SetPreload(L, "dmlab.system.tensor", &luaopen_dmlab_system_tensor);
 }
 
@@ -394,6 +401,8 @@ void RegisterTensorModule(lua_State* L) {
 extern "C" int luaopen_dmlab_system_tensor(lua_State* L) {
   using lua_api::Class;
   using lua_api::LuaTensor;
+  // For hosts that open the module without RegisterTensorModule.
+  lua_api::SetTensorLimits(L, lua_api::GetTensorLimits(L));
   for (tensor::DType dtype : lua_api::kLuaDTypes) {
     const char* metatable = LuaTensor::TypeName(dtype);
     Class<LuaTensor>::Register(L, metatable, {});

@@ -9,7 +9,8 @@
 
 namespace lua_api {
 
-// [-0, +0, m] Sets package.preload['dmlab.system.tensor'].
+// [-0, +0, m] Sets package.preload['dmlab.system.tensor'], and gives L the
+// default tensor limits (tensor_limits.h) unless the host set others.
 void RegisterTensorModule(lua_State* L);
 
 }  // namespace lua_api

@@ -12,11 +12,13 @@
 namespace tensor {
 
 // A new owned, row-major tensor of `dtype` with the same shape and values,
-// converted as ApplyComponents(kAssign) converts.
-absl::StatusOr<Tensor> Convert(const Tensor& tensor, DType dtype);
+// converted as ApplyComponents(kAssign) converts. Its storage comes from
+// `allocator`.
+absl::StatusOr<Tensor> Convert(const Tensor& tensor, DType dtype,
+                               Allocator& allocator = CpuAllocator());
 
 // Convert to the tensor's own dtype.
-absl::StatusOr<Tensor> Clone(const Tensor& tensor);
+absl::StatusOr<Tensor> Clone(const Tensor& tensor, Allocator& allocator = CpuAllocator());
 
 }  // namespace tensor
 

@@ -131,7 +131,7 @@ absl::Status CheckOperands(const Tensor& lhs, const Tensor& rhs) {
 
 }  // namespace
 
-absl::StatusOr<Tensor> MatMul(const Tensor& lhs, const Tensor& rhs) {
+absl::StatusOr<Tensor> MatMul(const Tensor& lhs, const Tensor& rhs, Allocator& allocator) {
   if (absl::StatusOr<std::byte*> d = internal::CpuData(lhs, "mmul"); !d.ok()) return d.status();
   if (absl::StatusOr<std::byte*> d = internal::CpuData(rhs, "mmul"); !d.ok()) return d.status();
   if (absl::Status s = CheckOperands(lhs, rhs); !s.ok()) return s;
@@ -143,13 +143,15 @@ absl::StatusOr<Tensor> MatMul(const Tensor& lhs, const Tensor& rhs) {
     if (!b.ok()) return b.status();
     absl::StatusOr<Tensor> product = MatMul(*a, *b);
     if (!product.ok()) return product.status();
-    return Convert(*product, dtype);
+    return Convert(*product, dtype, allocator);
   }
   const Shape shape = {lhs.shape()[0], rhs.shape()[1]};
   // An empty sum is zero. Otherwise every element is written (BLAS with
   // beta = 0 never reads C), so zero-filling would be wasted work.
-  if (lhs.shape()[1] == 0 || shape[0] == 0 || shape[1] == 0) return Tensor::Zeros(dtype, shape);
-  absl::StatusOr<Tensor> result = Tensor::Uninitialized(dtype, shape);
+  if (lhs.shape()[1] == 0 || shape[0] == 0 || shape[1] == 0) {
+    return Tensor::Zeros(dtype, shape, allocator);
+  }
+  absl::StatusOr<Tensor> result = Tensor::Uninitialized(dtype, shape, allocator);
   if (!result.ok()) return result.status();
   absl::Status status = DispatchDType(dtype, [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;

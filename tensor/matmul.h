@@ -17,9 +17,11 @@
 
 namespace tensor {
 
-// A new owned m x n tensor of the operands' dtype. Fails unless both are
-// rank 2 with matching inner extents and equal dtypes, or for bool.
-absl::StatusOr<Tensor> MatMul(const Tensor& lhs, const Tensor& rhs);
+// A new owned m x n tensor of the operands' dtype, its storage from
+// `allocator`. Fails unless both are rank 2 with matching inner extents and
+// equal dtypes, or for bool.
+absl::StatusOr<Tensor> MatMul(const Tensor& lhs, const Tensor& rhs,
+                              Allocator& allocator = CpuAllocator());
 
 }  // namespace tensor
 

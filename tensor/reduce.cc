@@ -98,7 +98,10 @@ absl::StatusOr<double> Dot(const Tensor& lhs, const Tensor& rhs) {
   absl::StatusOr<std::pair<Tensor, Tensor>> pair =
       internal::PairInLayoutOrder(lhs, rhs, /*b_before_a=*/false);
   if (!pair.ok()) return pair.status();
-  const auto& [a, b] = *pair;
+  // Plain references, not a structured binding: the lambdas below capture
+  // them, which clang 14 (the fuzz build's compiler) does not allow for bindings.
+  const Tensor& a = pair->first;
+  const Tensor& b = pair->second;
   absl::StatusOr<std::byte*> a_origin = a.data();
   absl::StatusOr<std::byte*> b_origin = b.data();
   if (!a_origin.ok()) return a_origin.status();

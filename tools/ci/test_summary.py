@@ -13,6 +13,11 @@ are, so stale XML from earlier runs is never read.
 Usage (./lab test does this):
     bazel test --keep_going --build_event_json_file=BEP //... ; rc=$?
     /usr/bin/python3 tools/ci/test_summary.py BEP --bazel-exit-code=$rc
+Several runs (./lab test --full: the default build, asan, ubsan) are
+summed, each given as a name, its BEP file and its bazel exit code:
+    /usr/bin/python3 tools/ci/test_summary.py --run default BEP1 0 --run asan BEP2 3
+Each failure and skip then names its run ("[asan] //x:y_test ..."), each
+run gets its own count line, and the last line is the sum.
 
 Counting rules:
   * every <testcase> in the XML of each (run, shard), last attempt only:
@@ -273,35 +278,65 @@ def plural(n, noun):
     return "%d %s%s" % (n, noun, "" if n == 1 else "s")
 
 
+def summarise_run(path, bazel_exit_code, prefix):
+    """Prints one run's skips, flakes and failures; returns (tally, ok)."""
+    try:
+        bep = read_bep(path)
+    except (OSError, ValueError) as error:
+        tally = Tally()
+        tally.fail(prefix + "(test_summary)", "cannot read %s: %s" % (path, error))
+        print("FAILED   %s" % "  ".join(tally.failures[0]))
+        return tally, False
+    tally, bazel_exit_code = summarise(bep, bazel_exit_code)
+    for label in tally.skipped_targets:
+        print("SKIPPED  %s%s (not built for this configuration)" % (prefix, label))
+    for target, attempt in tally.flaky:
+        print("FLAKY    %s%s (passed on attempt %d; counted as passed)"
+              % (prefix, target, attempt))
+    for target, what in tally.failures:
+        print("FAILED   %s%s  %s" % (prefix, target, what))
+    return tally, not tally.failures and bazel_exit_code in (0, None)
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("bep", help="file written by --build_event_json_file")
+    parser.add_argument("bep", nargs="?",
+                        help="file written by --build_event_json_file")
     parser.add_argument("--bazel-exit-code", type=int, default=None,
                         help="exit code of the bazel test command")
+    parser.add_argument("--run", nargs=3, action="append", default=[],
+                        metavar=("NAME", "BEP", "EXIT_CODE"),
+                        help="one of several runs to sum (instead of BEP)")
     args = parser.parse_args(argv)
+    if (args.bep is None) == (not args.run):
+        parser.error("give either BEP or one or more --run NAME BEP EXIT_CODE")
+    runs = [(None, args.bep, args.bazel_exit_code)]
+    if args.run:
+        try:
+            runs = [(name, path, int(code)) for name, path, code in args.run]
+        except ValueError as error:
+            parser.error("--run: EXIT_CODE must be an integer (%s)" % error)
 
-    try:
-        bep = read_bep(args.bep)
-    except (OSError, ValueError) as error:
-        print("test_summary: cannot read %s: %s" % (args.bep, error))
-        print("0 passed, 1 failed")
-        return 1
-    tally, bazel_exit_code = summarise(bep, args.bazel_exit_code)
-
-    for label in tally.skipped_targets:
-        print("SKIPPED  %s (not built for this configuration)" % label)
-    for target, attempt in tally.flaky:
-        print("FLAKY    %s (passed on attempt %d; counted as passed)"
-              % (target, attempt))
-    for target, what in tally.failures:
-        print("FAILED   %s  %s" % (target, what))
-    skipped = tally.skipped_cases + len(tally.skipped_targets)
-    if skipped:
+    passed = failed = skipped_cases = skipped_targets = 0
+    all_ok = True
+    for name, path, bazel_exit_code in runs:
+        tally, ok = summarise_run(path, bazel_exit_code,
+                                  "[%s] " % name if name else "")
+        all_ok = all_ok and ok
+        passed += tally.passed
+        failed += len(tally.failures)
+        skipped_cases += tally.skipped_cases
+        skipped_targets += len(tally.skipped_targets)
+        if name:
+            print("%s: %d passed, %d failed" % (name, tally.passed,
+                                                len(tally.failures)))
+    if skipped_cases + skipped_targets:
         print("%d skipped (%s, %s)" % (
-            skipped, plural(tally.skipped_cases, "test case"),
-            plural(len(tally.skipped_targets), "target")))
-    print("%d passed, %d failed" % (tally.passed, len(tally.failures)))
-    return 0 if not tally.failures and bazel_exit_code in (0, None) else 1
+            skipped_cases + skipped_targets,
+            plural(skipped_cases, "test case"),
+            plural(skipped_targets, "target")))
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if all_ok else 1
 
 
 if __name__ == "__main__":

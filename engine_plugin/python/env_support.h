@@ -1,0 +1,64 @@
+// env_support.h: what labenv.Lab and labenv.VectorLab share: connecting an
+// engine instance through the C ABI, finding observations by name, the
+// spec lists in deepmind_lab's formats, and reading action arrays.
+//
+// Every function that can fail returns false (or null) with a Python
+// exception set, whose message carries the engine's. All need the GIL.
+//
+// Example:
+//   Connection connection;
+//   if (!Connect("demo_maze", config, &connection)) return nullptr;
+//   std::vector<int> indices;
+//   if (!FindObservations(connection, names, &indices, nullptr)) return nullptr;
+#ifndef ENGINE_PLUGIN_PYTHON_ENV_SUPPORT_H_
+#define ENGINE_PLUGIN_PYTHON_ENV_SUPPORT_H_
+
+#include <vector>
+
+#include "engine_plugin/env_c_api.h"
+#include "engine_plugin/python/numpy_api.h"
+
+namespace labenv {
+
+// One engine instance. Releases its context when destroyed.
+struct Connection {
+  EnvCApi api = {};
+  void* context = nullptr;
+
+  Connection() = default;
+  ~Connection() { Release(); }
+  void Release();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+};
+
+// Connects `level`, applies `config` (a dict of str to str, or None) and
+// inits. RuntimeError with the engine's message for a bad level, setting
+// or a failing init; TypeError for a config that is not all strings.
+bool Connect(const char* level, PyObject* config, Connection* connection);
+
+// The indices of `names` (a list or tuple of str). ValueError
+// "Unknown observation 'X'." as deepmind_lab. When `keys` is not null it
+// receives a new reference to each name, for dict keys.
+bool FindObservations(const Connection& connection, PyObject* names, std::vector<int>* indices,
+                      std::vector<PyObject*>* keys);
+
+// [{'name': str, 'shape': tuple, 'dtype': numpy.uint8 | numpy.float64 | str}]
+// for every observation the level offers; strings have shape ().
+PyObject* ObservationSpecList(const Connection& connection);
+
+// [{'min': int, 'max': int, 'name': str}] for each discrete action.
+PyObject* ActionSpecList(const Connection& connection);
+
+// The action count (7: DeepMind Lab's discrete actions).
+int ActionCount(const Connection& connection);
+
+// Checks that `action` is a numpy array of dtype intc (int32) and shape
+// `shape` (1-D: (count,); 2-D: (rows, count)) and copies its elements, in
+// row-major order and whatever its strides, into `out`. TypeError for a
+// non-array, ValueError for a wrong shape or dtype.
+bool ReadActions(PyObject* action, const std::vector<npy_intp>& shape, int* out);
+
+}  // namespace labenv
+
+#endif  // ENGINE_PLUGIN_PYTHON_ENV_SUPPORT_H_

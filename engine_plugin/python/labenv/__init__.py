@@ -1,0 +1,46 @@
+"""labenv: the reference engine from Python, with DeepMind Lab's API.
+
+    import labenv
+    lab = labenv.Lab('demo_maze', ['RGB_INTERLEAVED'], {'width': '84', 'height': '84'})
+    lab.reset(seed=1)
+    reward = lab.step(np.array([0, 0, 0, 1, 0, 0, 0], dtype=np.intc))
+    frame = lab.observations()['RGB_INTERLEAVED']  # zero-copy, read-only
+
+- Lab: one engine instance, deepmind_lab.Lab's methods (change the import).
+- VectorLab: n instances stepped together on C++ threads, batched.
+- ObservationArray: the read-only numpy arrays observations come as; they
+  alias engine buffers and export DLPack (torch.from_dlpack).
+- labenv.dm_env and labenv.gym: dm_env and Gymnasium adapters.
+
+See docs/python.md.
+"""
+
+import pkgutil
+
+# Bazel builds the extension (_labenv.so) into bazel-bin, beside a mirror of
+# this folder. In Bazel's runfiles the two are merged; `./lab python` puts
+# both folders on sys.path instead, and this lets the package span them.
+__path__ = pkgutil.extend_path(__path__, __name__)
+
+from labenv._labenv import (  # noqa: E402  (needs the __path__ above)
+    LISTABLE,
+    READ_WRITABLE,
+    READABLE,
+    WRITABLE,
+    Lab,
+    ObservationArray,
+    VectorLab,
+)
+from labenv import dm_env, gym  # noqa: E402
+
+__all__ = [
+    "Lab",
+    "VectorLab",
+    "ObservationArray",
+    "READABLE",
+    "WRITABLE",
+    "READ_WRITABLE",
+    "LISTABLE",
+    "dm_env",
+    "gym",
+]

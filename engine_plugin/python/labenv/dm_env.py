@@ -1,0 +1,116 @@
+"""labenv.dm_env: a labenv.Lab as a dm_env.Environment.
+
+Uses DeepMind's `dm_env` package when it is installed, else the faithful
+local equivalent in labenv._local_dm_env (Debian does not package dm_env).
+Either way this module re-exports what an agent needs: StepType, TimeStep,
+specs and Environment.
+
+    env = labenv.dm_env.Lab('demo_maze', ['RGB_INTERLEAVED'], {'width': '84'}, seed=0)
+    timestep = env.reset()                        # StepType.FIRST
+    while not timestep.last():
+        timestep = env.step({'MOVE_BACK_FORWARD': 1})
+
+- Actions are a dict of action name to int (missing names are 0), and
+  action_spec() a dict of scalar int32 BoundedArrays, as in DeepMind Lab's
+  own dm_env module.
+- observation_spec() maps each requested observation to an Array.
+  Observations are labenv's zero-copy, read-only arrays.
+- An episode the level ends is a termination (discount 0); one that
+  episodeLengthSeconds cuts short is a truncation (discount 1).
+- step() after a LAST step, or before any reset, starts a new episode.
+"""
+
+import numpy as np
+
+try:
+    import dm_env as _dm_env
+    from dm_env import specs
+except ImportError:
+    from labenv import _local_dm_env as _dm_env
+
+    specs = _dm_env.specs
+
+import labenv
+
+StepType = _dm_env.StepType
+TimeStep = _dm_env.TimeStep
+Environment = _dm_env.Environment
+
+
+class Lab(Environment):
+    """A labenv.Lab behind dm_env.Environment's API.
+
+    Args:
+      level: a built-in level name or a path to a level script.
+      observations: the names of the observations to return.
+      config: settings, str to str, as for labenv.Lab.
+      seed: seeds the episodes' engine seeds (each reset draws the next), so
+        a run is reproducible; None draws them at random.
+      **lab_kwargs: passed on to labenv.Lab (renderer, level_cache).
+    """
+
+    def __init__(self, level, observations, config=None, seed=None, **lab_kwargs):
+        self._lab = labenv.Lab(level, list(observations), config, **lab_kwargs)
+        self._seeds = np.random.default_rng(seed)
+        self._needs_reset = True
+        self._action_index = {}
+        self._action_spec = {}
+        for index, spec in enumerate(self._lab.action_spec()):
+            self._action_index[spec["name"]] = index
+            self._action_spec[spec["name"]] = specs.BoundedArray(
+                shape=(), dtype=np.int32, minimum=spec["min"], maximum=spec["max"],
+                name=spec["name"],
+            )
+        self._observation_spec = {}
+        offered = {spec["name"]: spec for spec in self._lab.observation_spec()}
+        for name in observations:
+            spec = offered[name]
+            if spec["dtype"] is str:
+                raise NotImplementedError(
+                    "dm_env specs need fixed shapes; observation {} is a string, whose length "
+                    "varies".format(name)
+                )
+            self._observation_spec[name] = specs.Array(
+                shape=spec["shape"], dtype=spec["dtype"], name=name
+            )
+
+    @property
+    def lab(self):
+        """The labenv.Lab underneath (events(), properties, ...)."""
+        return self._lab
+
+    def reset(self):
+        self._lab.reset(seed=int(self._seeds.integers(0, 2**63)))
+        self._needs_reset = False
+        return _dm_env.restart(self._lab.observations())
+
+    def step(self, action):
+        if self._needs_reset:
+            return self.reset()
+        lab_action = np.zeros(len(self._action_index), dtype=np.intc)
+        for name, value in action.items():
+            if name not in self._action_index:
+                raise KeyError(
+                    "unknown action {!r}; the actions are {}".format(
+                        name, list(self._action_index)
+                    )
+                )
+            lab_action[self._action_index[name]] = value
+        reward = self._lab.step(lab_action)
+        observation = self._lab.observations()
+        status = self._lab.status()
+        if status == "running":
+            return _dm_env.transition(reward=reward, observation=observation)
+        self._needs_reset = True
+        if status == "terminated":
+            return _dm_env.termination(reward=reward, observation=observation)
+        return _dm_env.truncation(reward=reward, observation=observation)
+
+    def observation_spec(self):
+        return self._observation_spec
+
+    def action_spec(self):
+        return self._action_spec
+
+    def close(self):
+        self._lab.close()

@@ -1,0 +1,294 @@
+#include "engine_plugin/python/observation_array.h"
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "dlpack/dlpack.h"
+
+namespace labenv {
+namespace {
+
+constexpr char kRetainedCapsule[] = "labenv.retained_observation";
+constexpr char kDlpackCapsule[] = "dltensor";
+constexpr char kUsedDlpackCapsule[] = "used_dltensor";
+
+// Runs when the last array over a retained observation is collected.
+void ReleaseRetained(PyObject* capsule) {
+  env_release_observation(static_cast<EnvCApi_RetainedObservation*>(
+      PyCapsule_GetPointer(capsule, kRetainedCapsule)));
+}
+
+// What a DLPack consumer holds: the tensor, the arrays its shape and
+// strides point into, and a reference to the exported array, which keeps
+// the memory alive until the consumer calls the deleter.
+struct DlpackExport {
+  DLManagedTensor managed;
+  std::vector<std::int64_t> shape;
+  std::vector<std::int64_t> strides;
+  PyObject* owner;
+};
+
+// The consumer may call this from any thread, with or without the GIL.
+void DeleteDlpackExport(DLManagedTensor* managed) {
+  auto* exported = static_cast<DlpackExport*>(managed->manager_ctx);
+  PyGILState_STATE gil = PyGILState_Ensure();
+  Py_DECREF(exported->owner);
+  PyGILState_Release(gil);
+  delete exported;
+}
+
+// A capsule that no consumer took (renamed to "used_dltensor") still owns
+// its tensor.
+void DlpackCapsuleDestructor(PyObject* capsule) {
+  if (PyCapsule_IsValid(capsule, kUsedDlpackCapsule)) return;
+  // Collection may happen while an exception is being raised: keep it.
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  auto* managed = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, kDlpackCapsule));
+  if (managed != nullptr) {
+    managed->deleter(managed);
+  } else {
+    PyErr_WriteUnraisable(capsule);
+  }
+  PyErr_Restore(type, value, traceback);
+}
+
+// The DLPack element type of a numpy dtype, or false for one DLPack has no
+// code for (objects, strings, non-native byte order).
+bool DlpackTypeOf(PyArray_Descr* descr, DLDataType* type) {
+  if (PyDataType_ISBYTESWAPPED(descr)) return false;
+  switch (descr->kind) {
+    case 'i':
+      type->code = kDLInt;
+      break;
+    case 'u':
+    case 'b':  // bool as one-byte unsigned: DLPack 0.6 has no bool code
+      type->code = kDLUInt;
+      break;
+    case 'f':
+      type->code = kDLFloat;
+      break;
+    case 'c':
+      type->code = kDLComplex;
+      break;
+    default:
+      return false;
+  }
+  type->bits = static_cast<std::uint8_t>(descr->elsize * 8);
+  type->lanes = 1;
+  return true;
+}
+
+// [ObservationArray.__dlpack__(stream=None)] -> a "dltensor" capsule over
+// this array's memory (no copy) that keeps the array alive. DLPack 0.x
+// cannot say "read-only": a consumer must not write through it.
+PyObject* ObservationArrayDlpack(PyObject* self, PyObject* args, PyObject* kwargs) {
+  static const char* keywords[] = {"stream", nullptr};
+  PyObject* stream = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$O:__dlpack__", const_cast<char**>(keywords),
+                                   &stream)) {
+    return nullptr;
+  }
+  if (stream != Py_None) {
+    PyErr_SetString(PyExc_BufferError,
+                    "__dlpack__: stream must be None for a CPU array (this one is on the CPU)");
+    return nullptr;
+  }
+  auto* array = reinterpret_cast<PyArrayObject*>(self);
+  DLDataType type;
+  if (!DlpackTypeOf(PyArray_DESCR(array), &type)) {
+    PyErr_Format(PyExc_BufferError, "__dlpack__: DLPack has no element type for dtype %R",
+                 reinterpret_cast<PyObject*>(PyArray_DESCR(array)));
+    return nullptr;
+  }
+  const int dims = PyArray_NDIM(array);
+  const npy_intp item_size = PyArray_ITEMSIZE(array);
+  auto* exported = new DlpackExport();
+  exported->shape.resize(dims);
+  exported->strides.resize(dims);
+  for (int d = 0; d < dims; ++d) {
+    const npy_intp byte_stride = PyArray_STRIDE(array, d);
+    // DLPack counts strides in elements; numpy may stride by bytes that
+    // are not a whole element (a view of a structured array).
+    if (byte_stride % item_size != 0) {
+      delete exported;
+      PyErr_SetString(PyExc_BufferError,
+                      "__dlpack__: a stride is not a whole number of elements");
+      return nullptr;
+    }
+    // NB: DLPack allows negative strides, but consumers do not all take
+    // them (torch 1.13 aborts the process): refuse rather than crash.
+    if (byte_stride < 0) {
+      delete exported;
+      PyErr_SetString(PyExc_BufferError,
+                      "__dlpack__: negative strides (a reversed view) are not exported; "
+                      "np.ascontiguousarray(view) copies it");
+      return nullptr;
+    }
+    exported->shape[d] = PyArray_DIM(array, d);
+    exported->strides[d] = byte_stride / item_size;
+  }
+  DLTensor& tensor = exported->managed.dl_tensor;
+  tensor.data = PyArray_DATA(array);
+  tensor.device = DLDevice{kDLCPU, 0};
+  tensor.ndim = dims;
+  tensor.dtype = type;
+  tensor.shape = exported->shape.data();
+  tensor.strides = exported->strides.data();
+  tensor.byte_offset = 0;
+  exported->managed.manager_ctx = exported;
+  exported->managed.deleter = DeleteDlpackExport;
+  Py_INCREF(self);
+  exported->owner = self;
+  PyObject* capsule = PyCapsule_New(&exported->managed, kDlpackCapsule, DlpackCapsuleDestructor);
+  if (capsule == nullptr) DeleteDlpackExport(&exported->managed);
+  return capsule;
+}
+
+// [ObservationArray.__dlpack_device__()] -> (kDLCPU, 0): observations live
+// in host memory.
+PyObject* ObservationArrayDlpackDevice(PyObject*, PyObject*) {
+  return Py_BuildValue("(ii)", static_cast<int>(kDLCPU), 0);
+}
+
+PyMethodDef kObservationArrayMethods[] = {
+    {"__dlpack__", reinterpret_cast<PyCFunction>(ObservationArrayDlpack),
+     METH_VARARGS | METH_KEYWORDS,
+     "__dlpack__(*, stream=None)\n--\n\nA DLPack capsule over this array's memory, without a "
+     "copy; it keeps the array alive. The consumer must treat it as read-only."},
+    {"__dlpack_device__", ObservationArrayDlpackDevice, METH_NOARGS,
+     "__dlpack_device__()\n--\n\n(kDLCPU, 0): observations are in host memory."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+// A static type: a heap type made with PyType_FromSpec would inherit
+// ndarray's dealloc, which does not release the reference every instance
+// holds on its heap type.
+PyTypeObject observation_array_type = {PyVarObject_HEAD_INIT(nullptr, 0)};
+
+PyObject* NewArray(int numpy_type, int dims, const npy_intp* shape, const npy_intp* strides,
+                   void* data, int flags) {
+  PyArray_Descr* descr = PyArray_DescrFromType(numpy_type);  // stolen below
+  if (descr == nullptr) return nullptr;
+  return PyArray_NewFromDescr(&observation_array_type, descr, dims, shape, strides, data, flags,
+                              nullptr);
+}
+
+}  // namespace
+
+int AddObservationArrayType(PyObject* module) {
+  observation_array_type.tp_name = "labenv.ObservationArray";
+  observation_array_type.tp_basicsize = PyArray_Type.tp_basicsize;
+  observation_array_type.tp_flags = Py_TPFLAGS_DEFAULT;
+  observation_array_type.tp_doc =
+      "A read-only numpy array over an observation, with DLPack export.\n\n"
+      "It holds the engine buffer it aliases until it is collected; the engine\n"
+      "never writes that buffer meanwhile.";
+  observation_array_type.tp_methods = kObservationArrayMethods;
+  observation_array_type.tp_base = &PyArray_Type;
+  if (PyType_Ready(&observation_array_type) < 0) return -1;
+  Py_INCREF(&observation_array_type);
+  if (PyModule_AddObject(module, "ObservationArray",
+                         reinterpret_cast<PyObject*>(&observation_array_type)) < 0) {
+    Py_DECREF(&observation_array_type);
+    return -1;
+  }
+  return 0;
+}
+
+int NumpyTypeOf(EnvCApi_ObservationType type) {
+  switch (type) {
+    case EnvCApi_ObservationBytes:
+      return NPY_UINT8;
+    case EnvCApi_ObservationDoubles:
+      return NPY_FLOAT64;
+    case EnvCApi_ObservationString:
+      break;
+  }
+  return -1;
+}
+
+PyObject* WrapRetainedObservation(const EnvCApi_Observation& observation,
+                                  EnvCApi_RetainedObservation* handle) {
+  const EnvCApi_ObservationSpec& spec = observation.spec;
+  if (spec.type == EnvCApi_ObservationString) {
+    PyObject* text = PyUnicode_FromStringAndSize(observation.payload.string, spec.shape[0]);
+    env_release_observation(handle);
+    return text;
+  }
+  if (spec.dims > NPY_MAXDIMS) {
+    env_release_observation(handle);
+    PyErr_Format(PyExc_RuntimeError, "an observation has %d dimensions, numpy allows %d",
+                 spec.dims, NPY_MAXDIMS);
+    return nullptr;
+  }
+  PyObject* capsule = PyCapsule_New(handle, kRetainedCapsule, ReleaseRetained);
+  if (capsule == nullptr) {
+    env_release_observation(handle);
+    return nullptr;
+  }
+  const int numpy_type = NumpyTypeOf(spec.type);
+  const npy_intp item_size = numpy_type == NPY_UINT8 ? 1 : sizeof(double);
+  npy_intp shape[NPY_MAXDIMS];
+  npy_intp strides[NPY_MAXDIMS];
+  for (int d = 0; d < spec.dims; ++d) {
+    shape[d] = spec.shape[d];
+    strides[d] = spec.strides[d] * item_size;
+  }
+  void* data = numpy_type == NPY_UINT8 ? static_cast<void*>(const_cast<std::uint8_t*>(
+                                             observation.payload.bytes))
+                                       : const_cast<double*>(observation.payload.doubles);
+  // Flags 0: not writeable. numpy works out contiguity and alignment.
+  PyObject* array = NewArray(numpy_type, spec.dims, shape, strides, data, 0);
+  if (array == nullptr) {
+    Py_DECREF(capsule);
+    return nullptr;
+  }
+  // Steals `capsule`, also on failure. A base that is not an array and has
+  // no writable buffer also stops setflags(write=True).
+  if (PyArray_SetBaseObject(reinterpret_cast<PyArrayObject*>(array), capsule) < 0) {
+    Py_DECREF(array);
+    return nullptr;
+  }
+  return array;
+}
+
+PyObject* CopyObservation(const EnvCApi_Observation& observation) {
+  const EnvCApi_ObservationSpec& spec = observation.spec;
+  if (spec.type == EnvCApi_ObservationString) {
+    return PyUnicode_FromStringAndSize(observation.payload.string, spec.shape[0]);
+  }
+  std::vector<npy_intp> shape(spec.shape, spec.shape + spec.dims);
+  const int numpy_type = NumpyTypeOf(spec.type);
+  PyObject* array = NewOwnedObservationArray(numpy_type, shape);
+  if (array == nullptr) return nullptr;
+  const npy_intp item_size = numpy_type == NPY_UINT8 ? 1 : sizeof(double);
+  // The ABI's strides are row-major (env_c_api.h); walk them anyway, one
+  // element at a time, as events are small.
+  const auto* source = numpy_type == NPY_UINT8
+                           ? observation.payload.bytes
+                           : reinterpret_cast<const std::uint8_t*>(observation.payload.doubles);
+  auto* target = static_cast<std::uint8_t*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(array)));
+  const npy_intp count = PyArray_SIZE(reinterpret_cast<PyArrayObject*>(array));
+  for (npy_intp i = 0; i < count; ++i) {
+    npy_intp rest = i;
+    npy_intp offset = 0;
+    for (int d = spec.dims - 1; d >= 0; --d) {
+      offset += (rest % spec.shape[d]) * spec.strides[d];
+      rest /= spec.shape[d];
+    }
+    std::memcpy(target + i * item_size, source + offset * item_size, item_size);
+  }
+  return array;
+}
+
+PyObject* NewOwnedObservationArray(int numpy_type, absl::Span<const npy_intp> shape) {
+  PyObject* array = NewArray(numpy_type, static_cast<int>(shape.size()), shape.data(), nullptr,
+                             nullptr, 0);
+  if (array == nullptr) return nullptr;
+  PyArray_CLEARFLAGS(reinterpret_cast<PyArrayObject*>(array), NPY_ARRAY_WRITEABLE);
+  return array;
+}
+
+}  // namespace labenv

@@ -1,0 +1,536 @@
+#include "engine_plugin/python/vector_lab.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine_plugin/env_c_api.h"
+#include "engine_plugin/python/env_support.h"
+#include "engine_plugin/python/observation_array.h"
+#include "engine_plugin/python/thread_pool.h"
+
+namespace labenv {
+namespace {
+
+constexpr char kRgbName[] = "RGB_INTERLEAVED";
+// Free batch buffers kept beyond the one in use; more are released, so a
+// caller that once kept many batches does not pin them for ever.
+constexpr int kMaxFreeBatches = 2;
+
+// One engine instance of the vector and what its last step produced.
+struct Instance {
+  Connection connection;
+  int episode = 0;  // the next episode to start
+  bool needs_start = true;
+  std::string error;  // the last step's, "" if none
+};
+
+// One requested observation: where it is in the engine and its slot size.
+struct Batched {
+  int index;
+  int numpy_type;
+  std::vector<npy_intp> shape;  // with the leading n
+  std::size_t slot_bytes;
+};
+
+// One buffer: an array per requested observation, owned by the vector.
+struct Batch {
+  std::vector<PyObject*> arrays;
+};
+
+struct VectorState {
+  int n = 0;
+  std::vector<std::unique_ptr<Instance>> instances;
+  std::vector<Batched> batched;
+  std::vector<PyObject*> keys;  // owned
+  int rgb = -1;                 // position of RGB_INTERLEAVED in `batched`
+  std::vector<Batch> batches;
+  std::unique_ptr<ThreadPool> pool;
+  std::vector<int> actions;  // n x action count
+  int action_count = 0;
+  std::uint64_t base_seed = 0;
+  std::mt19937_64 seeds{std::random_device{}()};
+  bool reset_done = false;
+  bool closed = false;
+  bool busy = false;  // a step runs without the GIL
+
+  ~VectorState() {
+    for (PyObject* key : keys) Py_DECREF(key);
+    for (Batch& batch : batches) {
+      for (PyObject* array : batch.arrays) Py_DECREF(array);
+    }
+  }
+};
+
+struct VectorLabObject {
+  PyObject_HEAD
+  VectorState* state;
+};
+
+VectorState* StateOf(PyObject* self) { return reinterpret_cast<VectorLabObject*>(self)->state; }
+
+VectorState* Usable(PyObject* self) {
+  VectorState* state = StateOf(self);
+  if (state == nullptr) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "labenv.VectorLab was not initialised (its __init__ failed)");
+    return nullptr;
+  }
+  if (state->closed) {
+    PyErr_SetString(PyExc_RuntimeError, "labenv.VectorLab is closed: close() was called");
+    return nullptr;
+  }
+  if (state->busy) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "labenv.VectorLab is in use by another thread (one thread at a time)");
+    return nullptr;
+  }
+  return state;
+}
+
+// Whether nobody but the vector holds `batch`: a view or a DLPack export
+// holds its array, so the count is exact.
+bool IsFree(const Batch& batch) {
+  return std::all_of(batch.arrays.begin(), batch.arrays.end(),
+                     [](PyObject* array) { return Py_REFCNT(array) == 1; });
+}
+
+// A free batch buffer to write the next step into (a new one if every
+// buffer is held), keeping at most kMaxFreeBatches others. Null with a
+// Python error set if allocating fails.
+Batch* NextBatch(VectorState& state) {
+  Batch* chosen = nullptr;
+  int free_kept = 0;
+  for (std::size_t b = 0; b < state.batches.size();) {
+    Batch& batch = state.batches[b];
+    if (!IsFree(batch)) {
+      ++b;
+      continue;
+    }
+    if (chosen == nullptr || free_kept < kMaxFreeBatches) {
+      if (chosen == nullptr) {
+        chosen = &batch;
+      } else {
+        ++free_kept;
+      }
+      ++b;
+      continue;
+    }
+    // An engine's last frame may lie in this buffer, but the next step
+    // gives every engine a new target before it renders or reads a frame.
+    for (PyObject* array : batch.arrays) Py_DECREF(array);
+    state.batches.erase(state.batches.begin() + b);
+  }
+  if (chosen != nullptr) return chosen;
+  Batch batch;
+  for (const Batched& observation : state.batched) {
+    PyObject* array = NewOwnedObservationArray(observation.numpy_type, observation.shape);
+    if (array == nullptr) {
+      for (PyObject* made : batch.arrays) Py_DECREF(made);
+      return nullptr;
+    }
+    batch.arrays.push_back(array);
+  }
+  state.batches.push_back(std::move(batch));
+  return &state.batches.back();
+}
+
+std::uint64_t EpisodeSeed(const VectorState& state, int instance, int episode) {
+  return state.base_seed + static_cast<std::uint64_t>(instance) +
+         static_cast<std::uint64_t>(episode) * static_cast<std::uint64_t>(state.n);
+}
+
+// Where one step writes: the batch's slots and the per-instance results.
+struct StepOutput {
+  std::vector<std::uint8_t*> slots;  // base of each batched array
+  double* reward;
+  npy_bool* terminated;
+  npy_bool* truncated;
+};
+
+// Steps (or starts) instance i; runs on a pool thread without the GIL.
+void StepInstance(VectorState& state, const StepOutput& out, int num_steps, int i) {
+  Instance& instance = *state.instances[i];
+  const EnvCApi& api = instance.connection.api;
+  void* context = instance.connection.context;
+  instance.error.clear();
+  out.reward[i] = 0;
+  out.terminated[i] = NPY_FALSE;
+  out.truncated[i] = NPY_FALSE;
+  if (state.rgb >= 0) {
+    const std::size_t bytes = state.batched[state.rgb].slot_bytes;
+    if (api.set_frame_target(context, out.slots[state.rgb] + i * bytes, bytes) != 0) {
+      instance.error = api.error_message(context);
+      return;
+    }
+  }
+  if (instance.needs_start) {
+    if (api.start(context, instance.episode, EpisodeSeed(state, i, instance.episode)) != 0) {
+      instance.error = api.error_message(context);
+      return;
+    }
+    ++instance.episode;
+    instance.needs_start = false;
+  } else {
+    api.act_discrete(context, &state.actions[static_cast<std::size_t>(i) * state.action_count]);
+    const EnvCApi_EnvironmentStatus status = api.advance(context, num_steps, &out.reward[i]);
+    if (status == EnvCApi_EnvironmentStatus_Error) {
+      instance.error = api.error_message(context);
+      instance.needs_start = true;
+      return;
+    }
+    out.terminated[i] = status == EnvCApi_EnvironmentStatus_Terminated;
+    out.truncated[i] = status == EnvCApi_EnvironmentStatus_Interrupted;
+    instance.needs_start = status != EnvCApi_EnvironmentStatus_Running;
+  }
+  for (std::size_t b = 0; b < state.batched.size(); ++b) {
+    if (static_cast<int>(b) == state.rgb) continue;  // already rendered in place
+    const Batched& observation = state.batched[b];
+    EnvCApi_Observation value;
+    if (api.observation(context, observation.index, &value) != 0) {
+      instance.error = api.error_message(context);
+      instance.needs_start = true;
+      return;
+    }
+    // ABI observations are contiguous and row-major (env_c_api.h).
+    const void* source = value.spec.type == EnvCApi_ObservationBytes
+                             ? static_cast<const void*>(value.payload.bytes)
+                             : static_cast<const void*>(value.payload.doubles);
+    std::memcpy(out.slots[b] + i * observation.slot_bytes, source, observation.slot_bytes);
+  }
+}
+
+PyObject* NewResultArray(int numpy_type, npy_intp n) { return PyArray_SimpleNew(1, &n, numpy_type); }
+
+// Runs one lock-step pass over every instance and returns the batched
+// observations, plus (reward, terminated, truncated) when `results`.
+PyObject* RunStep(VectorState& state, int num_steps, bool results) {
+  Batch* batch = NextBatch(state);
+  if (batch == nullptr) return nullptr;
+  PyObject* reward = NewResultArray(NPY_FLOAT64, state.n);
+  PyObject* terminated = NewResultArray(NPY_BOOL, state.n);
+  PyObject* truncated = NewResultArray(NPY_BOOL, state.n);
+  PyObject* observations = PyDict_New();
+  if (reward == nullptr || terminated == nullptr || truncated == nullptr ||
+      observations == nullptr) {
+    Py_XDECREF(reward);
+    Py_XDECREF(terminated);
+    Py_XDECREF(truncated);
+    Py_XDECREF(observations);
+    return nullptr;
+  }
+  StepOutput out;
+  for (PyObject* array : batch->arrays) {
+    out.slots.push_back(
+        static_cast<std::uint8_t*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(array))));
+  }
+  out.reward = static_cast<double*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(reward)));
+  out.terminated =
+      static_cast<npy_bool*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(terminated)));
+  out.truncated =
+      static_cast<npy_bool*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(truncated)));
+  state.busy = true;
+  Py_BEGIN_ALLOW_THREADS
+  state.pool->Run(state.n, [&](int i) { StepInstance(state, out, num_steps, i); });
+  Py_END_ALLOW_THREADS
+  state.busy = false;
+  for (int i = 0; i < state.n; ++i) {
+    const Instance& instance = *state.instances[i];
+    if (instance.error.empty()) continue;
+    PyErr_Format(PyExc_RuntimeError, "VectorLab env %d: \"%s\"", i, instance.error.c_str());
+    Py_DECREF(reward);
+    Py_DECREF(terminated);
+    Py_DECREF(truncated);
+    Py_DECREF(observations);
+    return nullptr;
+  }
+  for (std::size_t b = 0; b < state.batched.size(); ++b) {
+    if (PyDict_SetItem(observations, state.keys[b], batch->arrays[b]) < 0) {
+      Py_DECREF(reward);
+      Py_DECREF(terminated);
+      Py_DECREF(truncated);
+      Py_DECREF(observations);
+      return nullptr;
+    }
+  }
+  if (!results) {
+    Py_DECREF(reward);
+    Py_DECREF(terminated);
+    Py_DECREF(truncated);
+    return observations;
+  }
+  return Py_BuildValue("(NNNN)", observations, reward, terminated, truncated);
+}
+
+void VectorLabDealloc(PyObject* self) {
+  delete StateOf(self);
+  Py_TYPE(self)->tp_free(self);
+}
+
+PyObject* VectorLabNew(PyTypeObject* type, PyObject*, PyObject*) {
+  PyObject* self = type->tp_alloc(type, 0);
+  if (self != nullptr) reinterpret_cast<VectorLabObject*>(self)->state = nullptr;
+  return self;
+}
+
+// VectorLab(n, level, observations, config=None, num_threads=None)
+int VectorLabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
+  static const char* keywords[] = {"n", "level", "observations", "config", "num_threads",
+                                   nullptr};
+  int n = 0;
+  const char* level = nullptr;
+  PyObject* observations = nullptr;
+  PyObject* config = Py_None;
+  PyObject* threads_arg = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "isO|OO:VectorLab", const_cast<char**>(keywords),
+                                   &n, &level, &observations, &config, &threads_arg)) {
+    return -1;
+  }
+  if (n < 1) {
+    PyErr_Format(PyExc_ValueError, "VectorLab needs n >= 1 environments, got %d", n);
+    return -1;
+  }
+  int threads = std::min<int>(n, std::max(1u, std::thread::hardware_concurrency()));
+  if (threads_arg != Py_None) {
+    threads = static_cast<int>(PyLong_AsLong(threads_arg));
+    if (threads == -1 && PyErr_Occurred()) return -1;
+    if (threads < 1) {
+      PyErr_Format(PyExc_ValueError, "num_threads must be >= 1, got %d", threads);
+      return -1;
+    }
+  }
+  if (StateOf(self) != nullptr) {
+    PyErr_SetString(PyExc_RuntimeError, "VectorLab.__init__ may only be called once");
+    return -1;
+  }
+  auto state = std::make_unique<VectorState>();
+  state->n = n;
+  for (int i = 0; i < n; ++i) {
+    auto instance = std::make_unique<Instance>();
+    if (!Connect(level, config, &instance->connection)) return -1;
+    state->instances.push_back(std::move(instance));
+  }
+  const Connection& first = state->instances[0]->connection;
+  std::vector<int> indices;
+  if (!FindObservations(first, observations, &indices, &state->keys)) return -1;
+  for (std::size_t b = 0; b < indices.size(); ++b) {
+    EnvCApi_ObservationSpec spec;
+    first.api.observation_spec(first.context, indices[b], &spec);
+    const char* name = first.api.observation_name(first.context, indices[b]);
+    if (spec.type == EnvCApi_ObservationString) {
+      PyErr_Format(PyExc_ValueError,
+                   "VectorLab batches fixed-shape arrays; '%s' is a string observation", name);
+      return -1;
+    }
+    Batched batched{indices[b], NumpyTypeOf(spec.type), {n}, 0};
+    std::size_t elements = 1;
+    for (int d = 0; d < spec.dims; ++d) {
+      batched.shape.push_back(spec.shape[d]);
+      elements *= static_cast<std::size_t>(spec.shape[d]);
+    }
+    batched.slot_bytes = elements * (batched.numpy_type == NPY_UINT8 ? 1 : sizeof(double));
+    if (std::strcmp(name, kRgbName) == 0) state->rgb = static_cast<int>(b);
+    state->batched.push_back(std::move(batched));
+  }
+  state->action_count = ActionCount(first);
+  state->actions.resize(static_cast<std::size_t>(n) * state->action_count);
+  state->pool = std::make_unique<ThreadPool>(threads);
+  reinterpret_cast<VectorLabObject*>(self)->state = state.release();
+  return 0;
+}
+
+// reset(seed=None) -> observations: episode 0 of every env.
+PyObject* VectorLabReset(PyObject* self, PyObject* args, PyObject* kwargs) {
+  static const char* keywords[] = {"seed", nullptr};
+  PyObject* seed_arg = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:reset", const_cast<char**>(keywords),
+                                   &seed_arg)) {
+    return nullptr;
+  }
+  VectorState* state = Usable(self);
+  if (state == nullptr) return nullptr;
+  if (seed_arg == Py_None) {
+    state->base_seed = state->seeds();
+  } else {
+    if (!PyIndex_Check(seed_arg)) {
+      PyErr_Format(PyExc_ValueError, "'seed' must be int or None, was '%s'.",
+                   Py_TYPE(seed_arg)->tp_name);
+      return nullptr;
+    }
+    PyObject* index = PyNumber_Index(seed_arg);
+    if (index == nullptr) return nullptr;
+    state->base_seed = PyLong_AsUnsignedLongLongMask(index);
+    Py_DECREF(index);
+    if (PyErr_Occurred()) return nullptr;
+  }
+  for (std::unique_ptr<Instance>& instance : state->instances) {
+    instance->episode = 0;
+    instance->needs_start = true;
+  }
+  state->reset_done = false;
+  PyObject* observations = RunStep(*state, 1, /*results=*/false);
+  state->reset_done = observations != nullptr;
+  return observations;
+}
+
+// step(actions, num_steps=1) -> (observations, reward, terminated, truncated)
+PyObject* VectorLabStep(PyObject* self, PyObject* args, PyObject* kwargs) {
+  static const char* keywords[] = {"actions", "num_steps", nullptr};
+  PyObject* actions = nullptr;
+  int num_steps = 1;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|i:step", const_cast<char**>(keywords),
+                                   &actions, &num_steps)) {
+    return nullptr;
+  }
+  VectorState* state = Usable(self);
+  if (state == nullptr) return nullptr;
+  if (!state->reset_done) {
+    PyErr_SetString(PyExc_RuntimeError, "VectorLab: call reset() before step()");
+    return nullptr;
+  }
+  if (num_steps < 1) {
+    PyErr_Format(PyExc_ValueError, "num_steps must be >= 1, got %d", num_steps);
+    return nullptr;
+  }
+  if (!ReadActions(actions, {state->n, state->action_count}, state->actions.data())) {
+    return nullptr;
+  }
+  return RunStep(*state, num_steps, /*results=*/true);
+}
+
+PyObject* VectorLabObservationSpec(PyObject* self, PyObject*) {
+  VectorState* state = Usable(self);
+  return state == nullptr ? nullptr : ObservationSpecList(state->instances[0]->connection);
+}
+
+PyObject* VectorLabActionSpec(PyObject* self, PyObject*) {
+  VectorState* state = Usable(self);
+  return state == nullptr ? nullptr : ActionSpecList(state->instances[0]->connection);
+}
+
+PyObject* VectorLabFps(PyObject* self, PyObject*) {
+  VectorState* state = Usable(self);
+  if (state == nullptr) return nullptr;
+  const Connection& first = state->instances[0]->connection;
+  return PyLong_FromLong(first.api.fps(first.context));
+}
+
+// read_property(key) -> [str], env by env, as Lab.read_property.
+PyObject* VectorLabReadProperty(PyObject* self, PyObject* args, PyObject* kwargs) {
+  static const char* keywords[] = {"key", nullptr};
+  const char* key = nullptr;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s:read_property", const_cast<char**>(keywords),
+                                   &key)) {
+    return nullptr;
+  }
+  VectorState* state = Usable(self);
+  if (state == nullptr) return nullptr;
+  PyObject* values = PyList_New(state->n);
+  if (values == nullptr) return nullptr;
+  for (int i = 0; i < state->n; ++i) {
+    const Connection& connection = state->instances[i]->connection;
+    const char* value = nullptr;
+    if (connection.api.read_property(connection.context, key, &value) !=
+        EnvCApi_PropertyResult_Success) {
+      Py_DECREF(values);
+      PyErr_Format(PyExc_KeyError, "VectorLab env %d: %s", i,
+                   connection.api.error_message(connection.context));
+      return nullptr;
+    }
+    PyObject* text = PyUnicode_FromString(value);
+    if (text == nullptr) {
+      Py_DECREF(values);
+      return nullptr;
+    }
+    PyList_SET_ITEM(values, i, text);
+  }
+  return values;
+}
+
+// close() -> True if this call closed it. Batches already returned stay.
+PyObject* VectorLabClose(PyObject* self, PyObject*) {
+  VectorState* state = StateOf(self);
+  if (state == nullptr || state->closed) Py_RETURN_FALSE;
+  if (state->busy) {
+    PyErr_SetString(PyExc_RuntimeError, "labenv.VectorLab is in use by another thread");
+    return nullptr;
+  }
+  state->pool.reset();
+  for (std::unique_ptr<Instance>& instance : state->instances) instance->connection.Release();
+  state->closed = true;
+  Py_RETURN_TRUE;
+}
+
+PyObject* VectorLabNumEnvs(PyObject* self, void*) {
+  VectorState* state = StateOf(self);
+  return PyLong_FromLong(state == nullptr ? 0 : state->n);
+}
+
+PyObject* VectorLabNumThreads(PyObject* self, void*) {
+  VectorState* state = StateOf(self);
+  return PyLong_FromLong(state == nullptr || state->pool == nullptr ? 0
+                                                                    : state->pool->threads());
+}
+
+PyMethodDef kVectorLabMethods[] = {
+    {"reset", reinterpret_cast<PyCFunction>(VectorLabReset), METH_VARARGS | METH_KEYWORDS,
+     "reset(seed=None)\n--\n\nStarts episode 0 of every env (env i with seed + i) and returns "
+     "the batched observations."},
+    {"step", reinterpret_cast<PyCFunction>(VectorLabStep), METH_VARARGS | METH_KEYWORDS,
+     "step(actions, num_steps=1)\n--\n\nSteps every env with its row of `actions` (np.intc, "
+     "shape (n, 7)); returns (observations, reward, terminated, truncated). Envs whose "
+     "episode ended in the previous step start a new one instead (next-step autoreset)."},
+    {"observation_spec", VectorLabObservationSpec, METH_NOARGS,
+     "observation_spec()\n--\n\nOne env's observations, as Lab.observation_spec()."},
+    {"action_spec", VectorLabActionSpec, METH_NOARGS,
+     "action_spec()\n--\n\nOne env's actions, as Lab.action_spec()."},
+    {"fps", VectorLabFps, METH_NOARGS, "fps()\n--\n\nFrames per second of the simulation."},
+    {"read_property", reinterpret_cast<PyCFunction>(VectorLabReadProperty),
+     METH_VARARGS | METH_KEYWORDS,
+     "read_property(key)\n--\n\nEach env's value of a property: [str] of length n."},
+    {"close", VectorLabClose, METH_NOARGS,
+     "close()\n--\n\nReleases every engine instance and the threads; True if this call "
+     "closed it."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+PyGetSetDef kVectorLabGetSets[] = {
+    {"num_envs", VectorLabNumEnvs, nullptr, "The number of environments, n.", nullptr},
+    {"num_threads", VectorLabNumThreads, nullptr,
+     "Threads that step the environments (the caller's included); 0 once closed.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr},
+};
+
+PyTypeObject vector_lab_type = {PyVarObject_HEAD_INIT(nullptr, 0)};
+
+}  // namespace
+
+int AddVectorLabType(PyObject* module) {
+  vector_lab_type.tp_name = "labenv.VectorLab";
+  vector_lab_type.tp_basicsize = sizeof(VectorLabObject);
+  vector_lab_type.tp_flags = Py_TPFLAGS_DEFAULT;
+  vector_lab_type.tp_doc =
+      "VectorLab(n, level, observations, config=None, num_threads=None)\n--\n\n"
+      "n engine instances of `level` stepped together on a thread pool, their\n"
+      "observations batched with a leading dimension n. See docs/python.md.";
+  vector_lab_type.tp_methods = kVectorLabMethods;
+  vector_lab_type.tp_getset = kVectorLabGetSets;
+  vector_lab_type.tp_new = VectorLabNew;
+  vector_lab_type.tp_init = VectorLabInit;
+  vector_lab_type.tp_dealloc = VectorLabDealloc;
+  if (PyType_Ready(&vector_lab_type) < 0) return -1;
+  Py_INCREF(&vector_lab_type);
+  if (PyModule_AddObject(module, "VectorLab", reinterpret_cast<PyObject*>(&vector_lab_type)) <
+      0) {
+    Py_DECREF(&vector_lab_type);
+    return -1;
+  }
+  return 0;
+}
+
+}  // namespace labenv

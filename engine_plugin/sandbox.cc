@@ -1,0 +1,323 @@
+#include "engine_plugin/sandbox.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "lua_api/call.h"
+#include "lua_api/read.h"
+
+namespace engine_plugin {
+namespace {
+
+// The watchdog checks the count every this many instructions (or every
+// `limit`, if smaller).
+constexpr std::int64_t kHookStep = 1000;
+
+// The registry key of the Watchdog, for the hook.
+const char kWatchdogKey = 0;
+
+// The first byte of a precompiled chunk (LUA_SIGNATURE).
+constexpr char kBinaryChunk = '\033';
+
+std::string Megabytes(std::size_t bytes) { return absl::StrCat(bytes >> 20, " MiB"); }
+
+// The lua_Alloc of a capped VM; `ud` is its Sandbox::Memory.
+void* CappedAllocate(void* ud, void* block, std::size_t old_size, std::size_t new_size) {
+  auto* memory = static_cast<Sandbox::Memory*>(ud);
+  if (new_size == 0) {
+    std::free(block);
+    memory->used -= old_size;
+    return nullptr;
+  }
+  // Shrinking must never fail (Lua relies on it), so only growth counts.
+  if (memory->enforcing && new_size > old_size &&
+      memory->used + (new_size - old_size) > memory->limit) {
+    memory->refused = true;
+    return nullptr;
+  }
+  void* resized = std::realloc(block, new_size);
+  if (resized != nullptr) memory->used = memory->used - old_size + new_size;
+  return resized;
+}
+
+// [-(n + 1), +m, e] Calls the function under its n arguments with the cap
+// enforced (upvalue 1 is the Memory). It runs inside Call's lua_pcall, so
+// that only allocations under that protection can be refused: a refusal
+// outside one would be an unprotected error, which aborts the host.
+int RunCapped(lua_State* L) {
+  auto* memory = static_cast<Sandbox::Memory*>(lua_touserdata(L, lua_upvalueindex(1)));
+  memory->enforcing = true;
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  memory->enforcing = false;
+  return lua_gettop(L);
+}
+
+// [-0, +0, -] For lua_cpcall: a full collection.
+int CollectGarbage(lua_State* L) {
+  lua_gc(L, LUA_GCCOLLECT, 0);
+  return 0;
+}
+
+// What luaL_newstate's panic function does, for states made with
+// lua_newstate: say why before Lua aborts.
+int Panic(lua_State* L) {
+  const char* message = lua_tostring(L, -1);
+  std::fprintf(stderr, "PANIC: unprotected error in call to Lua API (%s)\n",
+               message != nullptr ? message : "?");
+  return 0;
+}
+
+// The count hook. It holds no C++ objects, so its lua_error is safe.
+void CountHook(lua_State* L, lua_Debug*) {
+  lua_pushlightuserdata(L, const_cast<char*>(&kWatchdogKey));
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  auto* watchdog = static_cast<Sandbox::Watchdog*>(lua_touserdata(L, -1));
+  lua_pop(L, 1);
+  if (watchdog == nullptr || !watchdog->armed) return;
+  const std::int64_t step = std::min(watchdog->limit, kHookStep);
+  if (!watchdog->tripped) {
+    // Coroutines have counts of their own; the total is shared.
+    watchdog->executed += lua_gethookcount(L);
+    if (watchdog->executed < watchdog->limit) {
+      // A coroutine left at 1 by an earlier callback's trip.
+      if (lua_gethookcount(L) != step) lua_sethook(L, &CountHook, LUA_MASKCOUNT, step);
+      return;
+    }
+    watchdog->tripped = true;
+  }
+  // From now on every instruction fails, so a pcall in the script cannot
+  // catch this and carry on.
+  lua_sethook(L, &CountHook, LUA_MASKCOUNT, 1);
+  lua_pushfstring(L,
+                  "the level exceeded the instruction limit of %f instructions in one callback "
+                  "(setting instructionLimit)",
+                  static_cast<lua_Number>(watchdog->limit));
+  lua_error(L);
+}
+
+// Module names `require` may find beside the level: letters, digits and
+// '_' between dots.
+bool IsModuleName(absl::string_view name) {
+  for (absl::string_view part : absl::StrSplit(name, '.')) {
+    if (part.empty() || !std::all_of(part.begin(), part.end(), [](char c) {
+          return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_';
+        })) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// [-1, +1, e] The sandbox's searcher for require(name): a pure-Lua
+// <directory>/a/b.lua for 'a.b', with the directory in upvalue 1. As
+// require expects, a module it cannot find gives a string saying where it
+// looked.
+lua_api::NResultsOr LoadNeighbour(lua_State* L) {
+  std::string name;
+  if (std::string why = lua_api::ReadString(L, 1, &name); !why.empty()) {
+    return absl::StrCat("require: module name: ", why);
+  }
+  std::string looked;
+  if (!IsModuleName(name)) {
+    looked = "\n\tno file beside the level (the sandbox loads only names of letters, digits and "
+             "'_' between dots)";
+  } else {
+    const std::string path = absl::StrCat(lua_tostring(L, lua_upvalueindex(1)), "/",
+                                          absl::StrReplaceAll(name, {{".", "/"}}), ".lua");
+    std::ifstream file(path, std::ios::binary);
+    if (!file) {
+      looked = absl::StrCat("\n\tno file '", path, "'");
+    } else {
+      std::ostringstream contents;
+      contents << file.rdbuf();
+      const std::string source = contents.str();
+      const std::string error = absl::StrCat("error loading module '", name, "' from '", path, "': ");
+      if (!source.empty() && source[0] == kBinaryChunk) {
+        return absl::StrCat(error, "binary chunks are not allowed in the sandbox");
+      }
+      // Protected inside: a syntax or memory error comes back as a status.
+      if (luaL_loadbuffer(L, source.data(), source.size(), ("@" + path).c_str()) != 0) {
+        std::string message = lua_tostring(L, -1);
+        lua_pop(L, 1);
+        return error + message;
+      }
+      return 1;
+    }
+  }
+  lua_pushlstring(L, looked.data(), looked.size());
+  return 1;
+}
+
+// Run once in a restricted VM, with package.loaders' new searchers as
+// arguments. It trims os, package and the base library to what cannot
+// reach outside the VM, and makes load and loadstring refuse bytecode.
+constexpr char kRestrict[] = R"lua(
+local searchers = {...}
+local keepOs = {clock = true, date = true, difftime = true, time = true}
+for name in pairs(os) do
+  if not keepOs[name] then os[name] = nil end
+end
+dofile, loadfile, newproxy = nil, nil, nil
+-- Only the traceback, which reads nothing but the script's own stack, so
+-- that errors keep theirs (lua_api::Call's message handler uses it).
+debug, package.loaded.debug = {traceback = debug.traceback}, nil
+package.loadlib, package.path, package.cpath = nil, '', ''
+table.insert(searchers, 1, package.loaders[1])  -- preload
+package.loaders = searchers
+
+local rawLoadstring, byte, concat, type = loadstring, string.byte, table.concat, type
+local binary = 'binary chunks are not allowed in the sandbox'
+function loadstring(chunk, name)
+  if type(chunk) == 'string' and byte(chunk, 1) == 27 then return nil, binary end
+  return rawLoadstring(chunk, name)
+end
+function load(reader, name)
+  if type(reader) ~= 'function' then
+    error("bad argument #1 to 'load' (function expected, got " .. type(reader) .. ")", 2)
+  end
+  local pieces = {}
+  while true do
+    local piece = reader()
+    if piece == nil or piece == '' then break end
+    if type(piece) ~= 'string' then return nil, 'reader function must return a string' end
+    pieces[#pieces + 1] = piece
+  end
+  return loadstring(concat(pieces), name or '=(load)')
+end
+)lua";
+
+// [-0, +0, -] Opens the libraries a restricted VM keeps, then restricts
+// them. Runs before any script, unprotected by the cap.
+absl::Status OpenRestricted(lua_State* L, const std::string& directory) {
+  const std::pair<const char*, lua_CFunction> kLibraries[] = {
+      {"", &luaopen_base},           {LUA_LOADLIBNAME, &luaopen_package},
+      {LUA_TABLIBNAME, &luaopen_table}, {LUA_STRLIBNAME, &luaopen_string},
+      {LUA_MATHLIBNAME, &luaopen_math}, {LUA_OSLIBNAME, &luaopen_os},
+      {LUA_DBLIBNAME, &luaopen_debug},  // trimmed to debug.traceback below
+  };
+  for (const auto& [name, open] : kLibraries) {
+    lua_pushcfunction(L, open);
+    lua_pushstring(L, name);
+    if (lua_pcall(L, 1, 0, 0) != 0) return absl::ResourceExhaustedError(lua_tostring(L, -1));
+  }
+  if (luaL_loadbuffer(L, kRestrict, sizeof(kRestrict) - 1, "=sandbox") != 0) {
+    return absl::InternalError(lua_tostring(L, -1));
+  }
+  int searchers = 0;
+  if (!directory.empty()) {
+    lua_pushlstring(L, directory.data(), directory.size());
+    lua_pushcclosure(L, &lua_api::Raising<&LoadNeighbour>, 1);
+    ++searchers;
+  }
+  if (lua_api::NResultsOr restricted = lua_api::Call(L, searchers, 0); !restricted.ok()) {
+    return absl::InternalError(absl::StrCat("cannot restrict the Lua libraries: ",
+                                            restricted.error()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Sandbox>> Sandbox::Create(const LevelLimits& limits,
+                                                         const std::string& directory) {
+  std::unique_ptr<Sandbox> sandbox(new Sandbox(limits));
+  Memory& memory = sandbox->memory_;
+  memory.limit = limits.memory_bytes;
+  // Only a cap needs an allocator of ours; 64-bit LuaJIT without GC64
+  // accepts none, so an uncapped VM keeps the default one.
+  lua_State* L = memory.limit == 0 ? luaL_newstate() : lua_newstate(&CappedAllocate, &memory);
+  if (L == nullptr) {
+    return absl::ResourceExhaustedError(
+        memory.limit == 0 ? "cannot create a Lua state"
+                          : "cannot create a Lua state with a memory cap (64-bit LuaJIT needs a "
+                            "GC64 build for that; set memoryLimitMegabytes=0)");
+  }
+  sandbox->L_ = L;
+  if (memory.limit != 0) lua_atpanic(L, &Panic);
+  lua_api::SetTensorLimits(L, limits.tensors);
+  if (limits.restrict_libraries) {
+    if (absl::Status opened = OpenRestricted(L, directory); !opened.ok()) return opened;
+  } else {
+    luaL_openlibs(L);
+  }
+  if (limits.instruction_limit > 0) {
+    sandbox->watchdog_.limit = limits.instruction_limit;
+    lua_pushlightuserdata(L, const_cast<char*>(&kWatchdogKey));
+    lua_pushlightuserdata(L, &sandbox->watchdog_);
+    lua_rawset(L, LUA_REGISTRYINDEX);
+#ifdef LUAJIT_VERSION
+    // LuaJIT never calls count hooks from compiled code.
+    luaJIT_setmode(L, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_OFF);
+#endif
+  }
+  return sandbox;
+}
+
+Sandbox::~Sandbox() {
+  if (L_ != nullptr) lua_close(L_);
+}
+
+absl::Status Sandbox::Load(absl::string_view source, const std::string& chunk_name) {
+  if (limits_.restrict_libraries && !source.empty() && source[0] == kBinaryChunk) {
+    return absl::InvalidArgumentError(
+        "cannot load the level: binary chunks are not allowed in the sandbox");
+  }
+  memory_.enforcing = memory_.limit != 0;
+  memory_.refused = false;
+  const int status = luaL_loadbuffer(L_, source.data(), source.size(), chunk_name.c_str());
+  memory_.enforcing = false;
+  if (status == 0) return absl::OkStatus();
+  std::string message = lua_tostring(L_, -1);
+  lua_pop(L_, 1);
+  if (memory_.refused) {
+    absl::StrAppend(&message, " (the level's Lua memory limit is ", Megabytes(memory_.limit),
+                    ": setting memoryLimitMegabytes)");
+  }
+  return absl::InvalidArgumentError(absl::StrCat("cannot load the level: ", message));
+}
+
+lua_api::NResultsOr Sandbox::Call(int nargs, int nresults) {
+  memory_.refused = false;
+  if (memory_.limit != 0) {
+    lua_pushlightuserdata(L_, &memory_);
+    lua_pushcclosure(L_, &RunCapped, 1);
+    lua_insert(L_, -(nargs + 2));
+    ++nargs;  // the function itself becomes RunCapped's first argument
+  }
+  if (watchdog_.limit > 0) {
+    watchdog_ = {.limit = watchdog_.limit, .executed = 0, .armed = true, .tripped = false};
+    lua_sethook(L_, &CountHook, LUA_MASKCOUNT,
+                static_cast<int>(std::min(watchdog_.limit, kHookStep)));
+  }
+  lua_api::NResultsOr result = lua_api::Call(L_, nargs, nresults);
+  memory_.enforcing = false;
+  if (watchdog_.limit > 0) {
+    watchdog_.armed = false;
+    lua_sethook(L_, nullptr, 0, 0);
+  }
+  if (result.ok()) return result;
+  // The script may have caught the first error and raised another.
+  std::string message = result.error();
+  if (watchdog_.tripped && message.find("instruction limit") == std::string::npos) {
+    message = absl::StrCat("the level exceeded the instruction limit of ", watchdog_.limit,
+                           " instructions in one callback (setting instructionLimit): ", message);
+  }
+  if (memory_.refused) {
+    absl::StrAppend(&message, "\n(the level's Lua memory reached its limit of ",
+                    Megabytes(memory_.limit), ": setting memoryLimitMegabytes)");
+    // Lua 5.1 has no emergency collection: free the failed callback's
+    // garbage now, so that the next one does not start at the cap.
+    lua_cpcall(L_, &CollectGarbage, nullptr);
+  }
+  return message;
+}
+
+}  // namespace engine_plugin

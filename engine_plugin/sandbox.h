@@ -1,0 +1,123 @@
+// Sandbox: a level's Lua VM and the limits its script runs under.
+//
+// Level scripts come from many hands, and a level loaded from a path is
+// untrusted. Whatever such a script does, the host must keep running. A
+// Sandbox owns the lua_State of one level and applies, as LevelLimits say:
+//
+//  - Restricted libraries (`restrict_libraries`, the engine's `sandbox`
+//    setting). The script gets base, package, string, table, math,
+//    coroutine and os.clock/date/difftime/time, and nothing that reaches
+//    outside the VM:
+//      - no io, dofile, loadfile, newproxy (user finalizers), and no
+//        os.execute, exit, getenv, remove, rename, tmpname, setlocale;
+//      - of debug only debug.traceback, which reads just the script's own
+//        stack and gives errors their tracebacks;
+//      - load and loadstring refuse binary chunks, which Lua 5.1 runs
+//        unverified (crafted bytecode can crash the host);
+//      - require finds only the preloaded modules (dmlab.system.*) and
+//        pure-Lua files beside the level: `require 'a.b'` reads
+//        <level directory>/a/b.lua, for names of letters, digits and '_'
+//        between dots. No C modules, package.loadlib, package.path or
+//        package.cpath;
+//      - the tensor file constructor ({file = ...}) is refused.
+//    Under LuaJIT, the jit and ffi modules are not opened either.
+//  - A memory cap (`memory_bytes`): the VM's allocator refuses to grow the
+//    Lua heap past it while script code runs, which the script sees as
+//    Lua's "not enough memory" error. The engine's own small allocations
+//    between callbacks are never refused, so a full heap cannot make the
+//    engine fail outside a protected call. Lua 5.1 has no emergency
+//    collection: garbage not yet collected counts, so leave headroom.
+//    NB: a refusal can also strike while one of the modules' C++ functions
+//    pushes its result; Lua's longjmp then skips that function's C++
+//    destructors, which leaks what they held (never a crash).
+//    Lifting the cap inside such functions is not done yet.
+//  - An instruction watchdog (`instruction_limit`): a count hook that
+//    aborts a callback once it has run that many Lua VM instructions
+//    (checked every 1000, in every coroutine), with an error that names
+//    the limit. Once tripped, every further instruction of that callback
+//    fails too, so pcall cannot swallow it. Time spent inside one C
+//    function (a long string.rep, a tensor op) is not counted. LuaJIT
+//    runs count hooks only in its interpreter, so under LuaJIT a Sandbox
+//    with a limit turns the JIT compiler off.
+//  - Tensor limits (`tensors`, see lua_api/tensor_limits.h): the bytes of
+//    tensor storage alive at once, and whether files may be read.
+//
+// Example:
+//   LevelLimits limits{.restrict_libraries = true, .memory_bytes = 64 << 20,
+//                      .instruction_limit = 10'000'000};
+//   absl::StatusOr<std::unique_ptr<Sandbox>> vm = Sandbox::Create(limits, "/levels/mine");
+//   absl::Status loaded = (*vm)->Load(source, "@/levels/mine/level.lua");
+//   lua_api::NResultsOr api = (*vm)->Call(/*nargs=*/0, /*nresults=*/1);
+#ifndef ENGINE_PLUGIN_SANDBOX_H_
+#define ENGINE_PLUGIN_SANDBOX_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "lua_api/lua.h"
+#include "lua_api/n_results_or.h"
+#include "lua_api/tensor_limits.h"
+
+namespace engine_plugin {
+
+struct LevelLimits {
+  bool restrict_libraries = false;
+  std::size_t memory_bytes = 0;        // the Lua heap; 0: no cap
+  std::int64_t instruction_limit = 0;  // per Call; 0: no limit
+  lua_api::TensorLimits tensors;
+};
+
+class Sandbox {
+ public:
+  // A new VM with the libraries the limits allow. `directory` is where
+  // the level's neighbour files are (empty: none).
+  static absl::StatusOr<std::unique_ptr<Sandbox>> Create(const LevelLimits& limits,
+                                                         const std::string& directory);
+  ~Sandbox();
+
+  lua_State* state() const { return L_; }
+  const LevelLimits& limits() const { return limits_; }
+
+  // [-0, +1 or +0, -] Compiles `source` under the memory cap and pushes
+  // the chunk. Restricted, a binary chunk is refused.
+  absl::Status Load(absl::string_view source, const std::string& chunk_name);
+
+  // [-(nargs + 1), +n, -] lua_api::Call under the memory cap and the
+  // watchdog. When a limit stopped the call, the message names it and
+  // the setting that sets it.
+  lua_api::NResultsOr Call(int nargs, int nresults);
+
+  Sandbox(const Sandbox&) = delete;
+  Sandbox& operator=(const Sandbox&) = delete;
+
+  // The VM's allocator and hook state; public for the C callbacks only.
+  struct Memory {
+    std::size_t limit = 0;  // 0: none
+    std::size_t used = 0;
+    bool enforcing = false;  // only while script code runs
+    bool refused = false;
+  };
+  struct Watchdog {
+    std::int64_t limit = 0;
+    std::int64_t executed = 0;
+    bool armed = false;
+    bool tripped = false;
+  };
+
+ private:
+  explicit Sandbox(const LevelLimits& limits) : limits_(limits) {}
+
+  LevelLimits limits_;
+  Memory memory_;
+  Watchdog watchdog_;
+  lua_State* L_ = nullptr;
+};
+
+}  // namespace engine_plugin
+
+#endif  // ENGINE_PLUGIN_SANDBOX_H_

@@ -1,0 +1,152 @@
+#include "lua_api/tensor_limits.h"
+
+#include <atomic>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+
+namespace lua_api {
+namespace {
+
+// The registry key of a state's Budget box.
+const char kBudgetKey = 0;
+constexpr char kBudgetMetatable[] = "dmlab.system.tensor.limits";
+
+std::string Megabytes(std::size_t bytes) {
+  return absl::StrCat(bytes >> 20, " MiB");
+}
+
+// A state's allocator. It lives while the state or any storage it handed
+// out does: one reference for the state's box, one per live block. Storage
+// may be freed on another thread (a host releasing an observation), so the
+// counts are atomic.
+class Budget final : public tensor::Allocator {
+ public:
+  explicit Budget(const TensorLimits& limits) : limits_(limits) {}
+
+  tensor::Device device() const override { return tensor::Device::Cpu(); }
+
+  absl::StatusOr<void*> Allocate(std::size_t bytes, bool zeroed) override {
+    if (!Reserve(bytes) && collector_ != nullptr) {
+      // The script's garbage may hold the room: Lua's collector runs on its
+      // own heap's schedule and never counts tensor bytes.
+      lua_gc(collector_, LUA_GCCOLLECT, 0);
+      if (!Reserve(bytes)) return Refusal(bytes);
+    }
+    absl::StatusOr<void*> block = tensor::CpuAllocator().Allocate(bytes, zeroed);
+    if (!block.ok()) {
+      used_.fetch_sub(bytes, std::memory_order_relaxed);
+      return block.status();
+    }
+    refs_.fetch_add(1, std::memory_order_relaxed);
+    return block;
+  }
+
+  void Deallocate(void* data, std::size_t bytes) override {
+    tensor::CpuAllocator().Deallocate(data, bytes);
+    used_.fetch_sub(bytes, std::memory_order_relaxed);
+    Unref();
+  }
+
+  void Unref() {
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
+
+  const TensorLimits& limits() const { return limits_; }
+  void set_limits(const TensorLimits& limits) { limits_ = limits; }
+  std::size_t used() const { return used_.load(std::memory_order_relaxed); }
+  void set_collector(lua_State* L) { collector_ = L; }
+
+ private:
+  // Counts `bytes` if they fit under the limit.
+  bool Reserve(std::size_t bytes) {
+    std::size_t used = used_.load(std::memory_order_relaxed);
+    do {
+      if (bytes > limits_.memory_bytes || used > limits_.memory_bytes - bytes) return false;
+    } while (!used_.compare_exchange_weak(used, used + bytes, std::memory_order_relaxed));
+    return true;
+  }
+
+  absl::Status Refusal(std::size_t bytes) const {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "a tensor of ", bytes, " bytes would exceed the tensor memory limit of this Lua state, ",
+        Megabytes(limits_.memory_bytes), " (", used(), " bytes are in use)"));
+  }
+
+  TensorLimits limits_;
+  std::atomic<std::size_t> used_{0};
+  std::atomic<long> refs_{1};  // the state's box
+  lua_State* collector_ = nullptr;  // cleared when the state lets go
+};
+
+// What TensorAllocator gives a state that has no Budget: a host error.
+class Unconfigured final : public tensor::Allocator {
+ public:
+  tensor::Device device() const override { return tensor::Device::Cpu(); }
+  absl::StatusOr<void*> Allocate(std::size_t, bool) override {
+    return absl::FailedPreconditionError(
+        "this Lua state has no tensor limits: the host must call RegisterTensorModule");
+  }
+  void Deallocate(void*, std::size_t) override {}
+};
+
+// [-0, +0, -] L's Budget, or null.
+Budget* Find(lua_State* L) {
+  lua_pushlightuserdata(L, const_cast<char*>(&kBudgetKey));
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  Budget* budget = lua_isuserdata(L, -1) ? *static_cast<Budget**>(lua_touserdata(L, -1)) : nullptr;
+  lua_pop(L, 1);
+  return budget;
+}
+
+// [-1, +0, -] __gc of the box: the state lets go of its Budget.
+int ReleaseBudget(lua_State* L) {
+  Budget* budget = *static_cast<Budget**>(lua_touserdata(L, 1));
+  if (budget == nullptr) return 0;  // SetTensorLimits failed before making it
+  budget->set_collector(nullptr);
+  budget->Unref();
+  return 0;
+}
+
+}  // namespace
+
+void SetTensorLimits(lua_State* L, const TensorLimits& limits) {
+  if (Budget* budget = Find(L)) {
+    budget->set_limits(limits);
+    return;
+  }
+  lua_pushlightuserdata(L, const_cast<char*>(&kBudgetKey));
+  auto** box = static_cast<Budget**>(lua_newuserdata(L, sizeof(Budget*)));
+  *box = nullptr;
+  if (luaL_newmetatable(L, kBudgetMetatable)) {
+    lua_pushcfunction(L, &ReleaseBudget);
+    lua_setfield(L, -2, "__gc");
+  }
+  lua_setmetatable(L, -2);
+  // Made only once the box can free it: should the registry write below
+  // fail for memory, the box is garbage and its __gc lets go.
+  *box = new Budget(limits);
+  lua_rawset(L, LUA_REGISTRYINDEX);
+}
+
+TensorLimits GetTensorLimits(lua_State* L) {
+  const Budget* budget = Find(L);
+  return budget != nullptr ? budget->limits() : TensorLimits{};
+}
+
+std::size_t TensorMemoryInUse(lua_State* L) {
+  const Budget* budget = Find(L);
+  return budget != nullptr ? budget->used() : 0;
+}
+
+tensor::Allocator& TensorAllocator(lua_State* L) {
+  Budget* budget = Find(L);
+  if (budget == nullptr) {
+    static Unconfigured* const unconfigured = new Unconfigured;
+    return *unconfigured;
+  }
+  budget->set_collector(L);
+  return *budget;
+}
+
+}  // namespace lua_api

@@ -1,0 +1,33 @@
+"""What labenv's test files share: level paths, small configs, actions."""
+
+import os
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# tests/python/levels/test_level.lua: see its header for the settings.
+TEST_LEVEL = os.path.join(HERE, "levels", "test_level.lua")
+
+# Small frames keep the tests fast; the engine's cost is per pixel.
+SMALL = {"width": "32", "height": "24"}
+
+FORWARD = np.array([0, 0, 0, 1, 0, 0, 0], dtype=np.intc)
+TURN_RIGHT = np.array([40, 0, 0, 0, 0, 0, 0], dtype=np.intc)
+
+
+def config(**settings):
+    """SMALL plus `settings`, every value as a str (as DeepMind Lab wants)."""
+    merged = dict(SMALL)
+    merged.update({key: str(value) for key, value in settings.items()})
+    return merged
+
+
+def random_actions(rng, count, envs=None):
+    """`count` random actions (or `count` x `envs` rows) that move around."""
+    shape = (count, 7) if envs is None else (count, envs, 7)
+    actions = np.zeros(shape, dtype=np.intc)
+    actions[..., 0] = rng.integers(-30, 31, size=shape[:-1])
+    actions[..., 2] = rng.integers(-1, 2, size=shape[:-1])
+    actions[..., 3] = rng.integers(-1, 2, size=shape[:-1])
+    return actions

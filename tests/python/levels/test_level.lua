@@ -1,0 +1,79 @@
+-- A level for labenv's tests: a corridor with apples straight ahead of the
+-- spawn (the player faces +x), a string and a doubles observation, events,
+-- properties, episodes that end on cue, and Lua errors on cue.
+--
+-- Settings:
+--   endAfterFrames  the level ends the episode (terminated) after this many
+--   failIn          'init': init raises
+--   failAtFrame     hasEpisodeFinished raises at this frame
+--   failSeed        start raises when started with this seed
+local tensor = require 'dmlab.system.tensor'
+local events = require 'dmlab.system.events'
+
+local api = {}
+local properties = {['test.answer'] = '42'}
+
+function api:init(settings)
+  if settings.failIn == 'init' then error('init failed on purpose') end
+  self._endAfter = tonumber(settings.endAfterFrames)
+  self._failAt = tonumber(settings.failAtFrame)
+  self._failSeed = tonumber(settings.failSeed)
+  self._counter = tensor.DoubleTensor(2)
+end
+
+function api:start(episode, seed)
+  if seed == self._failSeed then error('start failed on purpose, seed ' .. seed) end
+  self._frames = 0
+  events:add('started', 'episode ' .. episode, tensor.ByteTensor{1, 2, 3},
+             tensor.DoubleTensor{episode, 0.5})
+end
+
+function api:nextMap()
+  return '*********\n*PAAAA  *\n*********\n'
+end
+
+function api:pickup(entity)
+  events:add('pickup', entity.type)
+end
+
+function api:hasEpisodeFinished(timeSeconds)
+  self._frames = self._frames + 1
+  if self._frames == self._failAt then error('step failed on purpose') end
+  return self._endAfter ~= nil and self._frames >= self._endAfter
+end
+
+function api:customObservationSpec()
+  return {
+      {name = 'TEST.TEXT', type = 'String'},
+      {name = 'TEST.COUNTER', type = 'Doubles', shape = {2}},
+  }
+end
+
+-- Written in place every frame: retaining it must give a copy.
+function api:observeFrame(rgb, depth)
+  self._counter:fill(self._frames)
+end
+
+function api:customObservation(name)
+  if name == 'TEST.TEXT' then return 'frame ' .. self._frames end
+  return self._counter
+end
+
+function api:readProperty(key)
+  if key == 'test.fail' then error('read failed on purpose') end
+  return properties[key]
+end
+
+function api:writeProperty(key, value)
+  if key == 'test.fail' then error('write failed on purpose') end
+  if properties[key] == nil then return false end
+  properties[key] = value
+  return true
+end
+
+function api:listProperty(key, callback)
+  if key == '' then callback('test', 'l') end
+  if key == 'test' then callback('test.answer', 'rw') end
+end
+
+return api
