@@ -12,6 +12,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "lua_api/call.h"
+#include "lua_api/native_code.h"
 #include "lua_api/read.h"
 
 namespace engine_plugin {
@@ -38,8 +39,14 @@ void* CappedAllocate(void* ud, void* block, std::size_t old_size, std::size_t ne
     return nullptr;
   }
   // Shrinking must never fail (Lua relies on it), so only growth counts.
+  // Inside the modules' C++ functions a refusal would longjmp over their
+  // destructors, so there the cap stretches to twice its size: enough for
+  // any result they push short of a pathological one (the nested tables of
+  // a huge tensor's val()), and the script's next allocation is refused.
+  const std::size_t ceiling =
+      lua_api::InNativeCode::active() ? memory->limit * 2 : memory->limit;
   if (memory->enforcing && new_size > old_size &&
-      memory->used + (new_size - old_size) > memory->limit) {
+      memory->used + (new_size - old_size) > ceiling) {
     memory->refused = true;
     return nullptr;
   }

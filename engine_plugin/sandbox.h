@@ -27,10 +27,12 @@
 //    between callbacks are never refused, so a full heap cannot make the
 //    engine fail outside a protected call. Lua 5.1 has no emergency
 //    collection: garbage not yet collected counts, so leave headroom.
-//    NB: a refusal can also strike while one of the modules' C++ functions
-//    pushes its result; Lua's longjmp then skips that function's C++
-//    destructors, which leaks what they held (never a crash).
-//    Lifting the cap inside such functions is not done yet.
+//    Inside the modules' C++ functions (lua_api::InNativeCode) a refusal
+//    would longjmp over their destructors, so there the cap stretches to
+//    twice its size and the script's next allocation is refused instead.
+//    Only a C++ function that alone allocates more than the cap (val() of
+//    a huge tensor) can still be refused mid-way: it then leaks what it
+//    held, and never crashes.
 //  - An instruction watchdog (`instruction_limit`): a count hook that
 //    aborts a callback once it has run that many Lua VM instructions
 //    (checked every 1000, in every coroutine), with an error that names

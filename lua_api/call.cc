@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "lua_api/native_code.h"
+
 namespace lua_api {
 namespace {
 
@@ -32,7 +34,11 @@ NResultsOr Call(lua_State* L, int nargs, int nresults) {
   const int function = lua_gettop(L) - nargs;
   lua_pushcfunction(L, &Traceback);
   lua_insert(L, function);
-  const int status = lua_pcall(L, nargs, nresults, function);
+  int status;
+  {
+    InNativeCode script(false);  // what runs is script code, even when C++ called it
+    status = lua_pcall(L, nargs, nresults, function);
+  }
   lua_remove(L, function);
   if (status != 0) {
     std::string message = lua_tostring(L, -1) ? lua_tostring(L, -1) : "(unknown error)";

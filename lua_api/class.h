@@ -24,6 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "lua_api/lua.h"
 #include "lua_api/n_results_or.h"
+#include "lua_api/native_code.h"
 #include "lua_api/read.h"
 
 namespace lua_api {
@@ -109,6 +110,7 @@ class Class {
   template <auto Method>
   static int Member(lua_State* L) {
     {
+      InNativeCode native;
       NResultsOr result = Invoke<Method>(L);
       if (result.ok()) return result.n_results();
       lua_pushlstring(L, result.error().data(), result.error().size());

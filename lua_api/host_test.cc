@@ -17,6 +17,7 @@
 #include "lua_api/call.h"
 #include "lua_api/lua_tensor.h"
 #include "lua_api/n_results_or.h"
+#include "lua_api/native_code.h"
 #include "lua_api/preload.h"
 #include "lua_api/read.h"
 #include "tensor/dtype.h"
@@ -147,7 +148,10 @@ NResultsOr LendAndCall(lua_State* L, int* status) {
   lua_pushvalue(L, 4);
   LuaTensor::Push(L, *std::move(lent));
   for (int i = 5; i <= top; ++i) lua_pushvalue(L, i);
-  *status = lua_pcall(L, top - 3, LUA_MULTRET, 0);
+  {
+    InNativeCode script(false);  // fn is script code
+    *status = lua_pcall(L, top - 3, LUA_MULTRET, 0);
+  }
   return lua_gettop(L) - top;
 }  // The loan is revoked, then the buffer freed.
 
@@ -156,6 +160,7 @@ int Lend(lua_State* L) {
   int status = 0;
   int n_results = 0;
   {
+    InNativeCode native;
     NResultsOr result = LendAndCall(L, &status);
     if (result.ok()) {
       n_results = result.n_results();

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "lua_api/lua.h"
+#include "lua_api/native_code.h"
 
 namespace lua_api {
 
@@ -41,6 +42,7 @@ class NResultsOr {
 template <NResultsOr (*Function)(lua_State*)>
 int Raising(lua_State* L) {
   {
+    InNativeCode native;
     NResultsOr result = Function(L);
     if (result.ok()) return result.n_results();
     lua_pushlstring(L, result.error().data(), result.error().size());

@@ -18,6 +18,7 @@
 #include "lua_api/lua.h"
 #include "lua_api/lua_tensor.h"
 #include "lua_api/n_results_or.h"
+#include "lua_api/native_code.h"
 #include "lua_api/random.h"
 #include "lua_api/read.h"
 #include "lua_api/tensor_methods.h"
@@ -100,6 +101,13 @@ int CallWithIndexTable(lua_State* L) {
   return lua_gettop(L);
 }
 
+// lua_pcall(L, nargs, LUA_MULTRET, 0) for fn: script code, so allocators
+// that cap the script apply again (native_code.h).
+int CallScript(lua_State* L, int nargs) {
+  InNativeCode script(false);
+  return lua_pcall(L, nargs, LUA_MULTRET, 0);
+}
+
 constexpr const char kSharedMemory[] =
     "several elements share memory (an expanded view); apply to a clone instead";
 
@@ -141,7 +149,7 @@ NResultsOr Walk(lua_State* L, const char* method, const tensor::Tensor& tensor, 
         index[rank - 1] = j;
         for (int d = 0; d < rank; ++d) lua_pushnumber(L, static_cast<lua_Number>(index[d] + 1));
       }
-      if (lua_pcall(L, kIndexed ? 2 + rank : 1, LUA_MULTRET, 0) != 0) return PopError(L);
+      if (CallScript(L, kIndexed ? 2 + rank : 1) != 0) return PopError(L);
       if (loan != nullptr && !loan->valid()) return LuaTensor(tensor).CheckSelf(method);
       const int results = lua_gettop(L) - base;
       if (results == 0) continue;

@@ -174,6 +174,24 @@ TEST(SandboxTest, AGrowingTableHitsTheMemoryCap) {
       {"not enough memory", "memory reached its limit of 16 MiB", "memoryLimitMegabytes"});
 }
 
+// Module functions allocate in C++ frames (userdata, result tables), where
+// a refusal would longjmp over destructors and leak (LeakSanitizer, under
+// --config=asan, would say so): the cap must strike in script code only.
+TEST(SandboxTest, TheCapNeverStrikesInsideModuleFunctions) {
+  for (const char* body : {
+           "local t = {} while true do t[#t + 1] = tensor.DoubleTensor(2) end",
+           "local t = {} while true do t[#t + 1] = tensor.DoubleTensor{1, 2}:shape() end",
+           "local t = {} local m = tensor.DoubleTensor(2, 2) "
+           "while true do t[#t + 1] = m:select(1, 1) t[#t + 1] = m:val() end",
+       }) {
+    SCOPED_TRACE(body);
+    ExpectStartFailsThenRecovers(
+        "module_grow",
+        FailingStart(absl::StrCat("local tensor = require 'dmlab.system.tensor' ", body)),
+        {{"memoryLimitMegabytes", "4"}}, {"not enough memory", "memoryLimitMegabytes"});
+  }
+}
+
 TEST(SandboxTest, AHugeStringHitsTheMemoryCap) {
   ExpectStartFailsThenRecovers("rep", FailingStart("local s = string.rep('x', 2 ^ 30)"), {},
                                {"not enough memory", "256 MiB"});
