@@ -9,7 +9,8 @@ random agent (a move held for 4 to 20 frames), it measures in one run:
   - Lab + observations(): the zero-copy Python loop, every step;
   - Lab + copy: the same, each observation copied (np.array(copy=True)),
     as deepmind_lab does;
-  - VectorLab with n = 2, 8, 32: total steps per second;
+  - VectorLab with n = 2, 8, 32: total steps per second, and the same
+    work done by n Labs in turn on one thread (its threading speed-up);
   - tracemalloc and RSS growth over --memory_steps Lab steps.
 
 Each figure is the best of --rounds, taken in turns, and each Python figure
@@ -96,6 +97,32 @@ def lab_steps_per_second(steps, copy):
     return steps / seconds
 
 
+def sequential_steps_per_second(n, steps):
+    """VectorLab's work done by n Labs in turn on one thread: the same seeds
+    (VectorLab's s + i + k * n), agents and observations, so the speed-up of
+    VectorLab over it is its threading alone."""
+    labs = [labenv.Lab(LEVEL, OBSERVATIONS, CONFIG) for _ in range(n)]
+    agents = [RandomAgent(1 + i) for i in range(n)]
+    episodes = [0] * n
+    for i, lab in enumerate(labs):
+        lab.reset(episode=0, seed=1 + i)
+    rounds = max(1, steps // n)
+    begin = time.perf_counter()
+    for _ in range(rounds):
+        for i, lab in enumerate(labs):
+            if not lab.is_running():
+                episodes[i] += 1
+                lab.reset(episode=episodes[i], seed=1 + i + episodes[i] * n)
+                continue
+            lab.step(agents[i]())
+            observed = lab.observations()
+    seconds = time.perf_counter() - begin
+    del observed
+    for lab in labs:
+        lab.close()
+    return rounds * n / seconds
+
+
 def vector_steps_per_second(n, steps):
     """Total env steps per second; each env gets its own random agent."""
     envs = labenv.VectorLab(n, LEVEL, OBSERVATIONS, CONFIG)
@@ -165,6 +192,7 @@ def main():
         for n in (2, 8, 32):
             value, vector_threads[n] = vector_steps_per_second(n, steps)
             keep("vector%d" % n, value)
+            keep("sequential%d" % n, sequential_steps_per_second(n, steps))
 
     cpp = best["cpp"]
     print("84x84 RGB, %s, random agent, %d steps, best of %d rounds (%d CPUs)"
@@ -176,9 +204,13 @@ def main():
     print("%-34s %12.0f %10.2f" % ("Lab + observations() + copy", best["copy"],
                                    best["copy"] / cpp))
     for n in (2, 8, 32):
+        sequential = best["sequential%d" % n]
+        print("%-34s %12.0f %10.2f" % ("n=%d Labs in turn, 1 thread" % n, sequential,
+                                       sequential / cpp))
         name = "VectorLab n=%d (%d threads)" % (n, vector_threads[n])
         value = best["vector%d" % n]
-        print("%-34s %12.0f %10.2f" % (name, value, value / cpp))
+        print("%-34s %12.0f %10.2f   x%.2f over the Labs in turn"
+              % (name, value, value / cpp, value / sequential))
     print("zero-copy / copy: %.2f" % (best["lab"] / best["copy"]))
 
     (traced_start, rss_start), (traced_end, rss_end), frames = memory_growth(
