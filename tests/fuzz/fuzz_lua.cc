@@ -1,5 +1,6 @@
 #include "tests/fuzz/fuzz_lua.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -45,8 +46,8 @@ struct Lender {
 
 namespace {
 
-// How often, in VM instructions, the hook counts.
-constexpr int kHookPeriod = 1000;
+// How often, in VM instructions, the hook counts and looks at the clock.
+constexpr int kHookPeriod = 100;
 
 void* CappedAlloc(void* ud, void* block, std::size_t old_size, std::size_t new_size) {
   std::size_t& allocated = *static_cast<std::size_t*>(ud);
@@ -64,23 +65,7 @@ void* CappedAlloc(void* ud, void* block, std::size_t old_size, std::size_t new_s
   return grown;
 }
 
-const char kInstructionsKey[] = "fuzz.instructions_left";
-
-long* InstructionsLeft(lua_State* L) {
-  lua_getfield(L, LUA_REGISTRYINDEX, kInstructionsKey);
-  auto* left = static_cast<long*>(lua_touserdata(L, -1));
-  lua_pop(L, 1);
-  return left;
-}
-
-void CountInstructions(lua_State* L, lua_Debug*) {
-  long* left = InstructionsLeft(L);
-  *left -= kHookPeriod;
-  if (*left > 0) return;
-  // From now on every instruction raises, so no pcall can keep a loop alive.
-  lua_sethook(L, &CountInstructions, LUA_MASKCOUNT, 1);
-  luaL_error(L, "fuzz: instruction budget exhausted");
-}
+const char kBudgetKey[] = "fuzz.budget";
 
 int Panic(lua_State* L) {
   const char* message = lua_tostring(L, -1);
@@ -213,16 +198,28 @@ constexpr char kRestrict[] = R"(
 
 }  // namespace
 
+void FuzzLua::CountInstructions(lua_State* L, lua_Debug*) {
+  lua_getfield(L, LUA_REGISTRYINDEX, kBudgetKey);
+  Budget& budget = *static_cast<Budget*>(lua_touserdata(L, -1));
+  lua_pop(L, 1);
+  budget.instructions_left -= kHookPeriod;
+  if (budget.instructions_left > 0 && std::chrono::steady_clock::now() < budget.deadline) return;
+  // From now on every instruction raises, so no pcall can keep a loop alive.
+  lua_sethook(L, &CountInstructions, LUA_MASKCOUNT, 1);
+  luaL_error(L, "fuzz: instruction budget or time limit exhausted");
+}
+
 FuzzLua::FuzzLua(long instruction_budget)
-    : lender_(std::make_unique<Lender>()), instructions_left_(instruction_budget) {
+    : lender_(std::make_unique<Lender>()),
+      budget_{instruction_budget, std::chrono::steady_clock::now() + kTimeLimit} {
   L_ = lua_newstate(&CappedAlloc, &allocated_);
   if (L_ == nullptr) {
     std::fprintf(stderr, "fuzz: cannot create a Lua state\n");
     std::abort();
   }
   lua_atpanic(L_, &Panic);
-  lua_pushlightuserdata(L_, &instructions_left_);
-  lua_setfield(L_, LUA_REGISTRYINDEX, kInstructionsKey);
+  lua_pushlightuserdata(L_, &budget_);
+  lua_setfield(L_, LUA_REGISTRYINDEX, kBudgetKey);
   luaL_openlibs(L_);
   lua_api::RegisterTensorModule(L_);
   lua_api::SetTensorLimits(L_, {.memory_bytes = kTensorMemoryCap});

@@ -9,9 +9,10 @@
 //     reports as "not enough memory", and tensor limits (tensor_limits.h)
 //     of kTensorMemoryCap, so a huge tensor is an error and a merely large
 //     one cannot slow every run down;
-//   * time: an instruction-count hook that raises once the instruction
-//     budget is spent, and from then on at every instruction, so a loop of
-//     pcalls cannot swallow the error forever.
+//   * time: a count hook that raises once the instruction budget is spent
+//     or kTimeLimit has passed (C functions such as string.rep do much
+//     work in one instruction), and from then on at every instruction, so
+//     a loop of pcalls cannot swallow the error forever.
 // The environment keeps the base, string, table, math and coroutine
 // libraries, without what would reach outside the process (io, os,
 // package.loadlib, C modules) or undo the limits (debug.sethook), and
@@ -23,6 +24,7 @@
 #ifndef TESTS_FUZZ_FUZZ_LUA_H_
 #define TESTS_FUZZ_FUZZ_LUA_H_
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -38,14 +40,16 @@ class FuzzLua {
  public:
   static constexpr std::size_t kMemoryCap = std::size_t{32} << 20;
   static constexpr std::size_t kTensorMemoryCap = std::size_t{16} << 20;
+  // Well under ./lab fuzz's -timeout, which would count as a finding.
+  static constexpr std::chrono::milliseconds kTimeLimit{1000};
 
   // Registers dmlab.system.tensor, .random and .host_test, plus the
   // harness's own lender `fuzz_host` (see fuzz_lua.cc): lend(slot, typeName,
   // shape, fillValue) returns a tensor over a harness buffer, and
   // revoke(slot) ends that loan and frees the buffer at once, at any point
   // of the program, even inside an apply callback over that very tensor.
-  // `instruction_budget` VM instructions (counted in steps of 1000) may
-  // run before every further one raises.
+  // `instruction_budget` VM instructions (counted in steps of 100) may run
+  // before every further one raises; so may kTimeLimit from construction.
   explicit FuzzLua(long instruction_budget);
   // Closes the state (running every __gc), then frees what is still lent.
   ~FuzzLua();
@@ -60,9 +64,15 @@ class FuzzLua {
   std::string Run(absl::string_view source, const char* chunk_name = "=fuzz");
 
  private:
+  // The count hook: raises once budget_ is spent.
+  static void CountInstructions(lua_State* L, lua_Debug* debug);
+
   std::unique_ptr<Lender> lender_;
   std::size_t allocated_ = 0;
-  long instructions_left_;
+  struct Budget {
+    long instructions_left;
+    std::chrono::steady_clock::time_point deadline;
+  } budget_;
   lua_State* L_ = nullptr;
 };
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Count the test CASES of one `bazel test` run and print `N passed, N failed`.
+"""Count the test CASES of `bazel test` runs and print `N passed, N failed`.
 
 Why this exists: Bazel 4 only counts test *targets* ("Executed 3 out of 9
 tests: ..."), and its --test_summary=testcase line leaves out cached targets.
@@ -13,11 +13,11 @@ are, so stale XML from earlier runs is never read.
 Usage (./lab test does this):
     bazel test --keep_going --build_event_json_file=BEP //... ; rc=$?
     /usr/bin/python3 tools/ci/test_summary.py BEP --bazel-exit-code=$rc
-Several runs (./lab test --full: the default build, asan, ubsan) are
-summed, each given as a name, its BEP file and its bazel exit code:
-    /usr/bin/python3 tools/ci/test_summary.py --run default BEP1 0 --run asan BEP2 3
-Each failure and skip then names its run ("[asan] //x:y_test ..."), each
-run gets its own count line, and the last line is the sum.
+Several runs (./lab test --full: the default build, then the sanitizers)
+are summed, each given as a name, its BEP file and its bazel exit code:
+    tools/ci/test_summary.py --run default BEP1 0 --run asan+ubsan BEP2 3
+Each failure and skip then names its run ("[asan+ubsan] //x:y_test ..."),
+each run gets its own count line, and the last line is the sum.
 
 Counting rules:
   * every <testcase> in the XML of each (run, shard), last attempt only:
