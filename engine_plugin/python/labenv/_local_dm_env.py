@@ -98,9 +98,6 @@ class Array:
             return NotImplemented
         return self.shape == other.shape and self.dtype == other.dtype
 
-    def __ne__(self, other):
-        result = self.__eq__(other)
-        return result if result is NotImplemented else not result
 
     def _fail(self, message):
         if self.name:

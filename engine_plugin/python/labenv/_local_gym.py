@@ -7,12 +7,13 @@ close, a context manager) and spaces.Box and spaces.Dict (sample,
 contains, seed).
 """
 
+import abc
 import types
 
 import numpy as np
 
 
-class Space:
+class Space(abc.ABC):
     """A set of values, with a seedable sampler."""
 
     def __init__(self, shape=None, dtype=None, seed=None):
@@ -36,11 +37,13 @@ class Space:
         self._np_random = np.random.default_rng(seed)
         return [seed]
 
+    @abc.abstractmethod
     def sample(self):
-        raise NotImplementedError
+        """A random member."""
 
+    @abc.abstractmethod
     def contains(self, x):
-        raise NotImplementedError
+        """Whether x is a member."""
 
     def __contains__(self, x):
         return self.contains(x)
@@ -127,7 +130,7 @@ class Dict(Space):
 spaces = types.SimpleNamespace(Space=Space, Box=Box, Dict=Dict)
 
 
-class Env:
+class Env(abc.ABC):
     """gymnasium.Env: reset(seed=, options=), step, render, close."""
 
     metadata = {"render_modes": []}
@@ -149,11 +152,13 @@ class Env:
         if seed is not None:
             self._np_random = np.random.default_rng(seed)
 
+    @abc.abstractmethod
     def step(self, action):
-        raise NotImplementedError
+        """(obs, reward, terminated, truncated, info)."""
 
+    @abc.abstractmethod
     def render(self):
-        raise NotImplementedError
+        """The frame for render_mode."""
 
     def close(self):
         """Frees what the environment holds."""
