@@ -98,7 +98,6 @@ class Array:
             return NotImplemented
         return self.shape == other.shape and self.dtype == other.dtype
 
-
     def _fail(self, message):
         if self.name:
             message += " for spec {}".format(self.name)
