@@ -38,6 +38,11 @@ class LuaTensor {
 
   const tensor::Tensor& tensor() const { return tensor_; }
 
+  // Makes this userdata hold `tensor` instead: how an owning tensor is
+  // resized, or a module function's `res` receives a result of another
+  // shape. Views of the old tensor keep its storage, so none dangles.
+  void Reset(tensor::Tensor tensor) { tensor_ = std::move(tensor); }
+
   // "dmlab.system.tensor.DoubleTensor".
   const char* type_name() const { return TypeName(tensor_.dtype()); }
   static const char* TypeName(tensor::DType dtype);

@@ -23,6 +23,13 @@ void RegisterMathMethods(lua_State* L, const char* metatable);
 // apply, applyIndexed, shuffle.               tensor_methods_functional.cc
 void RegisterFunctionalMethods(lua_State* L, const char* metatable);
 
+// Each Register*Functions adds its group's module functions (tensor.floor,
+// ...) to the module table at stack `module_index`; see module_functions.h.
+
+// floor, ceil, round, clamp, mul, div, cmul, cdiv, dot.
+//                                                     tensor_methods_math.cc
+void RegisterMathFunctions(lua_State* L, int module_index);
+
 }  // namespace lua_api
 
 #endif  // LUA_API_TENSOR_METHODS_H_

@@ -17,6 +17,7 @@
 #include "lua_api/class.h"
 #include "lua_api/lua.h"
 #include "lua_api/lua_tensor.h"
+#include "lua_api/module_functions.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/push.h"
 #include "lua_api/read.h"
@@ -227,6 +228,21 @@ void RegisterMathMethods(lua_State* L, const char* metatable) {
                   {"dot", &C::Member<&Dot>},
                   {"mmul", &C::Member<&MatMul>},
               });
+}
+
+void RegisterMathFunctions(lua_State* L, int module_index) {
+  SetModuleFunctions(L, module_index,
+                     {
+                         {"floor", ModuleForm::kInPlace, 1},
+                         {"ceil", ModuleForm::kInPlace, 1},
+                         {"round", ModuleForm::kInPlace, 1},
+                         {"clamp", ModuleForm::kInPlace, 1},
+                         {"mul", ModuleForm::kInPlace, 2},
+                         {"div", ModuleForm::kInPlace, 2},
+                         {"cmul", ModuleForm::kInPlace, 2},
+                         {"cdiv", ModuleForm::kInPlace, 2},
+                         {"dot", ModuleForm::kSame, 2},
+                     });
 }
 
 }  // namespace lua_api

@@ -419,5 +419,6 @@ extern "C" int luaopen_dmlab_system_tensor(lua_State* L) {
   // The same function, so errors name 'DoubleTensor'.
   lua_getfield(L, -1, "DoubleTensor");
   lua_setfield(L, -2, "Tensor");
+  lua_api::RegisterMathFunctions(L, lua_gettop(L));
   return 1;
 }
