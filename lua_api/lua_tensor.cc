@@ -21,31 +21,15 @@ std::string NumberString(double value) {
   return buffer;
 }
 
-// Whether T holds `value` exactly: see CheckValue.
-template <typename T>
-bool Holds(double value) {
-  if constexpr (tensor::kIsFloating<T>) {
-    return true;
-  } else if constexpr (std::is_same_v<T, bool>) {
-    return value == 0 || value == 1;
-  } else {
-    // Both bounds are powers of two (or zero), so exact in double; NaN fails.
-    constexpr double lowest = static_cast<double>(std::numeric_limits<T>::min());
-    constexpr double past_highest =
-        2.0 * static_cast<double>(std::numeric_limits<T>::max() / 2 + 1);
-    return std::trunc(value) == value && value >= lowest && value < past_highest;
-  }
-}
-
 template <typename T>
 std::string CheckValueOf(double value, tensor::DType dtype) {
-  if (Holds<T>(value)) [[likely]] {
+  if (HoldsValue<T>(value)) [[likely]] {
     return {};
   }
   return absl::StrCat(tensor::DTypeTensorName(dtype), " cannot hold ", NumberString(value));
 }
 
-// REQUIRES: Holds<T>(value).
+// REQUIRES: HoldsValue<T>(value).
 template <typename T>
 T StoredValue(double value) {
   if constexpr (std::is_same_v<T, tensor::Float16> || std::is_same_v<T, tensor::BFloat16>) {

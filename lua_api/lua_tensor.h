@@ -21,7 +21,10 @@
 #ifndef LUA_API_LUA_TENSOR_H_
 #define LUA_API_LUA_TENSOR_H_
 
+#include <cmath>
+#include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -76,6 +79,23 @@ std::string StatusError(const char* method, const absl::Status& status);
 // "" if a tensor of `dtype` holds `value` exactly (integer types: whole and
 // in range; floating types: any number), else "ByteTensor cannot hold 2.5".
 std::string CheckValue(double value, tensor::DType dtype);
+
+// CheckValue for an element type known at compile time, without building
+// a message: for loops that check every value.
+template <typename T>
+bool HoldsValue(double value) {
+  if constexpr (tensor::kIsFloating<T>) {
+    return true;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return value == 0 || value == 1;
+  } else {
+    // Both bounds are powers of two (or zero), so exact in double; NaN fails.
+    constexpr double lowest = static_cast<double>(std::numeric_limits<T>::min());
+    constexpr double past_highest =
+        2.0 * static_cast<double>(std::numeric_limits<T>::max() / 2 + 1);
+    return std::trunc(value) == value && value >= lowest && value < past_highest;
+  }
+}
 
 // Fills `destination`, a new contiguous tensor, from the nested table of
 // numbers at stack `index`, whose nesting must match destination's shape

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "lua_api/class.h"
@@ -35,7 +36,7 @@ lua_Number ToLua(T value) {
   return static_cast<lua_Number>(static_cast<tensor::ComputeType<T>>(value));
 }
 
-// REQUIRES: CheckValue(value, DTypeOf<T>()) is "".
+// REQUIRES: HoldsValue<T>(value).
 template <typename T>
 T FromLua(lua_Number value) {
   return static_cast<T>(static_cast<tensor::ComputeType<T>>(value));
@@ -71,107 +72,87 @@ std::string PopError(lua_State* L) {
   return message;
 }
 
-// [-0, +0, -] The error for the function's result at stack index
-// `result`, which cannot be written to the element at `index`: that it is
-// not a number, or else `why`.
-std::string WriteError(lua_State* L, int result, const char* method, const tensor::Shape& index,
-                       std::string why) {
-  if (const int type = lua_type(L, result); type != LUA_TNUMBER) {
-    why = absl::StrCat("the function returned a ", lua_typename(L, type),
-                       "; expected a number or nil");
-  }
-  return absl::StrCat("'", method, "': element ", IndexString(index), ": ", why);
-}
-
-// [-(2 + k), +n, e] Called as (fn, value, i1, ..., ik), in protected mode:
-// returns fn(value, {i1, ..., ik}). applyIndexed calls fn through this so
-// that the index table, new for each element (fn may keep it), is made
-// under lua_pcall: a memory error then cannot longjmp over Walk's C++
-// frames. This frame holds no C++ objects, so lua_call is safe here.
-int CallWithIndexTable(lua_State* L) {
-  const int rank = lua_gettop(L) - 2;
-  lua_createtable(L, rank, 0);
-  for (int d = 1; d <= rank; ++d) {
-    lua_pushvalue(L, 2 + d);
-    lua_rawseti(L, -2, d);
-  }
-  lua_replace(L, 3);  // the table in place of i1
-  lua_settop(L, 3);
-  lua_call(L, 2, LUA_MULTRET);
-  return lua_gettop(L);
-}
-
-// lua_pcall(L, nargs, LUA_MULTRET, 0) for fn: script code, so allocators
-// that cap the script apply again (native_code.h).
-int CallScript(lua_State* L, int nargs) {
-  InNativeCode script(false);
-  return lua_pcall(L, nargs, LUA_MULTRET, 0);
-}
-
 constexpr const char kSharedMemory[] =
     "several elements share memory (an expanded view); apply to a clone instead";
 
-// [-0, +0, -] The walk of apply (kIndexed false) and applyIndexed over the
-// elements of type T at `origin`, in row-major order of the shape, whatever
-// the strides. Stack on entry: self, fn, and for applyIndexed
-// CallWithIndexTable; the same on return. Returns 0 when done (or stopped
-// early), or the error that ended the walk: fn's own, or one about its
-// result.
-//
-// NB: this loop is the cost of apply, one Lua call per element, so it is
-// written for that: rows along the last dimension with a pointer step, the
-// outer index advanced once per row, one lua_pcall per element and the
-// results taken as they come (LUA_MULTRET) rather than padded with nils.
-template <typename T, bool kIndexed>
-NResultsOr Walk(lua_State* L, const char* method, const tensor::Tensor& tensor, std::byte* origin) {
-  const tensor::Layout& layout = tensor.layout();
-  const int rank = layout.rank();
-  const int base = lua_gettop(L);
-  const Index row_length = layout.shape()[rank - 1];
-  const Index step = layout.strides()[rank - 1];
-  // Owned storage cannot become invalid; a lent one is checked after every
-  // call, before the next element is read or written.
-  const tensor::Loan* loan = tensor.storage()->loan().get();
+// What a walk of apply or applyIndexed works on, and how it ended. It
+// lives in ApplyOp's frame; the walk itself runs in protected mode and
+// only reads and writes it through a pointer.
+struct WalkState {
+  const tensor::Layout* layout = nullptr;
+  std::byte* origin = nullptr;
+  // Owned storage cannot become invalid; a lent one is checked after
+  // every call, before the next element is read or written.
+  const tensor::Loan* loan = nullptr;
   // An expanded view has elements that share memory; writing one would
   // change others, which the core refuses too. Reading them is fine.
-  const bool writable = !layout.MayOverlapItself();
-  // The index of the row's first element; the last entry is set to the
-  // element's only where it is needed.
-  tensor::Shape index(rank, 0);
-  T* row = reinterpret_cast<T*>(origin);
+  bool writable = true;
+  // rank() entries: the element the walk is at, 0-based.
+  Index* index = nullptr;
+
+  enum class Outcome { kDone, kInvalid, kBadResult };
+  Outcome outcome = Outcome::kDone;
+  // For kBadResult: the Lua type and value fn returned for `index`.
+  int result_type = LUA_TNIL;
+  lua_Number result_value = 0;
+};
+
+// [-2, +0, e] lua_CFunction called as (state, fn) through lua_pcall: the
+// walk of apply (kIndexed false) and applyIndexed over the elements of
+// type T, in row-major order of the shape, whatever the strides.
+//
+// NB: this loop is the cost of apply, one Lua call per element, so it is
+// written for that: one lua_pcall around the whole walk and a plain
+// lua_call per element, rows along the last dimension with a pointer step,
+// the outer index advanced once per row. fn's errors longjmp to that
+// lua_pcall, so this frame holds no C++ object with a destructor; it
+// reports everything else through WalkState.
+template <typename T, bool kIndexed>
+int WalkElements(lua_State* L) {
+  WalkState& state = *static_cast<WalkState*>(lua_touserdata(L, 1));
+  const tensor::Layout& layout = *state.layout;
+  const int rank = layout.rank();
+  constexpr int kFn = 2;
+  const Index row_length = layout.shape()[rank - 1];
+  const Index step = layout.strides()[rank - 1];
+  Index* index = state.index;
+  T* row = reinterpret_cast<T*>(state.origin);
   for (Index rows = layout.num_elements() / row_length; rows > 0; --rows) {
     T* element = row;
     for (Index j = 0; j < row_length; ++j, element += step) {
-      lua_pushvalue(L, kIndexed ? 3 : 2);  // CallWithIndexTable or fn
-      if constexpr (kIndexed) lua_pushvalue(L, 2);
+      lua_pushvalue(L, kFn);
       lua_pushnumber(L, ToLua(*element));
       if constexpr (kIndexed) {
+        // A new table per element: fn may keep it.
         index[rank - 1] = j;
-        for (int d = 0; d < rank; ++d) lua_pushnumber(L, static_cast<lua_Number>(index[d] + 1));
+        lua_createtable(L, rank, 0);
+        for (int d = 0; d < rank; ++d) {
+          lua_pushnumber(L, static_cast<lua_Number>(index[d] + 1));
+          lua_rawseti(L, -2, d + 1);
+        }
       }
-      if (CallScript(L, kIndexed ? 2 + rank : 1) != 0) return PopError(L);
-      if (loan != nullptr && !loan->valid()) return LuaTensor(tensor).CheckSelf(method);
-      const int results = lua_gettop(L) - base;
+      lua_call(L, kIndexed ? 2 : 1, LUA_MULTRET);
+      if (state.loan != nullptr && !state.loan->valid()) {
+        state.outcome = WalkState::Outcome::kInvalid;
+        return 0;
+      }
+      const int results = lua_gettop(L) - kFn;
       if (results == 0) continue;
-      // The new value (or nil) at base + 1; false at base + 2 stops.
-      if (const int type = lua_type(L, base + 1); type != LUA_TNIL) {
-        const lua_Number value = lua_tonumber(L, base + 1);  // 0 unless a number
-        // Floating types hold any number (CheckValue's rule), so only the
-        // others pay for the call.
-        std::string why = !writable                ? kSharedMemory
-                          : tensor::kIsFloating<T> ? std::string()
-                                                   : CheckValue(value, tensor.dtype());
-        if (type != LUA_TNUMBER || !why.empty()) {
+      // The new value (or nil) at kFn + 1; false at kFn + 2 stops.
+      if (const int type = lua_type(L, kFn + 1); type != LUA_TNIL) {
+        const lua_Number value = lua_tonumber(L, kFn + 1);  // 0 unless a number
+        if (type != LUA_TNUMBER || !state.writable || !HoldsValue<T>(value)) {
           index[rank - 1] = j;
-          std::string error = WriteError(L, base + 1, method, index, std::move(why));
-          lua_settop(L, base);
-          return error;
+          state.outcome = WalkState::Outcome::kBadResult;
+          state.result_type = type;
+          state.result_value = value;
+          return 0;
         }
         *element = FromLua<T>(value);
       }
       const bool stop =
-          results >= 2 && lua_type(L, base + 2) == LUA_TBOOLEAN && !lua_toboolean(L, base + 2);
-      lua_settop(L, base);
+          results >= 2 && lua_type(L, kFn + 2) == LUA_TBOOLEAN && !lua_toboolean(L, kFn + 2);
+      lua_settop(L, kFn);
       if (stop) return 0;
     }
     // The next row: advance the outer index, its address following the
@@ -186,6 +167,23 @@ NResultsOr Walk(lua_State* L, const char* method, const tensor::Tensor& tensor, 
     }
   }
   return 0;
+}
+
+// The error for the result that ended a walk with kBadResult: that it is
+// not a number, or that it cannot be written to the element.
+std::string WriteError(lua_State* L, const WalkState& state, const char* method,
+                       tensor::DType dtype) {
+  const tensor::Shape index(state.index, state.index + state.layout->rank());
+  std::string why;
+  if (state.result_type != LUA_TNUMBER) {
+    why = absl::StrCat("the function returned a ", lua_typename(L, state.result_type),
+                       "; expected a number or nil");
+  } else if (!state.writable) {
+    why = kSharedMemory;
+  } else {
+    why = CheckValue(state.result_value, dtype);
+  }
+  return absl::StrCat("'", method, "': element ", IndexString(index), ": ", why);
 }
 
 // Nested apply and applyIndexed calls on this thread's C stack. Each level
@@ -209,16 +207,16 @@ NResultsOr ApplyOp(LuaTensor& self, lua_State* L) {
     return absl::StrCat("'", method, "': more than ", kMaxNesting,
                         " nested calls of apply and applyIndexed; does fn recurse without end?");
   }
-  // The stack Walk expects: self, fn and for applyIndexed its caller, with
-  // room for what each call pushes (caller, fn, value, one index entry per
-  // dimension). Done before any C++ object here: both may raise a memory
-  // error.
+  // The stack the walk needs: self, fn, the walk and its arguments, and
+  // what each call pushes (fn, value, the index table and an entry, or
+  // fn's results). Checked before any C++ object here: a memory error
+  // must not longjmp over one.
   lua_settop(L, 2);
-  if constexpr (kIndexed) lua_pushcfunction(L, &CallWithIndexTable);
-  if (!lua_checkstack(L, 3 + self.tensor().rank())) {
-    return absl::StrCat("'", method, "': the Lua stack has no room for ", self.tensor().rank(),
-                        " index entries");
-  }
+  const lua_CFunction walk = tensor::DispatchDType(self.tensor().dtype(), [](auto tag) {
+    return &WalkElements<typename decltype(tag)::type, kIndexed>;
+  });
+  lua_pushcfunction(L, walk);
+  if (!lua_checkstack(L, LUA_MINSTACK + 6)) return absl::StrCat("'", method, "': no Lua stack left");
   // A copy shares the storage, so the memory stays alive whatever fn does
   // to the userdata.
   const tensor::Tensor tensor = self.tensor();
@@ -229,13 +227,31 @@ NResultsOr ApplyOp(LuaTensor& self, lua_State* L) {
     }
     absl::StatusOr<std::byte*> origin = tensor.data();
     if (!origin.ok()) return StatusError(method, origin.status());
+    std::vector<Index> index(tensor.rank(), 0);
+    WalkState state;
+    state.layout = &tensor.layout();
+    state.origin = *origin;
+    state.loan = tensor.storage()->loan().get();
+    state.writable = !tensor.layout().MayOverlapItself();
+    state.index = index.data();
+    lua_pushvalue(L, 3);
+    lua_pushlightuserdata(L, &state);
+    lua_pushvalue(L, 2);
     ++nesting;
-    NResultsOr walked = tensor::DispatchDType(tensor.dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      return Walk<T, kIndexed>(L, method, tensor, *origin);
-    });
+    int status;
+    {
+      // fn is script code: allocators that cap the script apply again
+      // (native_code.h).
+      InNativeCode script(false);
+      status = lua_pcall(L, 2, 0, 0);
+    }
     --nesting;
-    if (!walked.ok()) return walked;
+    if (status != 0) return PopError(L);
+    switch (state.outcome) {
+      case WalkState::Outcome::kDone: break;
+      case WalkState::Outcome::kInvalid: return LuaTensor(tensor).CheckSelf(method);
+      case WalkState::Outcome::kBadResult: return WriteError(L, state, method, tensor.dtype());
+    }
   }
   lua_pushvalue(L, 1);
   return 1;
