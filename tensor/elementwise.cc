@@ -193,10 +193,14 @@ absl::Status ApplyScalars(const Tensor& tensor, ElementOp op, absl::Span<const d
         tensor.layout().ShapeString(), "; give one value, or one per entry of that dimension"));
   }
   if (tensor.dtype() == DType::kBool && op != ElementOp::kAssign) return NotForBool(name);
-  if (absl::Status s = internal::CheckWritable(tensor, name); !s.ok()) return s;
+  // A contiguous layout never overlaps itself: small tensors in level
+  // scripts pay for every step, so the common case asks once.
+  const bool contiguous = tensor.layout().IsContiguous();
+  if (!contiguous) {
+    if (absl::Status s = internal::CheckWritable(tensor, name); !s.ok()) return s;
+  }
   return DispatchDType(tensor.dtype(), [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
-    absl::InlinedVector<ComputeType<T>, 4> converted;
     for (double v : values) {
       if (!internal::ScalarRepresentable<T>(v)) {
         return absl::InvalidArgumentError(absl::StrCat(name, ": ", v, " is not a value of ",
@@ -206,22 +210,23 @@ absl::Status ApplyScalars(const Tensor& tensor, ElementOp op, absl::Span<const d
         return absl::InvalidArgumentError(
             absl::StrCat("div: integer division by zero; nothing was changed"));
       }
-      converted.push_back(static_cast<ComputeType<T>>(v));
     }
     if (tensor.num_elements() == 0) return absl::OkStatus();
     DispatchOp(op, [&](auto op_tag) {
       constexpr ElementOp kOp = decltype(op_tag)::value;
-      if (converted.size() == 1 && tensor.layout().IsContiguous()) {
-        // The common case needs no loop plan: small tensors in level
-        // scripts pay for every step of the general path.
-        T* x = reinterpret_cast<T*>(*origin);
-        const ComputeType<T> v = converted[0];
-        for (Index i = 0, n = tensor.num_elements(); i < n; ++i) x[i] = Combine<kOp, T>(x[i], v);
-      } else if (converted.size() == 1) {
-        ApplyScalarRuns<kOp, T>(
-            PlanLoop<1>(tensor.shape(), {OperandOf(tensor, *origin)}, Order::kAny), converted[0]);
-      } else {
+      if (values.size() > 1) {
+        const absl::InlinedVector<ComputeType<T>, 4> converted(values.begin(), values.end());
         ApplyPerLastDim<kOp, T>(tensor, *origin, converted);
+        return;
+      }
+      const auto v = static_cast<ComputeType<T>>(values[0]);
+      if (contiguous) {
+        // The common case needs no loop plan.
+        T* x = reinterpret_cast<T*>(*origin);
+        for (Index i = 0, n = tensor.num_elements(); i < n; ++i) x[i] = Combine<kOp, T>(x[i], v);
+      } else {
+        ApplyScalarRuns<kOp, T>(
+            PlanLoop<1>(tensor.shape(), {OperandOf(tensor, *origin)}, Order::kAny), v);
       }
     });
     return absl::OkStatus();

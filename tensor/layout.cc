@@ -105,11 +105,14 @@ absl::StatusOr<Layout> Layout::Create(absl::Span<const Index> shape,
 
 bool Layout::IsContiguous() const {
   if (num_elements_ == 0) return true;
+  // Raw pointers: each InlinedVector subscript checks where its data is.
+  const Index* shape = shape_.data();
+  const Index* strides = strides_.data();
   Index expected = 1;
   for (int i = rank() - 1; i >= 0; --i) {
-    if (shape_[i] == 1) continue;
-    if (strides_[i] != expected) return false;
-    expected *= shape_[i];
+    if (shape[i] == 1) continue;
+    if (strides[i] != expected) return false;
+    expected *= shape[i];
   }
   return true;
 }
