@@ -98,7 +98,9 @@ std::string ReceiveResult(lua_State* L, const char* function) {
   if (result == nullptr) {
     return absl::StrCat("'", function, "': res given, but the result is a ", luaL_typename(L, 2));
   }
-  return Receive(L, function, *LuaTensor::Read(L, 1), result->tensor());
+  LuaTensor* res = nullptr;
+  if (std::string e = ReadArgument(L, 1, function, &res); !e.empty()) return e;
+  return Receive(L, function, *res, result->tensor());
 }
 
 // [-1, +1, m] Renumbers "bad argument #k to '<function>'" in the error on

@@ -25,6 +25,7 @@
 #include "lua_api/tensor_methods.h"
 #include "tensor/elementwise.h"
 #include "tensor/matmul.h"
+#include "tensor/pointwise_ternary.h"
 #include "tensor/reduce.h"
 
 namespace lua_api {
@@ -66,7 +67,7 @@ NResultsOr ScalarOp(LuaTensor& self, lua_State* L) {
   absl::Span<const double> values;
   switch (lua_type(L, 2)) {
     case LUA_TNUMBER:
-      ReadNumber(L, 2, &scalar);  // cannot fail: the type was just checked
+      scalar = lua_tonumber(L, 2);
       values = absl::MakeConstSpan(&scalar, 1);
       break;
     case LUA_TTABLE:
@@ -81,6 +82,21 @@ NResultsOr ScalarOp(LuaTensor& self, lua_State* L) {
   // by zero.
   if (absl::Status s = tensor::ApplyScalars(self.tensor(), kOp, values); !s.ok()) {
     return StatusError(method, s);
+  }
+  return ReturnSelf(L);
+}
+
+// [-0, +1, e] t:add(x) as ScalarOp, or t:add(value, u): t += value * u,
+// pairing the elements of t and u in layout order (Torch7's scaled add).
+NResultsOr Add(LuaTensor& self, lua_State* L) {
+  if (lua_isnoneornil(L, 3)) return ScalarOp<ElementOp::kAdd>(self, L);
+  if (std::string e = self.CheckSelf("add"); !e.empty()) return e;
+  double value = 0;
+  if (!ReadNumber(L, 2, &value).empty()) return ArgumentError("add", 1, Expected(L, 2, "number"));
+  LuaTensor* other = nullptr;
+  if (std::string e = ReadTensorArgument(L, 3, "add", &other); !e.empty()) return e;
+  if (absl::Status s = tensor::AddScaled(self.tensor(), value, other->tensor()); !s.ok()) {
+    return StatusError("add", s);
   }
   return ReturnSelf(L);
 }
@@ -163,12 +179,6 @@ NResultsOr PushReduction(lua_State* L, const char* method, const absl::StatusOr<
   return 1;
 }
 
-// [-0, +1, e] t:sum(): 0 for no elements.
-NResultsOr Sum(LuaTensor& self, lua_State* L) {
-  if (std::string e = self.CheckSelf("sum"); !e.empty()) return e;
-  return PushReduction(L, "sum", tensor::Sum(self.tensor()));
-}
-
 // [-0, +1, e] t:product(): 1 for no elements.
 NResultsOr Product(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("product"); !e.empty()) return e;
@@ -202,6 +212,13 @@ NResultsOr MatMul(LuaTensor& self, lua_State* L) {
   return 1;
 }
 
+// [-0, +1, e] t:sub(x) subtracts a number or a table, as fill does;
+// t:sub(d1s, d1e, ...) is Torch7's view by index ranges (SubView).
+NResultsOr Sub(LuaTensor& self, lua_State* L) {
+  if (lua_gettop(L) <= 2) return ScalarOp<ElementOp::kSub>(self, L);
+  return SubView(self, L);
+}
+
 }  // namespace
 
 void RegisterMathMethods(lua_State* L, const char* metatable) {
@@ -209,8 +226,8 @@ void RegisterMathMethods(lua_State* L, const char* metatable) {
   C::Register(L, metatable,
               {
                   {"fill", &C::Member<&ScalarOp<ElementOp::kAssign>>},
-                  {"add", &C::Member<&ScalarOp<ElementOp::kAdd>>},
-                  {"sub", &C::Member<&ScalarOp<ElementOp::kSub>>},
+                  {"add", &C::Member<&Add>},
+                  {"sub", &C::Member<&Sub>},
                   {"mul", &C::Member<&ScalarOp<ElementOp::kMul>>},
                   {"div", &C::Member<&ScalarOp<ElementOp::kDiv>>},
                   {"copy", &C::Member<&ComponentOp<ElementOp::kAssign>>},
@@ -222,7 +239,6 @@ void RegisterMathMethods(lua_State* L, const char* metatable) {
                   {"ceil", &C::Member<&RoundOp<tensor::Rounding::kCeil>>},
                   {"round", &C::Member<&RoundOp<tensor::Rounding::kRound>>},
                   {"clamp", &C::Member<&Clamp>},
-                  {"sum", &C::Member<&Sum>},
                   {"product", &C::Member<&Product>},
                   {"lengthSquared", &C::Member<&LengthSquared>},
                   {"dot", &C::Member<&Dot>},

@@ -84,10 +84,18 @@ NResultsOr Type(LuaTensor& self, lua_State* L) {
   return 1;
 }
 
-// [-1, +1, -] The element count.
+// [-(1|2), +1, -] size(): the element count (DeepMind Lab); size(dim): the
+// extent of dimension dim (Torch7).
 NResultsOr Size(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("size"); !e.empty()) return e;
-  Push(L, self.tensor().num_elements());
+  const Tensor& t = self.tensor();
+  if (lua_gettop(L) == 1) {
+    Push(L, t.num_elements());
+    return 1;
+  }
+  int dim;
+  if (std::string e = ReadDim(L, 2, t, "size", &dim); !e.empty()) return e;
+  Push(L, t.shape()[dim]);
   return 1;
 }
 

@@ -409,6 +409,16 @@ extern "C" int luaopen_dmlab_system_tensor(lua_State* L) {
     lua_api::RegisterViewMethods(L, metatable);
     lua_api::RegisterMathMethods(L, metatable);
     lua_api::RegisterFunctionalMethods(L, metatable);
+    lua_api::RegisterMetadataMethods(L, metatable);
+    lua_api::RegisterShapeMethods(L, metatable);
+    lua_api::RegisterRandomMethods(L, metatable);
+    lua_api::RegisterPointwiseMethods(L, metatable);
+    lua_api::RegisterCompareMethods(L, metatable);
+    lua_api::RegisterIndexMethods(L, metatable);
+    lua_api::RegisterMapMethods(L, metatable);
+    lua_api::RegisterLapackMethods(L, metatable);
+    lua_api::RegisterReduceMethods(L, metatable);
+    lua_api::RegisterBlasMethods(L, metatable);
   }
   lua_createtable(L, 0, 8);
   for (tensor::DType dtype : lua_api::kLuaDTypes) {
@@ -420,5 +430,14 @@ extern "C" int luaopen_dmlab_system_tensor(lua_State* L) {
   lua_getfield(L, -1, "DoubleTensor");
   lua_setfield(L, -2, "Tensor");
   lua_api::RegisterMathFunctions(L, lua_gettop(L));
+  lua_api::RegisterMetadataFunctions(L, lua_gettop(L));
+  lua_api::RegisterShapeFunctions(L, lua_gettop(L));
+  lua_api::RegisterCreateFunctions(L, lua_gettop(L));
+  lua_api::RegisterPointwiseFunctions(L, lua_gettop(L));
+  lua_api::RegisterCompareFunctions(L, lua_gettop(L));
+  lua_api::RegisterIndexFunctions(L, lua_gettop(L));
+  lua_api::RegisterLapackFunctions(L, lua_gettop(L));
+  lua_api::RegisterReduceFunctions(L, lua_gettop(L));
+  lua_api::RegisterBlasFunctions(L, lua_gettop(L));
   return 1;
 }

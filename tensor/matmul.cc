@@ -11,58 +11,19 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "tensor/convert.h"
+#include "tensor/internal/blas_matrix.h"
 #include "tensor/internal/kernel_support.h"
 
 namespace tensor {
 namespace {
 
-// A matrix as BLAS sees it: row-major data, maybe transposed, with a
-// leading dimension. `keep` holds a compacted copy when one was needed.
-struct BlasMatrix {
-  CBLAS_TRANSPOSE transpose = CblasNoTrans;
-  Index leading = 1;
-  const std::byte* data = nullptr;
-  Tensor keep;
-};
-
-// Describes `matrix` to BLAS without copying when its strides allow:
-// unit column stride is a plain row-major matrix, unit row stride is the
-// transpose of one. Anything else (stride 0, negative or gapped inner
-// strides) is compacted first.
-absl::StatusOr<BlasMatrix> DescribeForBlas(const Tensor& matrix) {
-  const Index rows = matrix.shape()[0], cols = matrix.shape()[1];
-  // The stride of an extent-1 dimension is never followed, so any value
-  // BLAS accepts will do.
-  const Index row_stride = rows == 1 ? std::max<Index>(cols, 1) : matrix.layout().strides()[0];
-  const Index col_stride = cols == 1 ? 1 : matrix.layout().strides()[1];
-  BlasMatrix blas;
-  if (col_stride == 1 && row_stride >= std::max<Index>(cols, 1) && row_stride <= INT_MAX) {
-    blas.leading = row_stride;
-  } else if (row_stride == 1 && col_stride >= std::max<Index>(rows, 1) &&
-             col_stride <= INT_MAX) {
-    blas.transpose = CblasTrans;
-    blas.leading = col_stride;
-  } else {
-    absl::StatusOr<Tensor> compact = Clone(matrix);
-    if (!compact.ok()) return compact.status();
-    blas.keep = *std::move(compact);
-    blas.leading = std::max<Index>(cols, 1);
-    absl::StatusOr<std::byte*> data = blas.keep.data();
-    if (!data.ok()) return data.status();
-    blas.data = *data;
-    return blas;
-  }
-  absl::StatusOr<std::byte*> data = matrix.data();
-  if (!data.ok()) return data.status();
-  blas.data = *data;
-  return blas;
-}
-
 template <typename T>
-absl::Status BlasProduct(const Tensor& lhs, const Tensor& rhs, const Tensor& result) {
-  absl::StatusOr<BlasMatrix> a = DescribeForBlas(lhs);
+absl::Status BlasProduct(const Tensor& lhs, const Tensor& rhs, const Tensor& result,
+                         Allocator& allocator) {
+  Tensor keep_a, keep_b;
+  absl::StatusOr<internal::BlasMatrix> a = internal::DescribeMatrices(lhs, {}, allocator, &keep_a);
   if (!a.ok()) return a.status();
-  absl::StatusOr<BlasMatrix> b = DescribeForBlas(rhs);
+  absl::StatusOr<internal::BlasMatrix> b = internal::DescribeMatrices(rhs, {}, allocator, &keep_b);
   if (!b.ok()) return b.status();
   const int m = static_cast<int>(lhs.shape()[0]);
   const int k = static_cast<int>(lhs.shape()[1]);
@@ -72,10 +33,10 @@ absl::Status BlasProduct(const Tensor& lhs, const Tensor& rhs, const Tensor& res
   const T* b_data = reinterpret_cast<const T*>(b->data);
   if constexpr (std::is_same_v<T, float>) {
     cblas_sgemm(CblasRowMajor, a->transpose, b->transpose, m, n, k, 1.0f, a_data,
-                static_cast<int>(a->leading), b_data, static_cast<int>(b->leading), 0.0f, c, n);
+                a->leading, b_data, b->leading, 0.0f, c, n);
   } else {
     cblas_dgemm(CblasRowMajor, a->transpose, b->transpose, m, n, k, 1.0, a_data,
-                static_cast<int>(a->leading), b_data, static_cast<int>(b->leading), 0.0, c, n);
+                a->leading, b_data, b->leading, 0.0, c, n);
   }
   return absl::OkStatus();
 }
@@ -156,7 +117,7 @@ absl::StatusOr<Tensor> MatMul(const Tensor& lhs, const Tensor& rhs, Allocator& a
   absl::Status status = DispatchDType(dtype, [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      return BlasProduct<T>(lhs, rhs, *result);
+      return BlasProduct<T>(lhs, rhs, *result, allocator);
     } else if constexpr (kIsInteger<T>) {
       IntegerProduct<T>(lhs, rhs, *result);
     }
