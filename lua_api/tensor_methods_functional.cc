@@ -18,6 +18,7 @@
 #include "lua_api/class.h"
 #include "lua_api/lua.h"
 #include "lua_api/lua_tensor.h"
+#include "lua_api/method_arguments.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/native_code.h"
 #include "lua_api/random.h"
@@ -253,8 +254,7 @@ NResultsOr ApplyOp(LuaTensor& self, lua_State* L) {
       case WalkState::Outcome::kBadResult: return WriteError(L, state, method, tensor.dtype());
     }
   }
-  lua_pushvalue(L, 1);
-  return 1;
+  return ReturnSelf(L);
 }
 
 // [-0, +1, e] t:shuffle(gen): permutes the elements of a rank-1 tensor in
@@ -292,8 +292,7 @@ NResultsOr Shuffle(LuaTensor& self, lua_State* L) {
       std::swap(first[i * stride], first[j * stride]);
     }
   });
-  lua_pushvalue(L, 1);
-  return 1;
+  return ReturnSelf(L);
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "lua_api/class.h"
 #include "lua_api/lua.h"
 #include "lua_api/lua_tensor.h"
+#include "lua_api/method_arguments.h"
 #include "lua_api/module_functions.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/read.h"
@@ -40,30 +41,12 @@ using tensor::Tensor;
 // Index tensors count from 1, as Lua does.
 constexpr Index kLuaIndexBase = 1;
 
-// Methods see self at stack 1, so stack `index` is argument `index - 1`.
-
-// [-0, +0, -] A 1-based dimension of `t` at stack `index`, as 0-based *dim.
-std::string ReadDim(lua_State* L, int index, const Tensor& t, const char* method, int* dim) {
-  std::int64_t value;
-  if (std::string why = ReadInteger(L, index, &value); !why.empty()) {
-    return ArgumentError(method, index - 1, why);
-  }
-  if (value < 1 || value > t.rank()) {
-    return ArgumentError(
-        method, index - 1,
-        t.rank() == 0 ? absl::StrCat("dimension ", value, " out of range: the tensor is empty")
-                      : absl::StrCat("dimension ", value, " out of range [1, ", t.rank(), "]"));
-  }
-  *dim = static_cast<int>(value - 1);
-  return {};
-}
-
 // [-0, +0, -] A valid tensor of `dtype` at stack `index`.
 std::string ReadTensorOf(lua_State* L, int index, DType dtype, const char* method,
                          LuaTensor** out) {
   if (std::string e = ReadTensorArgument(L, index, method, out); !e.empty()) return e;
   if ((*out)->tensor().dtype() != dtype) {
-    return ArgumentError(method, index - 1, Expected(L, index, LuaTensor::TypeName(dtype)));
+    return ArgumentAt(method, index, Expected(L, index, LuaTensor::TypeName(dtype)));
   }
   return {};
 }
@@ -71,10 +54,10 @@ std::string ReadTensorOf(lua_State* L, int index, DType dtype, const char* metho
 // [-0, +0, -] A number at stack `index` that a tensor of `dtype` holds.
 std::string ReadValue(lua_State* L, int index, DType dtype, const char* method, double* value) {
   if (std::string why = ReadNumber(L, index, value); !why.empty()) {
-    return ArgumentError(method, index - 1, why);
+    return ArgumentAt(method, index, why);
   }
   if (std::string why = CheckValue(*value, dtype); !why.empty()) {
-    return ArgumentError(method, index - 1, why);
+    return ArgumentAt(method, index, why);
   }
   return {};
 }
@@ -92,15 +75,10 @@ std::string CoreError(const char* method, const absl::Status& status, int values
   return ArgumentError(method, values_index - 1, why);
 }
 
-// [-0, +1, -] Mutating methods return self, the userdata they were called on.
-NResultsOr ReturnSelf(lua_State* L) {
-  lua_pushvalue(L, 1);
-  return 1;
-}
-
-// [-0, +1, m] A new tensor userdata, or the core's error.
-NResultsOr PushResult(lua_State* L, const char* method, absl::StatusOr<Tensor> result,
-                      int values_index) {
+// [-0, +1, m] A new tensor userdata, or the core's error blamed as CoreError
+// does.
+NResultsOr PushIndexingResult(lua_State* L, const char* method, absl::StatusOr<Tensor> result,
+                              int values_index) {
   if (!result.ok()) return CoreError(method, result.status(), values_index);
   LuaTensor::Push(L, *std::move(result));
   return 1;
@@ -114,7 +92,7 @@ NResultsOr IndexSelect(LuaTensor& self, lua_State* L) {
   LuaTensor* indices = nullptr;
   if (std::string e = ReadDim(L, 2, self.tensor(), "index", &dim); !e.empty()) return e;
   if (std::string e = ReadTensorOf(L, 3, DType::kInt64, "index", &indices); !e.empty()) return e;
-  return PushResult(
+  return PushIndexingResult(
       L, "index",
       tensor::IndexSelect(self.tensor(), dim, indices->tensor(), kLuaIndexBase, TensorAllocator(L)),
       3);
@@ -174,7 +152,7 @@ NResultsOr Gather(LuaTensor& self, lua_State* L) {
   LuaTensor* indices = nullptr;
   if (std::string e = ReadDim(L, 2, self.tensor(), "gather", &dim); !e.empty()) return e;
   if (std::string e = ReadTensorOf(L, 3, DType::kInt64, "gather", &indices); !e.empty()) return e;
-  return PushResult(
+  return PushIndexingResult(
       L, "gather",
       tensor::Gather(self.tensor(), dim, indices->tensor(), kLuaIndexBase, TensorAllocator(L)), 3);
 }
@@ -219,8 +197,8 @@ NResultsOr MaskedSelect(LuaTensor& self, lua_State* L) {
   if (std::string e = ReadTensorOf(L, 2, DType::kUInt8, "maskedSelect", &mask); !e.empty()) {
     return e;
   }
-  return PushResult(L, "maskedSelect",
-                    tensor::MaskedSelect(self.tensor(), mask->tensor(), TensorAllocator(L)), 2);
+  return PushIndexingResult(
+      L, "maskedSelect", tensor::MaskedSelect(self.tensor(), mask->tensor(), TensorAllocator(L)), 2);
 }
 
 // [-3, +1, e] t:maskedCopy(mask, src): the k-th element where the mask is
@@ -264,8 +242,8 @@ NResultsOr MaskedFill(LuaTensor& self, lua_State* L) {
 // subscripts of the nonzero elements in row-major order.
 NResultsOr NonZero(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("nonzero"); !e.empty()) return e;
-  return PushResult(L, "nonzero", tensor::NonZero(self.tensor(), kLuaIndexBase, TensorAllocator(L)),
-                    0);
+  return PushIndexingResult(
+      L, "nonzero", tensor::NonZero(self.tensor(), kLuaIndexBase, TensorAllocator(L)), 0);
 }
 
 // [-0, +0, -] One extent of resize at stack `index`: a whole number >= 0.

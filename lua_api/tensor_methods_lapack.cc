@@ -20,6 +20,7 @@
 #include "lua_api/class.h"
 #include "lua_api/lua.h"
 #include "lua_api/lua_tensor.h"
+#include "lua_api/method_arguments.h"
 #include "lua_api/module_functions.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/read.h"
@@ -42,12 +43,12 @@ std::string ReadChoice(lua_State* L, int index, const char* method, const char* 
   if (lua_isnoneornil(L, index)) return {};
   const std::string expected = absl::StrCat("'", first, "' or '", second, "'");
   if (lua_type(L, index) != LUA_TSTRING) {
-    return ArgumentError(method, index - 1, Expected(L, index, expected));
+    return ArgumentAt(method, index, Expected(L, index, expected));
   }
   std::string value;
   ReadString(L, index, &value);  // cannot fail: the type was just checked
   if (value != first && value != second) {
-    return ArgumentError(method, index - 1, absl::StrCat(expected, " expected, got '", value, "'"));
+    return ArgumentAt(method, index, absl::StrCat(expected, " expected, got '", value, "'"));
   }
   *second_given = value == second;
   return {};
@@ -61,24 +62,11 @@ std::string ReadTriangle(lua_State* L, int index, const char* method, Triangle* 
   return {};
 }
 
-// [-0, +0, -] Fails if there are arguments past stack `last`: Torch7's
-// result tensors ([res,] forms) are not taken, and should not be ignored.
-std::string CheckNoMore(lua_State* L, int last, const char* method) {
-  if (lua_gettop(L) <= last) return {};
-  return ArgumentError(method, last, Expected(L, last + 1, "no value"));
-}
-
 // [-0, +n, m] Pushes the tensors in order.
 template <typename... Tensors>
 NResultsOr PushAll(lua_State* L, Tensors&&... tensors) {
   (LuaTensor::Push(L, std::forward<Tensors>(tensors)), ...);
   return static_cast<int>(sizeof...(Tensors));
-}
-
-// [-0, +1, e] The one tensor of a core call, or its error.
-NResultsOr PushResult(lua_State* L, const char* method, absl::StatusOr<Tensor> result) {
-  if (!result.ok()) return StatusError(method, result.status());
-  return PushAll(L, *std::move(result));
 }
 
 // Reads self and the tensor argument after it, for b:gesv(a) and the like.

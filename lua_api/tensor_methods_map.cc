@@ -25,6 +25,7 @@
 #include "lua_api/class.h"
 #include "lua_api/lua.h"
 #include "lua_api/lua_tensor.h"
+#include "lua_api/method_arguments.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/native_code.h"
 #include "lua_api/read.h"
@@ -207,8 +208,7 @@ NResultsOr MapOp(LuaTensor& self, lua_State* L) {
     --nesting;
     if (!walked.ok()) return walked;
   }
-  lua_pushvalue(L, 1);
-  return 1;
+  return ReturnSelf(L);
 }
 
 }  // namespace

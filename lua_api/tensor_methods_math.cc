@@ -17,6 +17,7 @@
 #include "lua_api/class.h"
 #include "lua_api/lua.h"
 #include "lua_api/lua_tensor.h"
+#include "lua_api/method_arguments.h"
 #include "lua_api/module_functions.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/push.h"
@@ -32,13 +33,6 @@ namespace lua_api {
 namespace {
 
 using tensor::ElementOp;
-
-// [-0, +1, -] Mutating methods return self, the userdata they were called
-// on, not a new userdata over the same tensor: `t:add(1) == t` by identity.
-NResultsOr ReturnSelf(lua_State* L) {
-  lua_pushvalue(L, 1);
-  return 1;
-}
 
 // [-0, +0, m] Reads the array table at `index` (argument `index - 1` of
 // `method`) into `values`: entries 1 .. #table, each a number.
@@ -172,23 +166,16 @@ NResultsOr Clamp(LuaTensor& self, lua_State* L) {
   return ReturnSelf(L);
 }
 
-// [-0, +1, e] Pushes the result of a reduction as a Lua number.
-NResultsOr PushReduction(lua_State* L, const char* method, const absl::StatusOr<double>& result) {
-  if (!result.ok()) return StatusError(method, result.status());
-  Push(L, *result);
-  return 1;
-}
-
 // [-0, +1, e] t:product(): 1 for no elements.
 NResultsOr Product(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("product"); !e.empty()) return e;
-  return PushReduction(L, "product", tensor::Product(self.tensor()));
+  return PushValueResult(L, "product", tensor::Product(self.tensor()));
 }
 
 // [-0, +1, e] t:lengthSquared(): the sum of the squares.
 NResultsOr LengthSquared(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("lengthSquared"); !e.empty()) return e;
-  return PushReduction(L, "lengthSquared", tensor::LengthSquared(self.tensor()));
+  return PushValueResult(L, "lengthSquared", tensor::LengthSquared(self.tensor()));
 }
 
 // [-0, +1, e] t:dot(u): the sum of products in layout order; u must have
@@ -197,7 +184,7 @@ NResultsOr Dot(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("dot"); !e.empty()) return e;
   LuaTensor* other = nullptr;
   if (std::string e = ReadTensorArgument(L, 2, "dot", &other); !e.empty()) return e;
-  return PushReduction(L, "dot", tensor::Dot(self.tensor(), other->tensor()));
+  return PushValueResult(L, "dot", tensor::Dot(self.tensor(), other->tensor()));
 }
 
 // [-0, +1, e] t:mmul(u): a new owning (m x n) tensor t . u, for t (m x k)

@@ -11,6 +11,7 @@
 #include "lua_api/class.h"
 #include "lua_api/lua.h"
 #include "lua_api/lua_tensor.h"
+#include "lua_api/method_arguments.h"
 #include "lua_api/module_functions.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/push.h"
@@ -51,13 +52,11 @@ NResultsOr Stride(LuaTensor& self, lua_State* L) {
     Push(L, absl::Span<const Index>(strides.data(), strides.size()));
     return 1;
   }
-  std::int64_t dim;
-  if (std::string why = ReadInteger(L, 2, &dim); !why.empty()) {
-    return ArgumentError("stride", 1, why);
-  }
-  if (dim < 1 || dim > self.tensor().rank()) {
-    return ArgumentError("stride", 1, absl::StrCat("dimension ", dim, " out of range [1, ",
-                                                   self.tensor().rank(), "]"));
+  // ReadDim would word the empty tensor's case differently; stride keeps its message.
+  Index dim;
+  if (std::string e = ReadBounded(L, 2, "stride", "dimension", 1, self.tensor().rank(), &dim);
+      !e.empty()) {
+    return e;
   }
   Push(L, strides[dim - 1]);
   return 1;
@@ -74,8 +73,7 @@ NResultsOr IsContiguous(LuaTensor& self, lua_State* L) {
 NResultsOr Contiguous(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("contiguous"); !e.empty()) return e;
   if (self.tensor().layout().IsContiguous()) {
-    lua_pushvalue(L, 1);
-    return 1;
+    return ReturnSelf(L);
   }
   absl::StatusOr<tensor::Tensor> copy = tensor::Clone(self.tensor(), TensorAllocator(L));
   if (!copy.ok()) return StatusError("contiguous", copy.status());

@@ -19,6 +19,7 @@
 #include "lua_api/class.h"
 #include "lua_api/lua.h"
 #include "lua_api/lua_tensor.h"
+#include "lua_api/method_arguments.h"
 #include "lua_api/module_functions.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/read.h"
@@ -32,13 +33,6 @@ namespace {
 
 using tensor::BinaryFunction;
 using tensor::UnaryFunction;
-
-// [-0, +1, -] Mutating methods return self, the userdata they were called
-// on: `t:exp() == t` by identity.
-NResultsOr ReturnSelf(lua_State* L) {
-  lua_pushvalue(L, 1);
-  return 1;
-}
 
 // [-0, +1, e] t:exp(), t:abs(), ...: t = f(t). Torch7's t:exp(u), which
 // would set t from u, is an error rather than a silent in-place exp of t;

@@ -14,6 +14,7 @@
 #include "lua_api/generator_argument.h"
 #include "lua_api/lua.h"
 #include "lua_api/lua_tensor.h"
+#include "lua_api/method_arguments.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/random.h"
 #include "lua_api/read.h"
@@ -35,17 +36,6 @@ GeneratorArgument ReadExplicitGenerator(lua_State* L) {
   return given == nullptr ? GeneratorArgument{} : GeneratorArgument{given, 3};
 }
 
-// Reads the optional number at stack `index` (absent or nil: `fallback`).
-std::string ReadParameter(lua_State* L, int index, const char* method, double fallback,
-                          double* out) {
-  *out = fallback;
-  if (lua_isnoneornil(L, index)) return {};
-  if (std::string why = ReadNumber(L, index, out); !why.empty()) {
-    return ArgumentError(method, index - 1, why);
-  }
-  return {};
-}
-
 using Fill2 = absl::Status (*)(const tensor::Tensor&, double, double, tensor::RandomSource&);
 
 // [-(1..4), +1, e] uniform([gen,] [a = 0, b = 1]) and
@@ -54,12 +44,10 @@ template <Fill2 kFill, const char* kName>
 NResultsOr FillTwoParameters(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf(kName); !e.empty()) return e;
   GeneratorArgument gen = ReadExplicitGenerator(L);
-  if (lua_gettop(L) > gen.first + 1) {
-    return ArgumentError(kName, gen.first + 1, Expected(L, gen.first + 2, "no value"));
-  }
-  double first, second;
-  if (std::string e = ReadParameter(L, gen.first, kName, 0, &first); !e.empty()) return e;
-  if (std::string e = ReadParameter(L, gen.first + 1, kName, 1, &second); !e.empty()) return e;
+  if (std::string e = CheckNoMore(L, gen.first + 1, kName); !e.empty()) return e;
+  double first = 0, second = 1;
+  if (std::string e = ReadOptionalNumber(L, gen.first, kName, &first); !e.empty()) return e;
+  if (std::string e = ReadOptionalNumber(L, gen.first + 1, kName, &second); !e.empty()) return e;
   if (gen.generator == nullptr) {
     if (std::string e = PushDefaultGenerator(L, kName, &gen.generator); !e.empty()) return e;
   }
@@ -67,8 +55,7 @@ NResultsOr FillTwoParameters(LuaTensor& self, lua_State* L) {
   if (absl::Status s = kFill(self.tensor(), first, second, source); !s.ok()) {
     return StatusError(kName, s);
   }
-  lua_pushvalue(L, 1);
-  return 1;
+  return ReturnSelf(L);
 }
 constexpr char kUniform[] = "uniform";
 constexpr char kNormal[] = "normal";
@@ -77,11 +64,9 @@ constexpr char kNormal[] = "normal";
 NResultsOr Bernoulli(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("bernoulli"); !e.empty()) return e;
   GeneratorArgument gen = ReadExplicitGenerator(L);
-  if (lua_gettop(L) > gen.first) {
-    return ArgumentError("bernoulli", gen.first, Expected(L, gen.first + 1, "no value"));
-  }
-  double p;
-  if (std::string e = ReadParameter(L, gen.first, "bernoulli", 0.5, &p); !e.empty()) return e;
+  if (std::string e = CheckNoMore(L, gen.first, "bernoulli"); !e.empty()) return e;
+  double p = 0.5;
+  if (std::string e = ReadOptionalNumber(L, gen.first, "bernoulli", &p); !e.empty()) return e;
   if (gen.generator == nullptr) {
     if (std::string e = PushDefaultGenerator(L, "bernoulli", &gen.generator); !e.empty()) return e;
   }
@@ -89,8 +74,7 @@ NResultsOr Bernoulli(LuaTensor& self, lua_State* L) {
   if (absl::Status s = tensor::FillBernoulli(self.tensor(), p, source); !s.ok()) {
     return StatusError("bernoulli", s);
   }
-  lua_pushvalue(L, 1);
-  return 1;
+  return ReturnSelf(L);
 }
 
 }  // namespace

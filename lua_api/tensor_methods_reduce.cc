@@ -18,6 +18,7 @@
 #include "lua_api/class.h"
 #include "lua_api/lua.h"
 #include "lua_api/lua_tensor.h"
+#include "lua_api/method_arguments.h"
 #include "lua_api/module_functions.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/push.h"
@@ -37,27 +38,6 @@ using tensor::ValuesAndIndices;
 
 // Lua's indices count from 1.
 constexpr tensor::Index kFirstIndex = 1;
-
-// Methods see self at stack 1, so stack `index` is argument `index - 1`.
-std::string ArgumentAt(const char* method, int index, absl::string_view why) {
-  return ArgumentError(method, index - 1, why);
-}
-
-// [-0, +0, -] The 1-based dimension of `t` at stack `index`, as 0-based.
-std::string ReadDim(lua_State* L, int index, const Tensor& t, const char* method, int* dim) {
-  std::int64_t value;
-  if (std::string why = ReadInteger(L, index, &value); !why.empty()) {
-    return ArgumentAt(method, index, why);
-  }
-  if (value < 1 || value > t.rank()) {
-    return ArgumentAt(method, index,
-                      t.rank() == 0
-                          ? absl::StrCat("dimension ", value, " out of range: the tensor is empty")
-                          : absl::StrCat("dimension ", value, " out of range [1, ", t.rank(), "]"));
-  }
-  *dim = static_cast<int>(value - 1);
-  return {};
-}
 
 enum class DefaultDim { kFirst, kLast };
 
@@ -86,40 +66,12 @@ std::string ReadFlag(lua_State* L, int index, const char* method, bool* flag) {
   return {};
 }
 
-// [-0, +0, -] An optional number; *value keeps its default for nil.
-std::string ReadOptionalNumber(lua_State* L, int index, const char* method, double* value) {
-  if (lua_isnoneornil(L, index)) return {};
-  if (std::string why = ReadNumber(L, index, value); !why.empty()) {
-    return ArgumentAt(method, index, why);
-  }
-  return {};
-}
-
 // [-0, +0, -] An integer k.
 std::string ReadK(lua_State* L, int index, const char* method, std::int64_t* k) {
   if (std::string why = ReadInteger(L, index, k); !why.empty()) {
     return ArgumentAt(method, index, why);
   }
   return {};
-}
-
-// [-0, +1, m] Each Push* pushes a core result, or returns its error.
-NResultsOr PushNumber(lua_State* L, const char* method, const absl::StatusOr<double>& result) {
-  if (!result.ok()) return StatusError(method, result.status());
-  Push(L, *result);
-  return 1;
-}
-
-NResultsOr PushBoolean(lua_State* L, const char* method, const absl::StatusOr<bool>& result) {
-  if (!result.ok()) return StatusError(method, result.status());
-  Push(L, *result);
-  return 1;
-}
-
-NResultsOr PushTensor(lua_State* L, const char* method, absl::StatusOr<Tensor> result) {
-  if (!result.ok()) return StatusError(method, result.status());
-  LuaTensor::Push(L, *std::move(result));
-  return 1;
 }
 
 // [-0, +2, m]
@@ -134,28 +86,28 @@ NResultsOr PushPair(lua_State* L, const char* method, absl::StatusOr<ValuesAndIn
 // along dim keep the type and wrap; the number does not.
 NResultsOr Sum(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("sum"); !e.empty()) return e;
-  if (lua_isnoneornil(L, 2)) return PushNumber(L, "sum", tensor::Sum(self.tensor()));
+  if (lua_isnoneornil(L, 2)) return PushValueResult(L, "sum", tensor::Sum(self.tensor()));
   int dim;
   if (std::string e = ReadDim(L, 2, self.tensor(), "sum", &dim); !e.empty()) return e;
-  return PushTensor(L, "sum", tensor::SumAlong(self.tensor(), dim, TensorAllocator(L)));
+  return PushResult(L, "sum", tensor::SumAlong(self.tensor(), dim, TensorAllocator(L)));
 }
 
 // [-0, +1, e] t:prod([dim]): a number, or the products along dim.
 NResultsOr Prod(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("prod"); !e.empty()) return e;
-  if (lua_isnoneornil(L, 2)) return PushNumber(L, "prod", tensor::Product(self.tensor()));
+  if (lua_isnoneornil(L, 2)) return PushValueResult(L, "prod", tensor::Product(self.tensor()));
   int dim;
   if (std::string e = ReadDim(L, 2, self.tensor(), "prod", &dim); !e.empty()) return e;
-  return PushTensor(L, "prod", tensor::ProductAlong(self.tensor(), dim, TensorAllocator(L)));
+  return PushResult(L, "prod", tensor::ProductAlong(self.tensor(), dim, TensorAllocator(L)));
 }
 
 // [-0, +1, e] t:mean([dim]).
 NResultsOr Mean(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("mean"); !e.empty()) return e;
-  if (lua_isnoneornil(L, 2)) return PushNumber(L, "mean", tensor::MeanOf(self.tensor()));
+  if (lua_isnoneornil(L, 2)) return PushValueResult(L, "mean", tensor::MeanOf(self.tensor()));
   int dim;
   if (std::string e = ReadDim(L, 2, self.tensor(), "mean", &dim); !e.empty()) return e;
-  return PushTensor(L, "mean", tensor::MeanAlong(self.tensor(), dim, TensorAllocator(L)));
+  return PushResult(L, "mean", tensor::MeanAlong(self.tensor(), dim, TensorAllocator(L)));
 }
 
 // [-0, +1, e] t:var([dim] [, biased]), t:std([dim] [, biased]): biased
@@ -168,10 +120,10 @@ NResultsOr SpreadOp(LuaTensor& self, lua_State* L) {
   const bool whole = lua_isnoneornil(L, 2) || lua_isboolean(L, 2);
   bool biased = false;
   if (std::string e = ReadFlag(L, whole ? 2 : 3, method, &biased); !e.empty()) return e;
-  if (whole) return PushNumber(L, method, tensor::SpreadOf(self.tensor(), kSpread, biased));
+  if (whole) return PushValueResult(L, method, tensor::SpreadOf(self.tensor(), kSpread, biased));
   int dim;
   if (std::string e = ReadDim(L, 2, self.tensor(), method, &dim); !e.empty()) return e;
-  return PushTensor(L, method,
+  return PushResult(L, method,
                     tensor::SpreadAlong(self.tensor(), dim, kSpread, biased, TensorAllocator(L)));
 }
 
@@ -181,7 +133,9 @@ template <tensor::Extreme kExtreme>
 NResultsOr ExtremeOp(LuaTensor& self, lua_State* L) {
   constexpr const char* method = kExtreme == tensor::Extreme::kMax ? "max" : "min";
   if (std::string e = self.CheckSelf(method); !e.empty()) return e;
-  if (lua_isnoneornil(L, 2)) return PushNumber(L, method, tensor::ExtremeOf(self.tensor(), kExtreme));
+  if (lua_isnoneornil(L, 2)) {
+    return PushValueResult(L, method, tensor::ExtremeOf(self.tensor(), kExtreme));
+  }
   int dim;
   if (std::string e = ReadDim(L, 2, self.tensor(), method, &dim); !e.empty()) return e;
   return PushPair(L, method, tensor::ExtremeAlong(self.tensor(), dim, kExtreme, kFirstIndex,
@@ -236,7 +190,7 @@ NResultsOr ScanOp(LuaTensor& self, lua_State* L) {
       !e.empty()) {
     return e;
   }
-  return PushTensor(L, method, tensor::ScanAlong(self.tensor(), dim, kScan, TensorAllocator(L)));
+  return PushResult(L, method, tensor::ScanAlong(self.tensor(), dim, kScan, TensorAllocator(L)));
 }
 
 // [-0, +2, e] t:sort([dim] [, descending]): stable, along dim (the last by
@@ -283,10 +237,10 @@ NResultsOr Norm(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("norm"); !e.empty()) return e;
   double p = 2;
   if (std::string e = ReadOptionalNumber(L, 2, "norm", &p); !e.empty()) return e;
-  if (lua_isnoneornil(L, 3)) return PushNumber(L, "norm", tensor::NormOf(self.tensor(), p));
+  if (lua_isnoneornil(L, 3)) return PushValueResult(L, "norm", tensor::NormOf(self.tensor(), p));
   int dim;
   if (std::string e = ReadDim(L, 3, self.tensor(), "norm", &dim); !e.empty()) return e;
-  return PushTensor(L, "norm", tensor::NormAlong(self.tensor(), p, dim, TensorAllocator(L)));
+  return PushResult(L, "norm", tensor::NormAlong(self.tensor(), p, dim, TensorAllocator(L)));
 }
 
 // [-0, +1, e] t:renorm(p, dim, maxnorm): scales each slice along dim whose
@@ -303,8 +257,7 @@ NResultsOr Renorm(LuaTensor& self, lua_State* L) {
   if (absl::Status s = tensor::Renorm(self.tensor(), p, dim, maxnorm); !s.ok()) {
     return StatusError("renorm", s);
   }
-  lua_pushvalue(L, 1);
-  return 1;
+  return ReturnSelf(L);
 }
 
 // [-0, +1, e] t:dist(u [, p]): the p-norm (default 2) of t - u.
@@ -314,24 +267,24 @@ NResultsOr Dist(LuaTensor& self, lua_State* L) {
   if (std::string e = ReadTensorArgument(L, 2, "dist", &other); !e.empty()) return e;
   double p = 2;
   if (std::string e = ReadOptionalNumber(L, 3, "dist", &p); !e.empty()) return e;
-  return PushNumber(L, "dist", tensor::DistanceOf(self.tensor(), other->tensor(), p));
+  return PushValueResult(L, "dist", tensor::DistanceOf(self.tensor(), other->tensor(), p));
 }
 
 // [-0, +1, e] t:trace(): the sum of a matrix's diagonal.
 NResultsOr Trace(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("trace"); !e.empty()) return e;
-  return PushNumber(L, "trace", tensor::TraceOf(self.tensor()));
+  return PushValueResult(L, "trace", tensor::TraceOf(self.tensor()));
 }
 
 // [-0, +1, e] t:all(), t:any() on a ByteTensor mask.
 NResultsOr All(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("all"); !e.empty()) return e;
-  return PushBoolean(L, "all", tensor::AllOf(self.tensor()));
+  return PushValueResult(L, "all", tensor::AllOf(self.tensor()));
 }
 
 NResultsOr Any(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("any"); !e.empty()) return e;
-  return PushBoolean(L, "any", tensor::AnyOf(self.tensor()));
+  return PushValueResult(L, "any", tensor::AnyOf(self.tensor()));
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "lua_api/extents_argument.h"
 #include "lua_api/lua.h"
 #include "lua_api/lua_tensor.h"
+#include "lua_api/method_arguments.h"
 #include "lua_api/module_functions.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/read.h"
@@ -32,46 +33,6 @@ namespace {
 using tensor::Index;
 using tensor::Tensor;
 
-// Methods see self at stack 1, so stack `index` is argument `index - 1`.
-std::string ArgumentAt(const char* method, int index, absl::string_view why) {
-  return ArgumentError(method, index - 1, why);
-}
-
-// Reads an integer in [low, high] at stack `index`.
-std::string ReadBounded(lua_State* L, int index, const char* method, const char* what, Index low,
-                        Index high, Index* out) {
-  std::int64_t value;
-  if (std::string why = ReadInteger(L, index, &value); !why.empty()) {
-    return ArgumentAt(method, index, why);
-  }
-  if (value < low || value > high) {
-    return ArgumentAt(method, index,
-                      absl::StrCat(what, " ", value, " out of range [", low, ", ", high, "]"));
-  }
-  *out = value;
-  return {};
-}
-
-// Reads a 1-based dimension in [1, rank + extra] into the 0-based *dim.
-std::string ReadDim(lua_State* L, int index, const Tensor& t, const char* method, int* dim,
-                    int extra = 0) {
-  if (t.rank() + extra == 0) {
-    std::int64_t value;
-    if (std::string why = ReadInteger(L, index, &value); !why.empty()) {
-      return ArgumentAt(method, index, why);
-    }
-    return ArgumentAt(method, index,
-                      absl::StrCat("dimension ", value, " out of range: the tensor is empty"));
-  }
-  Index value;
-  if (std::string e = ReadBounded(L, index, method, "dimension", 1, t.rank() + extra, &value);
-      !e.empty()) {
-    return e;
-  }
-  *dim = static_cast<int>(value - 1);
-  return {};
-}
-
 // Reads an optional integer (absent or nil: `fallback`).
 std::string ReadOptionalInteger(lua_State* L, int index, const char* method, Index fallback,
                                 Index* out) {
@@ -83,13 +44,6 @@ std::string ReadOptionalInteger(lua_State* L, int index, const char* method, Ind
   }
   *out = value;
   return {};
-}
-
-// [-0, +1, m] A new tensor userdata, or the core's error.
-NResultsOr PushResult(lua_State* L, const char* method, absl::StatusOr<Tensor> result) {
-  if (!result.ok()) return StatusError(method, result.status());
-  LuaTensor::Push(L, *std::move(result));
-  return 1;
 }
 
 // [-1, +1, m] The transpose of a matrix.

@@ -15,6 +15,7 @@
 #include "lua_api/class.h"
 #include "lua_api/lua.h"
 #include "lua_api/lua_tensor.h"
+#include "lua_api/method_arguments.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/push.h"
 #include "lua_api/read.h"
@@ -33,49 +34,6 @@ namespace {
 using tensor::DType;
 using tensor::Index;
 using tensor::Tensor;
-
-// Methods see self at stack 1, so stack `index` is argument `index - 1`.
-std::string ArgumentAt(const char* method, int index, absl::string_view why) {
-  return ArgumentError(method, index - 1, why);
-}
-
-// Reads a 1-based dimension of `t` at stack `index` into the 0-based *dim.
-std::string ReadDim(lua_State* L, int index, const Tensor& t, const char* method, int* dim) {
-  std::int64_t value;
-  if (std::string why = ReadInteger(L, index, &value); !why.empty()) {
-    return ArgumentAt(method, index, why);
-  }
-  if (value < 1 || value > t.rank()) {
-    return ArgumentAt(method, index,
-                      t.rank() == 0
-                          ? absl::StrCat("dimension ", value, " out of range: the tensor is empty")
-                          : absl::StrCat("dimension ", value, " out of range [1, ", t.rank(), "]"));
-  }
-  *dim = static_cast<int>(value - 1);
-  return {};
-}
-
-// Reads an integer `what` in [low, high] at stack `index`.
-std::string ReadBounded(lua_State* L, int index, const char* method, const char* what, Index low,
-                        Index high, Index* out) {
-  std::int64_t value;
-  if (std::string why = ReadInteger(L, index, &value); !why.empty()) {
-    return ArgumentAt(method, index, why);
-  }
-  if (value < low || value > high) {
-    return ArgumentAt(method, index,
-                      absl::StrCat(what, " ", value, " out of range [", low, ", ", high, "]"));
-  }
-  *out = value;
-  return {};
-}
-
-// [-0, +1, m] A new tensor userdata, or the core's error.
-NResultsOr PushResult(lua_State* L, const char* method, absl::StatusOr<Tensor> result) {
-  if (!result.ok()) return StatusError(method, result.status());
-  LuaTensor::Push(L, *std::move(result));
-  return 1;
-}
 
 // [-1, +1, -] "dmlab.system.tensor.DoubleTensor".
 NResultsOr Type(LuaTensor& self, lua_State* L) {
@@ -200,7 +158,7 @@ NResultsOr SetValues(LuaTensor& self, lua_State* L) {
 // [-(1|2), +1, m] val(), val(number) or val(table).
 NResultsOr Val(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("val"); !e.empty()) return e;
-  if (lua_gettop(L) > 2) return ArgumentAt("val", 3, Expected(L, 3, "no value"));
+  if (std::string e = CheckNoMore(L, 2, "val"); !e.empty()) return e;
   switch (lua_type(L, 2)) {
     case LUA_TNONE: return PushValues(self.tensor(), L);
     case LUA_TTABLE: return SetValues(self, L);

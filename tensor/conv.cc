@@ -1,12 +1,12 @@
 #include "tensor/conv.h"
 
 #include <algorithm>
-#include <cstdint>
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "tensor/elementwise.h"
 #include "tensor/internal/kernel_support.h"
+#include "tensor/internal/product_sum.h"
 
 namespace tensor {
 namespace {
@@ -34,17 +34,8 @@ absl::StatusOr<ConvViews> ViewsOf(const Tensor& input, const Tensor& kernel) {
   return views;
 }
 
-template <typename T>
-using Accumulator = std::conditional_t<kIsInteger<T>, std::uint64_t, ComputeType<T>>;
-
-template <typename T>
-Accumulator<T> Widen(T value) {
-  if constexpr (kIsInteger<T>) {
-    return static_cast<std::uint64_t>(static_cast<std::int64_t>(value));
-  } else {
-    return static_cast<ComputeType<T>>(value);
-  }
-}
+using internal::ProductSum;
+using internal::ToProductSum;
 
 // Each output element sums the products of the kernel taps with the input
 // elements under them; in full mode the input is seen through a border of
@@ -69,7 +60,7 @@ void ConvolveLoop(bool flip, ConvMode mode, const ConvViews& v, const Tensor& ou
       for (Index j = 0; j < out3.shape()[2]; ++j) {
         const Index b_begin = std::max<Index>(0, border_w - j);
         const Index b_end = std::min(kw, w + border_w - j);
-        Accumulator<T> sum{0};
+        ProductSum<T> sum{0};
         for (Index t = 0; t < k[1]; ++t) {
           const T* plane = input + (v.diagonal ? o : t) * is[0];
           const T* taps = kernel + o * ks[0] + t * ks[1];
@@ -77,7 +68,8 @@ void ConvolveLoop(bool flip, ConvMode mode, const ConvViews& v, const Tensor& ou
             const T* in_row = plane + (i - border_h + a) * is[1] + (j - border_w) * is[2];
             const T* k_row = taps + (flip ? kh - 1 - a : a) * ks[2];
             for (Index b = b_begin; b < b_end; ++b) {
-              sum += Widen(in_row[b * is[2]]) * Widen(k_row[(flip ? kw - 1 - b : b) * ks[3]]);
+              sum += ToProductSum(in_row[b * is[2]]) *
+                     ToProductSum(k_row[(flip ? kw - 1 - b : b) * ks[3]]);
             }
           }
         }

@@ -7,6 +7,7 @@
 #include "tensor/index.h"
 #include "tensor/index_support.h"
 #include "tensor/internal/kernel_support.h"
+#include "tensor/internal/lines.h"
 #include "tensor/internal/strided_loop.h"
 
 namespace tensor {
@@ -16,12 +17,10 @@ using internal::At;
 using internal::CheckDim;
 using internal::CheckFillValue;
 using internal::CpuData;
-using internal::ForEachRun;
+using internal::ForEachLine;
 using internal::OperandOf;
-using internal::Order;
-using internal::PlanLoop;
 using internal::ReadIndices;
-using internal::RowsOf;
+using internal::RowMajorStrides;
 using internal::Unaliased;
 using internal::ValueAs;
 
@@ -52,18 +51,8 @@ absl::StatusOr<std::vector<Index>> CheckGatherIndices(const Tensor& tensor, int 
   return ReadIndices(indices, tensor.shape()[dim], index_base, operation);
 }
 
-// The strides of the 0-based indices, which ReadIndices left row-major,
-// for a loop plan over indices' shape.
-Strides RowMajorStrides(const Shape& shape) {
-  Strides strides(shape.size());
-  Index stride = 1;
-  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
-    strides[d] = stride;
-    stride *= shape[d];
-  }
-  return strides;
-}
-
+// The 0-based indices, which ReadIndices left row-major (`strides` from
+// RowMajorStrides of indices' shape), as a loop operand.
 internal::Operand IndexOperand(std::vector<Index>& values, const Strides& strides) {
   return {reinterpret_cast<std::byte*>(values.data()), &strides, static_cast<Index>(sizeof(Index))};
 }
@@ -88,19 +77,17 @@ absl::StatusOr<Tensor> Gather(const Tensor& source, int dim, const Tensor& indic
   const Index count = indices.shape()[dim];
   DispatchDType(source.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    ForEachRun(PlanLoop<3>(RowsOf(indices.shape(), dim),
-                           {OperandOf(*result, *r_origin), OperandOf(source, *s_origin),
-                            IndexOperand(*values, i_strides)},
-                           Order::kAny),
-               [&](auto p, Index n, auto s) {
-                 for (Index i = 0; i < n; ++i) {
-                   T* to = At<T>(p[0] + i * s[0]);
-                   const T* from = At<T>(p[1] + i * s[1]);
-                   const Index* at = At<Index>(p[2] + i * s[2]);
-                   for (Index k = 0; k < count; ++k) to[k * r_step] = from[at[k * i_step] * s_step];
-                 }
-                 return true;
-               });
+    ForEachLine<3>(indices.shape(), dim,
+                   {OperandOf(*result, *r_origin), OperandOf(source, *s_origin),
+                    IndexOperand(*values, i_strides)},
+                   [&](const auto& starts) {
+                     T* to = At<T>(starts[0]);
+                     const T* from = At<T>(starts[1]);
+                     const Index* at = At<Index>(starts[2]);
+                     for (Index k = 0; k < count; ++k) {
+                       to[k * r_step] = from[at[k * i_step] * s_step];
+                     }
+                   });
   });
   return result;
 }
@@ -136,19 +123,17 @@ absl::Status Scatter(const Tensor& tensor, int dim, const Tensor& indices, Index
   const Index count = indices.shape()[dim];
   DispatchDType(tensor.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    ForEachRun(PlanLoop<3>(RowsOf(indices.shape(), dim),
-                           {OperandOf(tensor, *t_origin), OperandOf(*source, *s_origin),
-                            IndexOperand(*values, i_strides)},
-                           Order::kAny),
-               [&](auto p, Index n, auto s) {
-                 for (Index i = 0; i < n; ++i) {
-                   T* to = At<T>(p[0] + i * s[0]);
-                   const T* from = At<T>(p[1] + i * s[1]);
-                   const Index* at = At<Index>(p[2] + i * s[2]);
-                   for (Index k = 0; k < count; ++k) to[at[k * i_step] * t_step] = from[k * s_step];
-                 }
-                 return true;
-               });
+    ForEachLine<3>(indices.shape(), dim,
+                   {OperandOf(tensor, *t_origin), OperandOf(*source, *s_origin),
+                    IndexOperand(*values, i_strides)},
+                   [&](const auto& starts) {
+                     T* to = At<T>(starts[0]);
+                     const T* from = At<T>(starts[1]);
+                     const Index* at = At<Index>(starts[2]);
+                     for (Index k = 0; k < count; ++k) {
+                       to[at[k * i_step] * t_step] = from[k * s_step];
+                     }
+                   });
   });
   return absl::OkStatus();
 }
@@ -170,17 +155,13 @@ absl::Status ScatterFill(const Tensor& tensor, int dim, const Tensor& indices, I
   DispatchDType(tensor.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = ValueAs<T>(value);
-    ForEachRun(
-        PlanLoop<2>(RowsOf(indices.shape(), dim),
-                    {OperandOf(tensor, *t_origin), IndexOperand(*values, i_strides)}, Order::kAny),
-        [&](auto p, Index n, auto s) {
-          for (Index i = 0; i < n; ++i) {
-            T* to = At<T>(p[0] + i * s[0]);
-            const Index* at = At<Index>(p[1] + i * s[1]);
-            for (Index k = 0; k < count; ++k) to[at[k * i_step] * t_step] = v;
-          }
-          return true;
-        });
+    ForEachLine<2>(indices.shape(), dim,
+                   {OperandOf(tensor, *t_origin), IndexOperand(*values, i_strides)},
+                   [&](const auto& starts) {
+                     T* to = At<T>(starts[0]);
+                     const Index* at = At<Index>(starts[1]);
+                     for (Index k = 0; k < count; ++k) to[at[k * i_step] * t_step] = v;
+                   });
   });
   return absl::OkStatus();
 }

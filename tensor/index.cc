@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "tensor/index_support.h"
 #include "tensor/internal/kernel_support.h"
+#include "tensor/internal/lines.h"
 #include "tensor/internal/strided_loop.h"
 
 namespace tensor {
@@ -18,12 +19,9 @@ using internal::At;
 using internal::CheckDim;
 using internal::CheckFillValue;
 using internal::CpuData;
-using internal::ForEachRun;
+using internal::ForEachLine;
 using internal::OperandOf;
-using internal::Order;
-using internal::PlanLoop;
 using internal::ReadIndices;
-using internal::RowsOf;
 using internal::Unaliased;
 using internal::ValueAs;
 
@@ -92,25 +90,21 @@ absl::Status IndexWrite(const Tensor& tensor, int dim, const Tensor& indices, In
   const std::vector<Index>& index = *rows;
   DispatchDType(tensor.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    ForEachRun(
-        PlanLoop<2>(RowsOf(tensor.shape(), dim),
-                    {OperandOf(tensor, *t_origin), OperandOf(*source, *s_origin)}, Order::kAny),
-        [&](auto p, Index n, auto s) {
-          for (Index i = 0; i < n; ++i) {
-            T* t = At<T>(p[0] + i * s[0]);
-            const T* from = At<T>(p[1] + i * s[1]);
-            for (size_t k = 0; k < index.size(); ++k) {
-              T& x = t[index[k] * t_step];
-              const T y = from[static_cast<Index>(k) * s_step];
-              if constexpr (kAdd) {
-                x = WrappingSum(x, y);
-              } else {
-                x = y;
-              }
-            }
-          }
-          return true;
-        });
+    ForEachLine<2>(tensor.shape(), dim,
+                   {OperandOf(tensor, *t_origin), OperandOf(*source, *s_origin)},
+                   [&](const auto& starts) {
+                     T* t = At<T>(starts[0]);
+                     const T* from = At<T>(starts[1]);
+                     for (size_t k = 0; k < index.size(); ++k) {
+                       T& x = t[index[k] * t_step];
+                       const T y = from[static_cast<Index>(k) * s_step];
+                       if constexpr (kAdd) {
+                         x = WrappingSum(x, y);
+                       } else {
+                         x = y;
+                       }
+                     }
+                   });
   });
   return absl::OkStatus();
 }
@@ -137,19 +131,14 @@ absl::StatusOr<Tensor> IndexSelect(const Tensor& source, int dim, const Tensor& 
   const std::vector<Index>& index = *rows;
   DispatchDType(source.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    ForEachRun(
-        PlanLoop<2>(RowsOf(shape, dim),
-                    {OperandOf(*result, *r_origin), OperandOf(source, *s_origin)}, Order::kAny),
-        [&](auto p, Index n, auto s) {
-          for (Index i = 0; i < n; ++i) {
-            T* to = At<T>(p[0] + i * s[0]);
-            const T* from = At<T>(p[1] + i * s[1]);
-            for (size_t k = 0; k < index.size(); ++k) {
-              to[static_cast<Index>(k) * r_step] = from[index[k] * s_step];
-            }
-          }
-          return true;
-        });
+    ForEachLine<2>(shape, dim, {OperandOf(*result, *r_origin), OperandOf(source, *s_origin)},
+                   [&](const auto& starts) {
+                     T* to = At<T>(starts[0]);
+                     const T* from = At<T>(starts[1]);
+                     for (size_t k = 0; k < index.size(); ++k) {
+                       to[static_cast<Index>(k) * r_step] = from[index[k] * s_step];
+                     }
+                   });
   });
   return result;
 }
@@ -181,14 +170,10 @@ absl::Status IndexFill(const Tensor& tensor, int dim, const Tensor& indices, Ind
   DispatchDType(tensor.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = ValueAs<T>(value);
-    ForEachRun(PlanLoop<1>(RowsOf(tensor.shape(), dim), {OperandOf(tensor, *origin)}, Order::kAny),
-               [&](auto p, Index n, auto s) {
-                 for (Index i = 0; i < n; ++i) {
-                   T* t = At<T>(p[0] + i * s[0]);
-                   for (Index k : index) t[k * step] = v;
-                 }
-                 return true;
-               });
+    ForEachLine<1>(tensor.shape(), dim, {OperandOf(tensor, *origin)}, [&](const auto& starts) {
+      T* t = At<T>(starts[0]);
+      for (Index k : index) t[k * step] = v;
+    });
   });
   return absl::OkStatus();
 }

@@ -87,12 +87,6 @@ absl::StatusOr<std::vector<Index>> ReadIndices(const Tensor& indices, Index exte
   return values;
 }
 
-Shape RowsOf(const Shape& shape, int dim) {
-  Shape rows = shape;
-  rows[dim] = 1;
-  return rows;
-}
-
 absl::StatusOr<Tensor> Unaliased(const Tensor& destination, const Tensor& source) {
   if (internal::MayAlias(destination, source)) return Clone(source);
   return source;

@@ -27,9 +27,6 @@ absl::Status CheckFillValue(const Tensor& tensor, double value, const char* oper
 absl::StatusOr<std::vector<Index>> ReadIndices(const Tensor& indices, Index extent,
                                                Index index_base, const char* operation);
 
-// `shape` with extent 1 at `dim`: the positions of the rows along `dim`.
-Shape RowsOf(const Shape& shape, int dim);
-
 // `source`, or a copy of it if it shares memory with `destination`, so
 // that writes cannot change what is still to be read.
 absl::StatusOr<Tensor> Unaliased(const Tensor& destination, const Tensor& source);

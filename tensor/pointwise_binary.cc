@@ -150,6 +150,28 @@ absl::Status DispatchFunction(BinaryFunction function, Fn&& f) {
   return f(std::integral_constant<F, F::kAtan2>{});
 }
 
+// apply(f, TypeTag<T>{}) for `function` as f and the element type T of
+// `dtype`, or the error for the pairs that are not defined: any bool, and
+// atan2 of integers.
+template <typename Apply>
+absl::Status DispatchKernel(DType dtype, BinaryFunction function, const char* name,
+                            Apply&& apply) {
+  return DispatchDType(dtype, [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool>) {
+      return pointwise_internal::NotDefinedFor(name, dtype);
+    } else {
+      return DispatchFunction(function, [&](auto f) {
+        if constexpr (kIsInteger<T> && decltype(f)::value == F::kAtan2) {
+          return pointwise_internal::NotForIntegers(name, dtype);
+        } else {
+          return apply(f, tag);
+        }
+      });
+    }
+  });
+}
+
 }  // namespace
 
 const char* BinaryScalarName(BinaryFunction function) {
@@ -169,19 +191,8 @@ absl::Status ApplyBinaryScalar(const Tensor& tensor, BinaryFunction function, do
   if (function == F::kAtan2) {
     return absl::InvalidArgumentError("atan2: the second argument must be a tensor");
   }
-  return DispatchDType(tensor.dtype(), [&](auto tag) -> absl::Status {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, bool>) {
-      return pointwise_internal::NotDefinedFor(name, tensor.dtype());
-    } else {
-      return DispatchFunction(function, [&](auto f) {
-        if constexpr (kIsInteger<T> && decltype(f)::value == F::kAtan2) {
-          return pointwise_internal::NotForIntegers(name, tensor.dtype());
-        } else {
-          return ApplyScalar<decltype(f)::value, T>(tensor, *origin, value);
-        }
-      });
-    }
+  return DispatchKernel(tensor.dtype(), function, name, [&](auto f, auto tag) {
+    return ApplyScalar<decltype(f)::value, typename decltype(tag)::type>(tensor, *origin, value);
   });
 }
 
@@ -191,19 +202,8 @@ absl::Status ApplyBinaryTensor(const Tensor& tensor, BinaryFunction function,
   absl::StatusOr<std::byte*> origin = internal::CpuData(tensor, name);
   if (!origin.ok()) return origin.status();
   if (absl::Status s = pointwise_internal::CheckOperand(tensor, other, name); !s.ok()) return s;
-  return DispatchDType(tensor.dtype(), [&](auto tag) -> absl::Status {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, bool>) {
-      return pointwise_internal::NotDefinedFor(name, tensor.dtype());
-    } else {
-      return DispatchFunction(function, [&](auto f) {
-        if constexpr (kIsInteger<T> && decltype(f)::value == F::kAtan2) {
-          return pointwise_internal::NotForIntegers(name, tensor.dtype());
-        } else {
-          return ApplyTensor<decltype(f)::value, T>(tensor, *origin, other);
-        }
-      });
-    }
+  return DispatchKernel(tensor.dtype(), function, name, [&](auto f, auto tag) {
+    return ApplyTensor<decltype(f)::value, typename decltype(tag)::type>(tensor, *origin, other);
   });
 }
 

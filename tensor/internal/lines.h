@@ -1,12 +1,13 @@
 // Lines of a tensor along one dimension: the sets of elements whose indices
 // differ only in that dimension. Reductions, scans and sorts along a
-// dimension visit one line at a time, plus the argument checks they share.
+// dimension visit one line at a time, as do index, gather and scatter;
+// plus the argument checks they share.
 #ifndef TENSOR_INTERNAL_LINES_H_
 #define TENSOR_INTERNAL_LINES_H_
 
 #include <array>
 #include <cstddef>
-#include <cstdint>
+#include <type_traits>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -72,31 +73,26 @@ inline bool IsInnermost(const Tensor& tensor, int dim) {
 // has no arithmetic. REQUIRES: dtype != kBool (CheckNumeric).
 template <typename F>
 decltype(auto) DispatchNumeric(DType dtype, F&& f) {
-  switch (dtype) {
-    case DType::kUInt8: return f(TypeTag<std::uint8_t>{});
-    case DType::kInt8: return f(TypeTag<std::int8_t>{});
-    case DType::kInt16: return f(TypeTag<std::int16_t>{});
-    case DType::kInt32: return f(TypeTag<std::int32_t>{});
-    case DType::kInt64: return f(TypeTag<std::int64_t>{});
-    case DType::kFloat16: return f(TypeTag<Float16>{});
-    case DType::kBFloat16: return f(TypeTag<BFloat16>{});
-    case DType::kFloat32: return f(TypeTag<float>{});
-    default: break;
-  }
-  return f(TypeTag<double>{});
+  return DispatchDType(dtype, [&](auto tag) -> decltype(auto) {
+    if constexpr (std::is_same_v<typename decltype(tag)::type, bool>) {
+      return f(TypeTag<double>{});  // never taken, by the REQUIRES
+    } else {
+      return f(tag);
+    }
+  });
 }
 
 // Calls f(TypeTag<T>{}) for the floating element type T of `dtype`.
 // REQUIRES: a floating dtype (CheckFloating).
 template <typename F>
 decltype(auto) DispatchFloating(DType dtype, F&& f) {
-  switch (dtype) {
-    case DType::kFloat16: return f(TypeTag<Float16>{});
-    case DType::kBFloat16: return f(TypeTag<BFloat16>{});
-    case DType::kFloat32: return f(TypeTag<float>{});
-    default: break;
-  }
-  return f(TypeTag<double>{});
+  return DispatchDType(dtype, [&](auto tag) -> decltype(auto) {
+    if constexpr (kIsFloating<typename decltype(tag)::type>) {
+      return f(tag);
+    } else {
+      return f(TypeTag<double>{});  // never taken, by the REQUIRES
+    }
+  });
 }
 
 // OK if `dim` names a dimension of `tensor`.

@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "tensor/elementwise.h"
 #include "tensor/internal/blas_matrix.h"
+#include "tensor/internal/product_sum.h"
 
 namespace tensor::internal {
 namespace {
@@ -168,26 +169,12 @@ absl::Status BlasOuter(const ProductOperands& p, double beta, const Tensor& add,
   return absl::OkStatus();
 }
 
-// Integers sum in uint64, where overflow wraps as it would in T; the half
-// types in float; others in T.
 template <typename T>
-using Accumulator = std::conditional_t<kIsInteger<T>, std::uint64_t, ComputeType<T>>;
-
-template <typename T>
-Accumulator<T> Widen(T value) {
+ProductSum<T> ScalarOf(double value) {  // REQUIRES: a value of T
   if constexpr (kIsInteger<T>) {
     return static_cast<std::uint64_t>(static_cast<std::int64_t>(value));
   } else {
-    return static_cast<ComputeType<T>>(value);
-  }
-}
-
-template <typename T>
-Accumulator<T> ScalarOf(double value) {  // REQUIRES: a value of T
-  if constexpr (kIsInteger<T>) {
-    return static_cast<std::uint64_t>(static_cast<std::int64_t>(value));
-  } else {
-    return static_cast<Accumulator<T>>(value);
+    return static_cast<ProductSum<T>>(value);
   }
 }
 
@@ -195,7 +182,7 @@ Accumulator<T> ScalarOf(double value) {  // REQUIRES: a value of T
 // m for a batch sum), so B and C are read along rows.
 template <typename T>
 void LoopMatrices(bool sum, const ProductOperands& p, double beta, double alpha) {
-  using Acc = Accumulator<T>;
+  using Acc = ProductSum<T>;
   const ProductDims& d = p.dims;
   const Index batches = ExtentOf(p.c, d.c.batch), n = ExtentOf(p.c, d.c.rows);
   const Index cols = ExtentOf(p.c, d.c.cols), k = ExtentOf(p.a, d.a.cols);
@@ -213,15 +200,15 @@ void LoopMatrices(bool sum, const ProductOperands& p, double beta, double alpha)
       std::fill(row.begin(), row.end(), Acc{0});
       for (Index m = first; m < last; ++m) {
         for (Index q = 0; q < k; ++q) {
-          const Acc factor = Widen(a[m * as[0] + i * as[1] + q * as[2]]);
+          const Acc factor = ToProductSum(a[m * as[0] + i * as[1] + q * as[2]]);
           const T* b_row = b + m * bs[0] + q * bs[1];
-          for (Index j = 0; j < cols; ++j) row[j] += factor * Widen(b_row[j * bs[2]]);
+          for (Index j = 0; j < cols; ++j) row[j] += factor * ToProductSum(b_row[j * bs[2]]);
         }
       }
       T* c_row = c + o * cs[0] + i * cs[1];
       for (Index j = 0; j < cols; ++j) {
         Acc value = alpha_acc * row[j];
-        if (beta != 0) value += beta_acc * Widen(c_row[j * cs[2]]);
+        if (beta != 0) value += beta_acc * ToProductSum(c_row[j * cs[2]]);
         c_row[j * cs[2]] = static_cast<T>(value);
       }
     }

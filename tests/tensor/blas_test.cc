@@ -18,14 +18,13 @@
 namespace tensor {
 namespace {
 
+using ::tensor::testing::AsStored;
 using ::tensor::testing::Doubles;
 using ::tensor::testing::ExpectInvalid;
-using ::tensor::testing::FromDouble;
 using ::tensor::testing::LentTensor;
 using ::tensor::testing::Must;
+using ::tensor::testing::NumericTypes;
 using ::tensor::testing::TensorOf;
-using ::tensor::testing::ToDouble;
-using ::tensor::testing::WrapTo;
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
@@ -161,26 +160,10 @@ Tensor InLayout(Layouts layout, DType dtype, const Shape& shape,
   return view;
 }
 
-// The expected values as T computes them: wrapped for integers.
-template <typename T>
-std::vector<double> AsComputed(const std::vector<double>& exact) {
-  std::vector<double> out;
-  for (double v : exact) {
-    if constexpr (kIsInteger<T>) {
-      out.push_back(ToDouble(WrapTo<T>(static_cast<std::int64_t>(v))));
-    } else {
-      out.push_back(ToDouble(FromDouble<T>(v)));
-    }
-  }
-  return out;
-}
-
 template <typename T>
 class BlasTypedTest : public ::testing::Test {};
 
-using BlasTypes = ::testing::Types<float, double, Float16, BFloat16, std::uint8_t, std::int8_t,
-                                   std::int16_t, std::int32_t, std::int64_t>;
-TYPED_TEST_SUITE(BlasTypedTest, BlasTypes, ::tensor::testing::DTypeNames);
+TYPED_TEST_SUITE(BlasTypedTest, NumericTypes, ::tensor::testing::DTypeNames);
 
 TYPED_TEST(BlasTypedTest, EveryOpMatchesTheReferenceForEveryLayoutOfEachTensor) {
   using T = TypeParam;
@@ -193,7 +176,7 @@ TYPED_TEST(BlasTypedTest, EveryOpMatchesTheReferenceForEveryLayoutOfEachTensor) 
     const std::vector<double> add = SmallValues(dtype, Count(shapes.result), 2);
     const double beta = IsPlain(op) ? 0 : 2, alpha = IsPlain(op) ? 1 : 3;
     const std::vector<double> expected =
-        AsComputed<T>(Reference(op, ls, a, shapes.rhs, b, beta, add, alpha));
+        AsStored<T>(Reference(op, ls, a, shapes.rhs, b, beta, add, alpha));
     for (Layouts lhs_layout : kAllLayouts) {
       for (Layouts rhs_layout : kAllLayouts) {
         for (Layouts out_layout : kAllLayouts) {
@@ -233,7 +216,7 @@ TYPED_TEST(BlasTypedTest, AddTermMayBeTheDestinationItself) {
       ASSERT_OK(AddProduct(op, out, 1, out, 2, Must(TensorOf(dtype, ls, a)),
                            Must(TensorOf(dtype, shapes.rhs, b))));
       EXPECT_THAT(Doubles(out),
-                  ElementsAreArray(AsComputed<T>(Reference(op, ls, a, shapes.rhs, b, 1, m, 2))));
+                  ElementsAreArray(AsStored<T>(Reference(op, ls, a, shapes.rhs, b, 1, m, 2))));
     }
   }
 }
@@ -252,7 +235,7 @@ TYPED_TEST(BlasTypedTest, DestinationOverlappingAnOperandGetsTheRightResult) {
     const Tensor& lhs = variant == 2 ? at : a;
     const Tensor& rhs = variant == 1 ? at : a;
     const std::vector<double> expected =
-        AsComputed<T>(Reference(BlasOp::kMm, square, variant == 2 ? at_values : values, square,
+        AsStored<T>(Reference(BlasOp::kMm, square, variant == 2 ? at_values : values, square,
                                 variant == 1 ? at_values : values, 0, {}, 1));
     ASSERT_OK(Product(BlasOp::kMm, a, lhs, rhs));
     EXPECT_THAT(Doubles(a), ElementsAreArray(expected));
@@ -261,12 +244,12 @@ TYPED_TEST(BlasTypedTest, DestinationOverlappingAnOperandGetsTheRightResult) {
   const Tensor matrix = Must(TensorOf(dtype, square, values));
   const Tensor y = Must(TensorOf(dtype, {3}, {1, 2, 0}));
   ASSERT_OK(Product(BlasOp::kMv, y, matrix, y));
-  EXPECT_THAT(Doubles(y), ElementsAreArray(AsComputed<T>(
+  EXPECT_THAT(Doubles(y), ElementsAreArray(AsStored<T>(
                               Reference(BlasOp::kMv, square, values, {3}, {1, 2, 0}, 0, {}, 1))));
   const Tensor row = Must(matrix.Select(0, 0));
   const std::vector<double> row_values = Doubles(row);
   ASSERT_OK(Product(BlasOp::kMv, row, matrix, row));
-  EXPECT_THAT(Doubles(row), ElementsAreArray(AsComputed<T>(Reference(BlasOp::kMv, square, values,
+  EXPECT_THAT(Doubles(row), ElementsAreArray(AsStored<T>(Reference(BlasOp::kMv, square, values,
                                                                      {3}, row_values, 0, {}, 1))));
   // M = M + x outer y, with x a column of M.
   const Tensor m = Must(TensorOf(dtype, square, values));
@@ -274,7 +257,7 @@ TYPED_TEST(BlasTypedTest, DestinationOverlappingAnOperandGetsTheRightResult) {
   const std::vector<double> column_values = Doubles(column);
   const Tensor other = Must(TensorOf(dtype, {3}, {1, 0, 2}));
   ASSERT_OK(AddProduct(BlasOp::kAddr, m, 1, m, 1, column, other));
-  EXPECT_THAT(Doubles(m), ElementsAreArray(AsComputed<T>(Reference(
+  EXPECT_THAT(Doubles(m), ElementsAreArray(AsStored<T>(Reference(
                               BlasOp::kAddr, {3}, column_values, {3}, {1, 0, 2}, 1, values, 1))));
 }
 
@@ -289,7 +272,7 @@ TYPED_TEST(BlasTypedTest, AddTermOverlappingTheDestinationInAnotherOrderIsReadFi
   ASSERT_OK(AddProduct(BlasOp::kAddmm, out, 1, transposed, 1, eye, eye));
   std::vector<double> expected = add;
   for (int i = 0; i < 3; ++i) expected[i * 4] += 1;
-  EXPECT_THAT(Doubles(out), ElementsAreArray(AsComputed<T>(expected)));
+  EXPECT_THAT(Doubles(out), ElementsAreArray(AsStored<T>(expected)));
 }
 
 TYPED_TEST(BlasTypedTest, EmptyInnerDimensionLeavesBetaTimesTheAddTerm) {

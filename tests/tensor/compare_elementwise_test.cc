@@ -26,6 +26,7 @@ using ::tensor::testing::Iota;
 using ::tensor::testing::LentTensor;
 using ::tensor::testing::Must;
 using ::tensor::testing::NamedTensor;
+using ::tensor::testing::NumericTypes;
 using ::tensor::testing::TensorOf;
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
@@ -49,9 +50,7 @@ bool Reference(CompareOp op, double a, double b) {
 
 template <typename T>
 class CompareTypedTest : public ::testing::Test {};
-using Types = ::testing::Types<std::uint8_t, std::int8_t, std::int16_t, std::int32_t,
-                               std::int64_t, Float16, BFloat16, float, double>;
-TYPED_TEST_SUITE(CompareTypedTest, Types, ::tensor::testing::DTypeNames);
+TYPED_TEST_SUITE(CompareTypedTest, NumericTypes, ::tensor::testing::DTypeNames);
 
 TYPED_TEST(CompareTypedTest, MasksHaveTheShapeOfXAndFollowEveryLayout) {
   const DType dtype = DTypeOf<TypeParam>();

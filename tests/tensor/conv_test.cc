@@ -16,14 +16,13 @@
 namespace tensor {
 namespace {
 
+using ::tensor::testing::AsStored;
 using ::tensor::testing::Doubles;
 using ::tensor::testing::ExpectInvalid;
-using ::tensor::testing::FromDouble;
 using ::tensor::testing::LentTensor;
 using ::tensor::testing::Must;
+using ::tensor::testing::NumericTypes;
 using ::tensor::testing::TensorOf;
-using ::tensor::testing::ToDouble;
-using ::tensor::testing::WrapTo;
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
@@ -95,24 +94,9 @@ Tensor InLayout(int layout, DType dtype, const Shape& shape, const std::vector<d
 }
 
 template <typename T>
-std::vector<double> AsComputed(const std::vector<double>& exact) {
-  std::vector<double> out;
-  for (double v : exact) {
-    if constexpr (kIsInteger<T>) {
-      out.push_back(ToDouble(WrapTo<T>(static_cast<std::int64_t>(v))));
-    } else {
-      out.push_back(ToDouble(FromDouble<T>(v)));
-    }
-  }
-  return out;
-}
-
-template <typename T>
 class ConvTypedTest : public ::testing::Test {};
 
-using ConvTypes = ::testing::Types<float, double, Float16, BFloat16, std::uint8_t, std::int8_t,
-                                   std::int16_t, std::int32_t, std::int64_t>;
-TYPED_TEST_SUITE(ConvTypedTest, ConvTypes, ::tensor::testing::DTypeNames);
+TYPED_TEST_SUITE(ConvTypedTest, NumericTypes, ::tensor::testing::DTypeNames);
 
 TYPED_TEST(ConvTypedTest, TwoDimensionalFormsMatchTheTextbookForEveryLayout) {
   using T = TypeParam;
@@ -125,7 +109,7 @@ TYPED_TEST(ConvTypedTest, TwoDimensionalFormsMatchTheTextbookForEveryLayout) {
       const Shape shape = Must(ConvResultShape(op, Must(TensorOf(dtype, {h, w}, x)),
                                                Must(TensorOf(dtype, {kh, kw}, k)), mode));
       EXPECT_THAT(shape, mode == ConvMode::kValid ? ElementsAre(3, 3) : ElementsAre(7, 5));
-      const std::vector<double> expected = AsComputed<T>(Reference(op, mode, x, h, w, k, kh, kw));
+      const std::vector<double> expected = AsStored<T>(Reference(op, mode, x, h, w, k, kh, kw));
       for (int in_layout = 0; in_layout < 4; ++in_layout) {
         for (int k_layout = 0; k_layout < 4; ++k_layout) {
           for (int out_layout = 0; out_layout < 4; ++out_layout) {
@@ -165,7 +149,7 @@ TYPED_TEST(ConvTypedTest, ThreeDimensionalFormsPairOrSumThePlanes) {
       Tensor out = Must(Tensor::Zeros(dtype, {planes, oh, ow}));
       ASSERT_OK(Convolve(op, out, InLayout(1, dtype, {planes, h, w}, x),
                          InLayout(3, dtype, {planes, kh, kw}, k3), mode));
-      EXPECT_THAT(Doubles(out), ElementsAreArray(AsComputed<T>(paired)));
+      EXPECT_THAT(Doubles(out), ElementsAreArray(AsStored<T>(paired)));
       // (c x h x w) with (q x c x kh x kw): output o sums kernel (o, i) on plane i.
       std::vector<double> summed(outputs * oh * ow, 0);
       for (Index o = 0; o < outputs; ++o) {
@@ -178,7 +162,7 @@ TYPED_TEST(ConvTypedTest, ThreeDimensionalFormsPairOrSumThePlanes) {
       Tensor sums = InLayout(2, dtype, {outputs, oh, ow}, std::vector<double>(outputs * oh * ow));
       ASSERT_OK(Convolve(op, sums, InLayout(3, dtype, {planes, h, w}, x),
                          InLayout(1, dtype, {outputs, planes, kh, kw}, k4), mode));
-      EXPECT_THAT(Doubles(sums), ElementsAreArray(AsComputed<T>(summed)));
+      EXPECT_THAT(Doubles(sums), ElementsAreArray(AsStored<T>(summed)));
     }
   }
 }

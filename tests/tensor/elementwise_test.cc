@@ -27,6 +27,7 @@ using ::tensor::testing::Iota;
 using ::tensor::testing::LentTensor;
 using ::tensor::testing::Must;
 using ::tensor::testing::NamedTensor;
+using ::tensor::testing::NumericTypes;
 using ::tensor::testing::TensorOf;
 using ::tensor::testing::ToDouble;
 using ::tensor::testing::ValuesOf;
@@ -128,9 +129,7 @@ NamedTensor SourceView(int kind, DType dtype, Index n) {
 template <typename T>
 class ElementwiseTypedTest : public ::testing::Test {};
 
-using ArithmeticTypes = ::testing::Types<std::uint8_t, std::int8_t, std::int16_t, std::int32_t,
-                                         std::int64_t, Float16, BFloat16, float, double>;
-TYPED_TEST_SUITE(ElementwiseTypedTest, ArithmeticTypes, ::tensor::testing::DTypeNames);
+TYPED_TEST_SUITE(ElementwiseTypedTest, NumericTypes, ::tensor::testing::DTypeNames);
 
 TYPED_TEST(ElementwiseTypedTest, ComponentOpsMatchReferenceForEveryDestinationAndSourceLayout) {
   using T = TypeParam;

@@ -19,15 +19,14 @@
 namespace tensor {
 namespace {
 
+using ::tensor::testing::AsStored;
 using ::tensor::testing::Doubles;
 using ::tensor::testing::ExpectInvalid;
-using ::tensor::testing::FromDouble;
 using ::tensor::testing::LentTensor;
 using ::tensor::testing::Must;
+using ::tensor::testing::NumericTypes;
 using ::tensor::testing::TensorOf;
-using ::tensor::testing::ToDouble;
 using ::tensor::testing::ValuesOf;
-using ::tensor::testing::WrapTo;
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
@@ -147,11 +146,7 @@ std::vector<double> NaiveProduct(const Tensor& lhs, const Tensor& rhs) {
     for (Index j = 0; j < n; ++j) {
       double sum = 0;
       for (Index p = 0; p < k; ++p) sum += a[i * k + p] * b[p * n + j];
-      if constexpr (kIsInteger<T>) {
-        c[i * n + j] = ToDouble(WrapTo<T>(static_cast<std::int64_t>(sum)));
-      } else {
-        c[i * n + j] = ToDouble(FromDouble<T>(sum));
-      }
+      c[i * n + j] = AsStored<T>(sum);
     }
   }
   return c;
@@ -160,9 +155,7 @@ std::vector<double> NaiveProduct(const Tensor& lhs, const Tensor& rhs) {
 template <typename T>
 class MatMulTypedTest : public ::testing::Test {};
 
-using MatMulTypes = ::testing::Types<float, double, Float16, BFloat16, std::uint8_t, std::int8_t,
-                                     std::int16_t, std::int32_t, std::int64_t>;
-TYPED_TEST_SUITE(MatMulTypedTest, MatMulTypes, ::tensor::testing::DTypeNames);
+TYPED_TEST_SUITE(MatMulTypedTest, NumericTypes, ::tensor::testing::DTypeNames);
 
 TYPED_TEST(MatMulTypedTest, MatchesTheNaiveProductForEveryPairOfOperandLayouts) {
   using T = TypeParam;

@@ -1,5 +1,5 @@
 // Helpers shared by the tests of the tensor core's operations
-// (elementwise, reduce, compare, convert, matmul, print).
+// (elementwise, reduce, compare, convert, matmul, blas, conv, print, ...).
 //
 // Values cross the helpers as doubles so that one test body can run over
 // every dtype; every dtype used here holds the small integers the tests use
@@ -215,6 +215,30 @@ T WrapTo(std::int64_t value) {
   static_assert(kIsInteger<T>);
   return static_cast<T>(static_cast<std::make_unsigned_t<T>>(static_cast<std::uint64_t>(value)));
 }
+
+// An exact result as the type T holds it: wrapped for integers, rounded
+// once for floating types.
+template <typename T>
+double AsStored(double exact) {
+  if constexpr (kIsInteger<T>) {
+    return ToDouble(WrapTo<T>(static_cast<std::int64_t>(exact)));
+  } else {
+    return ToDouble(FromDouble<T>(exact));
+  }
+}
+
+// AsStored of each of `exact`.
+template <typename T>
+std::vector<double> AsStored(const std::vector<double>& exact) {
+  std::vector<double> stored;
+  stored.reserve(exact.size());
+  for (double v : exact) stored.push_back(AsStored<T>(v));
+  return stored;
+}
+
+// The element types with arithmetic: all but bool.
+using NumericTypes = ::testing::Types<std::uint8_t, std::int8_t, std::int16_t, std::int32_t,
+                                      std::int64_t, Float16, BFloat16, float, double>;
 
 // A tensor and what it is, for SCOPED_TRACE.
 struct NamedTensor {

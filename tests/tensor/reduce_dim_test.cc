@@ -20,18 +20,17 @@
 namespace tensor {
 namespace {
 
+using ::tensor::testing::AsStored;
 using ::tensor::testing::Doubles;
 using ::tensor::testing::EveryLayoutOf;
 using ::tensor::testing::ExpectInvalid;
-using ::tensor::testing::FromDouble;
 using ::tensor::testing::FromLines;
 using ::tensor::testing::LentTensor;
 using ::tensor::testing::LinesOf;
 using ::tensor::testing::Must;
 using ::tensor::testing::NamedTensor;
+using ::tensor::testing::NumericTypes;
 using ::tensor::testing::TensorOf;
-using ::tensor::testing::ToDouble;
-using ::tensor::testing::WrapTo;
 using ::testing::HasSubstr;
 
 // Every layout of a {4, 6} tensor holding 1, 2, 3, 1, 2, 3, ...: sums and
@@ -42,22 +41,9 @@ std::vector<NamedTensor> ViewsOf(DType dtype) {
   return EveryLayoutOf(Must(TensorOf(dtype, {4, 6}, values)));
 }
 
-// An exact result as the type T holds it: wrapped for integers, rounded
-// once for floating types.
-template <typename T>
-double AsStored(double exact) {
-  if constexpr (kIsInteger<T>) {
-    return static_cast<double>(WrapTo<T>(static_cast<std::int64_t>(exact)));
-  } else {
-    return ToDouble(FromDouble<T>(exact));
-  }
-}
-
 template <typename T>
 class ReduceDimTypedTest : public ::testing::Test {};
 
-using NumericTypes = ::testing::Types<std::uint8_t, std::int8_t, std::int16_t, std::int32_t,
-                                      std::int64_t, Float16, BFloat16, float, double>;
 TYPED_TEST_SUITE(ReduceDimTypedTest, NumericTypes, ::tensor::testing::DTypeNames);
 
 TYPED_TEST(ReduceDimTypedTest, SumProductAndScansMatchReferenceOnEveryLayoutAndDim) {

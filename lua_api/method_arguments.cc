@@ -1,0 +1,76 @@
+#include "lua_api/method_arguments.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "lua_api/lua_tensor.h"
+#include "lua_api/read.h"
+
+namespace lua_api {
+
+using tensor::Index;
+
+std::string ArgumentAt(const char* method, int index, absl::string_view why) {
+  return ArgumentError(method, index - 1, why);
+}
+
+std::string ReadBounded(lua_State* L, int index, const char* method, const char* what, Index low,
+                        Index high, Index* out) {
+  std::int64_t value;
+  if (std::string why = ReadInteger(L, index, &value); !why.empty()) {
+    return ArgumentAt(method, index, why);
+  }
+  if (value < low || value > high) {
+    return ArgumentAt(method, index,
+                      absl::StrCat(what, " ", value, " out of range [", low, ", ", high, "]"));
+  }
+  *out = value;
+  return {};
+}
+
+std::string ReadDim(lua_State* L, int index, const tensor::Tensor& t, const char* method, int* dim,
+                    int extra) {
+  if (t.rank() + extra == 0) {
+    std::int64_t value;
+    if (std::string why = ReadInteger(L, index, &value); !why.empty()) {
+      return ArgumentAt(method, index, why);
+    }
+    return ArgumentAt(method, index,
+                      absl::StrCat("dimension ", value, " out of range: the tensor is empty"));
+  }
+  Index value;
+  if (std::string e = ReadBounded(L, index, method, "dimension", 1, t.rank() + extra, &value);
+      !e.empty()) {
+    return e;
+  }
+  *dim = static_cast<int>(value - 1);
+  return {};
+}
+
+std::string ReadOptionalNumber(lua_State* L, int index, const char* method, double* value) {
+  if (lua_isnoneornil(L, index)) return {};
+  if (std::string why = ReadNumber(L, index, value); !why.empty()) {
+    return ArgumentAt(method, index, why);
+  }
+  return {};
+}
+
+std::string CheckNoMore(lua_State* L, int last, const char* method) {
+  if (lua_gettop(L) <= last) return {};
+  return ArgumentAt(method, last + 1, Expected(L, last + 1, "no value"));
+}
+
+NResultsOr PushResult(lua_State* L, const char* method, absl::StatusOr<tensor::Tensor> result) {
+  if (!result.ok()) return StatusError(method, result.status());
+  LuaTensor::Push(L, *std::move(result));
+  return 1;
+}
+
+NResultsOr ReturnSelf(lua_State* L) {
+  lua_pushvalue(L, 1);
+  return 1;
+}
+
+}  // namespace lua_api
