@@ -95,6 +95,25 @@ testing.case('invalid tensors as x and as res', function()
   expectError(function() tensor.dot(stash, stash) end, 'invalid', 'dot', 'host_test.lend')
 end)
 
+testing.case('a result into an invalid res: the invalid error, whatever its shape', function()
+  local stash
+  host_test.lend('DoubleTensor', {5}, 0, function(t) stash = t end)
+  expectError(function() tensor.sum(stash, fractions(), 1) end,
+              "bad argument #1 to 'sum' (dmlab.system.tensor.DoubleTensor is an invalid tensor",
+              'host_test.lend')
+end)
+
+testing.case('a result into res, which is resized or written in place', function()
+  local res = tensor.DoubleTensor(7)
+  testing.assertTrue(rawequal(tensor.sum(res, fractions(), 1), res))
+  testing.assertEqual(res:val(), {{4.75, 2.25}})
+  local mask = tensor.ByteTensor(2, 2)
+  tensor.gt(mask, fractions(), 2)
+  testing.assertEqual(mask:val(), {{0, 0}, {1, 1}})
+  expectError(function() tensor.gt(tensor.DoubleTensor(2, 2), fractions(), 2) end,
+              "bad argument #1 to 'gt' (res must be a ByteTensor, got DoubleTensor)")
+end)
+
 testing.case('a lent res must already have the shape', function()
   host_test.lend('DoubleTensor', {2, 2}, 0, function(res)
     tensor.floor(res, fractions())
