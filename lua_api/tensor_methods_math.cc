@@ -80,15 +80,19 @@ NResultsOr ScalarOp(LuaTensor& self, lua_State* L) {
   return ReturnSelf(L);
 }
 
-// [-0, +1, e] t:add(x) as ScalarOp, or t:add(value, u): t += value * u,
-// pairing the elements of t and u in layout order (Torch7's scaled add).
+// [-0, +1, e] t:add(x) for a number or table x as ScalarOp; t:add(u) and
+// t:add(value, u) for a tensor u: t += value * u (value 1), pairing the
+// elements of t and u in layout order (Torch7's add).
 NResultsOr Add(LuaTensor& self, lua_State* L) {
-  if (lua_isnoneornil(L, 3)) return ScalarOp<ElementOp::kAdd>(self, L);
+  const bool scaled = !lua_isnoneornil(L, 3);
+  if (!scaled && LuaTensor::Read(L, 2) == nullptr) return ScalarOp<ElementOp::kAdd>(self, L);
   if (std::string e = self.CheckSelf("add"); !e.empty()) return e;
-  double value = 0;
-  if (!ReadNumber(L, 2, &value).empty()) return ArgumentError("add", 1, Expected(L, 2, "number"));
+  double value = 1;  // t:add(u) is t:add(1, u), as in Torch7
+  if (scaled && !ReadNumber(L, 2, &value).empty()) {
+    return ArgumentError("add", 1, Expected(L, 2, "number"));
+  }
   LuaTensor* other = nullptr;
-  if (std::string e = ReadTensorArgument(L, 3, "add", &other); !e.empty()) return e;
+  if (std::string e = ReadTensorArgument(L, scaled ? 3 : 2, "add", &other); !e.empty()) return e;
   if (absl::Status s = tensor::AddScaled(self.tensor(), value, other->tensor()); !s.ok()) {
     return StatusError("add", s);
   }

@@ -53,12 +53,20 @@ T EvaluateInteger(T x, T v, T a, T b) {
     return static_cast<T>(static_cast<U>(x) + product * static_cast<U>(b));
   }
   if constexpr (kU == Update::kAddCDiv) {
-    const T numerator = static_cast<T>(product);
+    // Torch7 computes x + value * a / b in C, where 8- and 16-bit operands
+    // are promoted to int: value * a is divided before it wraps. P is that
+    // promoted type, in which the product of two such values cannot
+    // overflow; for 32- and 64-bit types it is T, and the product wraps.
+    using P = decltype(+T{});
+    using UP = std::make_unsigned_t<P>;
+    const P numerator = sizeof(T) < sizeof(int)
+                            ? static_cast<P>(v) * static_cast<P>(a)
+                            : static_cast<P>(static_cast<UP>(v) * static_cast<UP>(a));
     // MIN / -1 overflows in C++; negating in unsigned wraps it to MIN.
-    const U quotient = std::is_signed_v<T> && b == static_cast<T>(-1)
-                           ? U{0} - static_cast<U>(numerator)
-                           : static_cast<U>(static_cast<T>(numerator / b));
-    return static_cast<T>(static_cast<U>(x) + quotient);
+    const UP quotient = std::is_signed_v<T> && b == static_cast<T>(-1)
+                            ? UP{0} - static_cast<UP>(numerator)
+                            : static_cast<UP>(numerator / static_cast<P>(b));
+    return static_cast<T>(static_cast<U>(x) + static_cast<U>(quotient));
   }
 }
 

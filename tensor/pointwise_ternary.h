@@ -11,8 +11,9 @@
 // were read first.
 //
 // Integer tensors: value must be a value of the type; arithmetic wraps
-// around; addcdiv divides (value * a) by b toward zero, and a zero in b is
-// an error; lerp is an error. float16 and bfloat16 compute in float. Every
+// around; addcdiv divides (value * a) by b toward zero, computing value * a
+// without wrapping for 8- and 16-bit types (C's promotion to int, as in
+// Torch7), and a zero in b is an error; lerp is an error. float16 and bfloat16 compute in float. Every
 // check (the elements of b included) runs before the first write, so a
 // failed call changes nothing.
 //

@@ -28,7 +28,7 @@ constexpr bool DefinedForIntegers(UnaryFunction f) {
 template <UnaryFunction kF, typename C>
 C EvaluateFloating(C x) {
   if constexpr (kF == F::kAbs) return std::abs(x);
-  if constexpr (kF == F::kSign) return x > 0 ? C{1} : x < 0 ? C{-1} : x;  // keeps NaN and 0
+  if constexpr (kF == F::kSign) return x > 0 ? C{1} : x < 0 ? C{-1} : C{0};  // NaN too, as Torch7
   if constexpr (kF == F::kNeg) return -x;
   if constexpr (kF == F::kCinv) return C{1} / x;
   if constexpr (kF == F::kAcos) return std::acos(x);

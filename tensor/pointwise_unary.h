@@ -23,7 +23,7 @@ namespace tensor {
 
 enum class UnaryFunction {
   kAbs,
-  kSign,     // -1, 0 or 1; NaN stays NaN
+  kSign,     // -1, 0 or 1; 0 for NaN, as Torch7
   kNeg,
   kCinv,     // 1 / x
   kAcos,
