@@ -3,6 +3,9 @@
 // outlive its state, and the file constructor can be switched off.
 #include "lua_api/tensor_limits.h"
 
+#include <algorithm>
+#include <cstddef>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "lua_api/lua_tensor.h"
@@ -58,6 +61,33 @@ TEST_F(TensorLimitsTest, GarbageIsCollectedBeforeARefusal) {
   // 100 MiB in all, never more than a few MiB alive.
   EXPECT_EQ(Run("for i = 1, 100 do tensor.ByteTensor(1024, 1024):clone() end"), "");
   EXPECT_LE(TensorMemoryInUse(L), std::size_t{8} << 20);
+}
+
+// Far below the limit, the collector is paced by tensor bytes too: garbage
+// tensors never hold more than a few times the Lua heap.
+TEST_F(TensorLimitsTest, GarbageTensorsAreCollectedLongBeforeTheLimit) {
+  std::size_t most = 0;
+  for (int i = 0; i < 200; ++i) {
+    ASSERT_EQ(Run("tensor.DoubleTensor(256, 256)"), "");  // 512 KiB of garbage
+    most = std::max(most, TensorMemoryInUse(L));
+  }
+  const std::size_t heap = static_cast<std::size_t>(lua_gc(L, LUA_GCCOUNT, 0)) << 10;
+  EXPECT_LE(most, 4 * heap + (std::size_t{512} << 10)) << "Lua heap: " << heap << " bytes";
+  EXPECT_LT(most, std::size_t{100} << 20);  // of the 200 * 512 KiB made
+}
+
+// A __gc metamethod that raises an error while an allocation collects is
+// dropped: the allocating call still succeeds, and no error unwinds
+// through the module's C++ frames.
+TEST_F(TensorLimitsTest, AnErroringFinalizerDuringACollectionIsDropped) {
+  ASSERT_EQ(Run("for i = 1, 100 do\n"
+                "  local p = newproxy(true)\n"
+                "  getmetatable(p).__gc = function() error('finalizer ' .. i) end\n"
+                "end"),
+            "");
+  SetTensorLimits(L, {.memory_bytes = 1 << 20});
+  EXPECT_EQ(Run("for i = 1, 50 do tensor.ByteTensor(512, 1024) end"), "");
+  ASSERT_EQ(Run("big = tensor.ByteTensor(1024, 1024)"), "");
 }
 
 TEST_F(TensorLimitsTest, StorageMayOutliveItsState) {

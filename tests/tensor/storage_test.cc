@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <set>
@@ -224,6 +225,45 @@ TEST(CpuAllocatorTest, ZeroBytesStillGiveDistinctValidPointers) {
   EXPECT_TRUE(IsAligned(*a, kCpuAlignment));
   CpuAllocator().Deallocate(*a, 0);
   CpuAllocator().Deallocate(*b, 0);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+// Freed blocks of tensor size are kept and handed out again for the same
+// size (never another), except under ASan, which must see reads of freed
+// storage.
+TEST(CpuAllocatorTest, FreedBlocksOfTheSameSizeAreReused) {
+  constexpr std::size_t kBytes = 100'000;
+  absl::StatusOr<void*> first = CpuAllocator().Allocate(kBytes, /*zeroed=*/false);
+  ASSERT_THAT(first, IsOk());
+  CpuAllocator().Deallocate(*first, kBytes);
+  absl::StatusOr<void*> other_size = CpuAllocator().Allocate(2 * kBytes, /*zeroed=*/false);
+  ASSERT_THAT(other_size, IsOk());
+  EXPECT_NE(*other_size, *first);
+  absl::StatusOr<void*> again = CpuAllocator().Allocate(kBytes, /*zeroed=*/false);
+  ASSERT_THAT(again, IsOk());
+  EXPECT_EQ(*again == *first, !kAddressSanitizer);
+  CpuAllocator().Deallocate(*again, kBytes);
+  CpuAllocator().Deallocate(*other_size, 2 * kBytes);
+}
+
+TEST(CpuAllocatorTest, AReusedBlockIsZeroFilledWhenAsked) {
+  for (std::size_t bytes : {std::size_t{20'000}, std::size_t{3} << 20}) {
+    absl::StatusOr<void*> dirty = CpuAllocator().Allocate(bytes, /*zeroed=*/false);
+    ASSERT_THAT(dirty, IsOk());
+    std::memset(*dirty, 0xAB, bytes);
+    CpuAllocator().Deallocate(*dirty, bytes);
+    absl::StatusOr<void*> block = CpuAllocator().Allocate(bytes, /*zeroed=*/true);
+    ASSERT_THAT(block, IsOk());
+    EXPECT_TRUE(IsAligned(*block, bytes >= (std::size_t{2} << 20) ? 2 << 20 : kCpuAlignment));
+    const auto* p = static_cast<const unsigned char*>(*block);
+    EXPECT_THAT(std::vector<unsigned char>(p, p + bytes), Each(0)) << bytes;
+    CpuAllocator().Deallocate(*block, bytes);
+  }
 }
 
 TEST(CpuAllocatorTest, SizesWhoseRoundingOverflowsAreResourceExhausted) {
