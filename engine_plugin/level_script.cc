@@ -357,6 +357,12 @@ absl::StatusOr<LevelObservation> LevelScript::CustomObservation(const Observatio
   if (absl::Status valid = value.CheckValid(); !valid.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(what, ": ", valid.message()));
   }
+  // Observations reach the host as host memory, which the engine reads.
+  if (!value.device().is_cpu()) {
+    return absl::InvalidArgumentError(absl::StrCat(what, ": the tensor is on ",
+                                                   value.device().ToString(),
+                                                   "; return a CPU tensor (t:cpu())"));
+  }
   const auto& shape = value.layout().shape();
   if (value.dtype() != expected ||
       !std::equal(shape.begin(), shape.end(), spec.shape.begin(), spec.shape.end())) {

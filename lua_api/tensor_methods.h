@@ -64,6 +64,9 @@ void RegisterReduceMethods(lua_State* L, const char* metatable);
 //                                                     tensor_methods_blas.cc
 void RegisterBlasMethods(lua_State* L, const char* metatable);
 
+// cuda, cpu, device.                                tensor_methods_device.cc
+void RegisterDeviceMethods(lua_State* L, const char* metatable);
+
 // Each Register*Functions adds its group's module functions (tensor.floor,
 // ...) to the module table at stack `module_index`; see module_functions.h.
 

@@ -105,7 +105,9 @@ NResultsOr PushValues(const Tensor& t, lua_State* L) {
   if (!lua_checkstack(L, t.rank() + 2)) return "'val': the tensor has too many dimensions";
   return tensor::DispatchDType(t.dtype(), [&](auto tag) -> NResultsOr {
     using T = typename decltype(tag)::type;
-    absl::StatusOr<std::vector<T>> values = tensor::TypedView<T>::Of(t)->ToVector();
+    absl::StatusOr<tensor::TypedView<T>> view = tensor::TypedView<T>::Of(t);
+    if (!view.ok()) return StatusError("val", view.status());
+    absl::StatusOr<std::vector<T>> values = view->ToVector();
     if (!values.ok()) return StatusError("val", values.status());
     if (t.rank() == 1 && t.shape()[0] == 1) {
       lua_pushnumber(L, AsLuaNumber((*values)[0]));

@@ -419,6 +419,7 @@ extern "C" int luaopen_dmlab_system_tensor(lua_State* L) {
     lua_api::RegisterLapackMethods(L, metatable);
     lua_api::RegisterReduceMethods(L, metatable);
     lua_api::RegisterBlasMethods(L, metatable);
+    lua_api::RegisterDeviceMethods(L, metatable);
   }
   lua_createtable(L, 0, 8);
   for (tensor::DType dtype : lua_api::kLuaDTypes) {

@@ -9,6 +9,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "tensor/elementwise.h"
+#include "tensor/device_ops.h"
+#include "tensor/internal/device_dispatch.h"
 #include "tensor/internal/kernel_support.h"
 #include "tensor/internal/product_kernels.h"
 #include "tensor/internal/scalar_cast.h"
@@ -189,14 +191,13 @@ absl::StatusOr<Shape> BlasResultShape(BlasOp op, const Tensor& lhs, const Tensor
   return ResultShape(info.kind, lhs.shape(), rhs.shape());
 }
 
-absl::Status AddProduct(BlasOp op, const Tensor& out, double beta, const Tensor& add, double alpha,
-                        const Tensor& lhs, const Tensor& rhs, Allocator& allocator) {
+namespace {
+
+// AddProduct's checks besides validity, shared by the CPU path and the
+// device dispatch: the product's shape.
+absl::StatusOr<Shape> CheckProduct(BlasOp op, const Tensor& out, double beta, const Tensor& add,
+                                   double alpha, const Tensor& lhs, const Tensor& rhs) {
   const OpInfo info = InfoOf(op);
-  for (const Tensor* t : {&out, &add, &lhs, &rhs}) {
-    if (absl::StatusOr<std::byte*> d = internal::CpuData(*t, info.name); !d.ok()) {
-      return d.status();
-    }
-  }
   absl::StatusOr<Shape> shape = BlasResultShape(op, lhs, rhs);
   if (!shape.ok()) return shape.status();
   if (absl::Status s = CheckShape(info, "the result", out, *shape); !s.ok()) return s;
@@ -206,6 +207,32 @@ absl::Status AddProduct(BlasOp op, const Tensor& out, double beta, const Tensor&
   }
   if (absl::Status s = internal::CheckWritable(out, info.name); !s.ok()) return s;
   if (absl::Status s = CheckScalars(info, lhs.dtype(), beta, alpha); !s.ok()) return s;
+  return shape;
+}
+
+}  // namespace
+
+absl::Status AddProduct(BlasOp op, const Tensor& out, double beta, const Tensor& add, double alpha,
+                        const Tensor& lhs, const Tensor& rhs, Allocator& allocator) {
+  const OpInfo info = InfoOf(op);
+  if (!out.device().is_cpu() || !add.device().is_cpu() || !lhs.device().is_cpu() ||
+      !rhs.device().is_cpu()) [[unlikely]] {
+    absl::StatusOr<const DeviceOps*> ops =
+        internal::DeviceOpsWith({&out, &add, &lhs, &rhs}, &DeviceOps::add_product, info.name);
+    if (!ops.ok()) return ops.status();
+    if (absl::StatusOr<Shape> shape = CheckProduct(op, out, beta, add, alpha, lhs, rhs);
+        !shape.ok()) {
+      return shape.status();
+    }
+    return (*ops)->add_product(op, out, beta, add, alpha, lhs, rhs);
+  }
+  for (const Tensor* t : {&out, &add, &lhs, &rhs}) {
+    if (absl::StatusOr<std::byte*> d = internal::CpuData(*t, info.name); !d.ok()) {
+      return d.status();
+    }
+  }
+  absl::StatusOr<Shape> shape = CheckProduct(op, out, beta, add, alpha, lhs, rhs);
+  if (!shape.ok()) return shape.status();
 
   if (out.num_elements() == 0) return absl::OkStatus();
   if (ProductVanishes(info.kind, alpha, lhs)) return Scale(out, beta, add);

@@ -11,6 +11,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "tensor/device_ops.h"
+#include "tensor/internal/device_dispatch.h"
 #include "tensor/internal/kernel_support.h"
 #include "tensor/internal/scalar_cast.h"
 #include "tensor/internal/strided_loop.h"
@@ -117,6 +119,28 @@ absl::Status NotForBool(CompareOp op) {
       absl::StrCat(CompareOpName(op), ": not defined for BoolTensor"));
 }
 
+// The mask of x op value, or of x op *y, computed by the backend of x's
+// device into a mask allocated there.
+absl::StatusOr<Tensor> CompareOnDevice(const Tensor& x, CompareOp op, double value,
+                                       const Tensor* y) {
+  const char* name = CompareOpName(op);
+  absl::StatusOr<const DeviceOps*> ops =
+      y == nullptr ? internal::DeviceOpsWith({&x}, &DeviceOps::compare_scalar, name)
+                   : internal::DeviceOpsWith({&x, y}, &DeviceOps::compare_tensor, name);
+  if (!ops.ok()) return ops.status();
+  if (y != nullptr) {
+    if (absl::Status s = pointwise_internal::CheckOperandMatches(x, *y, name); !s.ok()) return s;
+  }
+  if (x.dtype() == DType::kBool) return NotForBool(op);
+  absl::StatusOr<Tensor> mask =
+      internal::NewOnDevice(**ops, x.device(), DType::kUInt8, x.shape(), name);
+  if (!mask.ok()) return mask.status();
+  absl::Status status = y == nullptr ? (*ops)->compare_scalar(x, op, value, *mask)
+                                     : (*ops)->compare_tensor(x, op, *y, *mask);
+  if (!status.ok()) return status;
+  return mask;
+}
+
 }  // namespace
 
 const char* CompareOpName(CompareOp op) {
@@ -126,6 +150,7 @@ const char* CompareOpName(CompareOp op) {
 
 absl::StatusOr<Tensor> CompareScalar(const Tensor& x, CompareOp op, double value,
                                      Allocator& allocator) {
+  if (!x.device().is_cpu()) [[unlikely]] return CompareOnDevice(x, op, value, nullptr);
   absl::StatusOr<std::byte*> origin = internal::CpuData(x, CompareOpName(op));
   if (!origin.ok()) return origin.status();
   if (x.dtype() == DType::kBool) return NotForBool(op);
@@ -152,6 +177,9 @@ absl::StatusOr<Tensor> CompareScalar(const Tensor& x, CompareOp op, double value
 
 absl::StatusOr<Tensor> CompareTensor(const Tensor& x, CompareOp op, const Tensor& y,
                                      Allocator& allocator) {
+  if (!x.device().is_cpu() || !y.device().is_cpu()) [[unlikely]] {
+    return CompareOnDevice(x, op, 0, &y);
+  }
   const char* name = CompareOpName(op);
   absl::StatusOr<std::byte*> origin = internal::CpuData(x, name);
   if (!origin.ok()) return origin.status();

@@ -10,7 +10,9 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "tensor/device_ops.h"
 #include "tensor/internal/copy.h"
+#include "tensor/internal/device_dispatch.h"
 #include "tensor/internal/kernel_support.h"
 #include "tensor/internal/pairing.h"
 #include "tensor/internal/scalar_cast.h"
@@ -118,6 +120,84 @@ absl::Status NotForBool(const char* operation) {
       absl::StrCat(operation, ": arithmetic is not defined for bool tensors"));
 }
 
+// ApplyScalars' checks of the values count and the dtype, shared by the
+// CPU kernel and the device dispatch.
+absl::Status CheckScalarsFor(const Tensor& tensor, ElementOp op, absl::Span<const double> values,
+                             const char* name) {
+  const Index last = tensor.rank() == 0 ? 0 : tensor.shape().back();
+  if (values.size() != 1 && (tensor.rank() == 0 || static_cast<Index>(values.size()) != last)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, ": ", values.size(), " values do not match the last dimension of shape ",
+        tensor.layout().ShapeString(), "; give one value, or one per entry of that dimension"));
+  }
+  if (tensor.dtype() == DType::kBool && op != ElementOp::kAssign) return NotForBool(name);
+  return absl::OkStatus();
+}
+
+// ApplyScalars' checks of each value against T, the tensor's type.
+template <typename T>
+absl::Status CheckScalarValues(DType dtype, ElementOp op, absl::Span<const double> values,
+                               const char* name) {
+  for (double v : values) {
+    if (!internal::ScalarRepresentable<T>(v)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, ": ", v, " is not a value of ", DTypeName(dtype)));
+    }
+    if (kIsInteger<T> && op == ElementOp::kDiv && v == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("div: integer division by zero; nothing was changed"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// ApplyComponents' checks that need no element, for op != kAssign.
+absl::Status CheckComponentsFor(const Tensor& dst, const Tensor& src, const char* name) {
+  if (absl::Status s = internal::CheckSameCount(dst, src, name); !s.ok()) return s;
+  if (absl::Status s = internal::CheckSameDType(dst, src, name); !s.ok()) return s;
+  if (dst.dtype() == DType::kBool) return NotForBool(name);
+  return internal::CheckWritable(dst, name);
+}
+
+absl::Status ApplyScalarsOnDevice(const Tensor& tensor, ElementOp op,
+                                  absl::Span<const double> values, const char* name) {
+  absl::StatusOr<const DeviceOps*> ops =
+      internal::DeviceOpsWith({&tensor}, &DeviceOps::apply_scalars, name);
+  if (!ops.ok()) return ops.status();
+  if (absl::Status s = CheckScalarsFor(tensor, op, values, name); !s.ok()) return s;
+  if (absl::Status s = internal::CheckWritable(tensor, name); !s.ok()) return s;
+  absl::Status values_ok = DispatchDType(tensor.dtype(), [&](auto tag) {
+    return CheckScalarValues<typename decltype(tag)::type>(tensor.dtype(), op, values, name);
+  });
+  if (!values_ok.ok()) return values_ok;
+  return (*ops)->apply_scalars(tensor, op, values);
+}
+
+// kAssign copies between any pair of the CPU and a device, through the
+// device's backend; the other ops need both operands on one device.
+// NB: the backend checks what needs the elements: values the destination
+// type cannot hold, and integer division by a zero in src.
+absl::Status ApplyComponentsOnDevice(const Tensor& dst, ElementOp op, const Tensor& src,
+                                     const char* name) {
+  if (op != ElementOp::kAssign) {
+    absl::StatusOr<const DeviceOps*> ops =
+        internal::DeviceOpsWith({&dst, &src}, &DeviceOps::apply_components, name);
+    if (!ops.ok()) return ops.status();
+    if (absl::Status s = CheckComponentsFor(dst, src, name); !s.ok()) return s;
+    return (*ops)->apply_components(dst, op, src);
+  }
+  for (const Tensor* t : {&dst, &src}) {
+    if (absl::Status s = t->CheckValid(); !s.ok()) return s;
+  }
+  const Device device = dst.device().is_cpu() ? src.device() : dst.device();
+  absl::StatusOr<const DeviceOps*> ops = DeviceOpsFor(device, name);
+  if (!ops.ok()) return ops.status();
+  if ((*ops)->copy == nullptr) return internal::NotAvailableOn(device, name);
+  if (absl::Status s = internal::CheckSameCount(dst, src, name); !s.ok()) return s;
+  if (absl::Status s = internal::CheckWritable(dst, name); !s.ok()) return s;
+  return (*ops)->copy(dst, src);
+}
+
 template <typename T>
 absl::Status CheckDivisorsNonZero(const Tensor& divisor, std::byte* origin) {
   const bool no_zero = ForEachRun(
@@ -184,15 +264,12 @@ const char* ElementOpName(ElementOp op) {
 
 absl::Status ApplyScalars(const Tensor& tensor, ElementOp op, absl::Span<const double> values) {
   const char* name = ElementOpName(op);
+  if (!tensor.device().is_cpu()) [[unlikely]] {
+    return ApplyScalarsOnDevice(tensor, op, values, name);
+  }
   absl::StatusOr<std::byte*> origin = CpuData(tensor, name);
   if (!origin.ok()) return origin.status();
-  const Index last = tensor.rank() == 0 ? 0 : tensor.shape().back();
-  if (values.size() != 1 && (tensor.rank() == 0 || static_cast<Index>(values.size()) != last)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        name, ": ", values.size(), " values do not match the last dimension of shape ",
-        tensor.layout().ShapeString(), "; give one value, or one per entry of that dimension"));
-  }
-  if (tensor.dtype() == DType::kBool && op != ElementOp::kAssign) return NotForBool(name);
+  if (absl::Status s = CheckScalarsFor(tensor, op, values, name); !s.ok()) return s;
   // A contiguous layout never overlaps itself: small tensors in level
   // scripts pay for every step, so the common case asks once.
   const bool contiguous = tensor.layout().IsContiguous();
@@ -201,15 +278,8 @@ absl::Status ApplyScalars(const Tensor& tensor, ElementOp op, absl::Span<const d
   }
   return DispatchDType(tensor.dtype(), [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
-    for (double v : values) {
-      if (!internal::ScalarRepresentable<T>(v)) {
-        return absl::InvalidArgumentError(absl::StrCat(name, ": ", v, " is not a value of ",
-                                                       DTypeName(tensor.dtype())));
-      }
-      if (kIsInteger<T> && op == ElementOp::kDiv && v == 0) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("div: integer division by zero; nothing was changed"));
-      }
+    if (absl::Status s = CheckScalarValues<T>(tensor.dtype(), op, values, name); !s.ok()) {
+      return s;
     }
     if (tensor.num_elements() == 0) return absl::OkStatus();
     DispatchOp(op, [&](auto op_tag) {
@@ -236,16 +306,19 @@ absl::Status ApplyScalars(const Tensor& tensor, ElementOp op, absl::Span<const d
 absl::Status ApplyComponents(const Tensor& dst, ElementOp op, const Tensor& src) {
   static constexpr const char* kNames[] = {"copy", "cadd", "csub", "cmul", "cdiv"};
   const char* name = kNames[static_cast<int>(op)];
+  if (!dst.device().is_cpu() || !src.device().is_cpu()) [[unlikely]] {
+    return ApplyComponentsOnDevice(dst, op, src, name);
+  }
   absl::StatusOr<std::byte*> dst_origin = CpuData(dst, name);
   if (!dst_origin.ok()) return dst_origin.status();
   absl::StatusOr<std::byte*> src_origin = CpuData(src, name);
   if (!src_origin.ok()) return src_origin.status();
-  if (absl::Status s = internal::CheckSameCount(dst, src, name); !s.ok()) return s;
-  if (op != ElementOp::kAssign) {
-    if (absl::Status s = internal::CheckSameDType(dst, src, name); !s.ok()) return s;
-    if (dst.dtype() == DType::kBool) return NotForBool(name);
+  if (op == ElementOp::kAssign) {
+    if (absl::Status s = internal::CheckSameCount(dst, src, name); !s.ok()) return s;
+    if (absl::Status s = internal::CheckWritable(dst, name); !s.ok()) return s;
+  } else if (absl::Status s = CheckComponentsFor(dst, src, name); !s.ok()) {
+    return s;
   }
-  if (absl::Status s = internal::CheckWritable(dst, name); !s.ok()) return s;
   if (dst.num_elements() == 0) return absl::OkStatus();
   // The common case, equal shapes and separate memory, pairs the tensors as
   // they are; anything else goes through PairInLayoutOrder.

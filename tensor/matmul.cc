@@ -10,7 +10,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "tensor/blas.h"
 #include "tensor/convert.h"
+#include "tensor/device_ops.h"
+#include "tensor/internal/device_dispatch.h"
 #include "tensor/internal/blas_matrix.h"
 #include "tensor/internal/kernel_support.h"
 
@@ -90,9 +93,28 @@ absl::Status CheckOperands(const Tensor& lhs, const Tensor& rhs) {
   return absl::OkStatus();
 }
 
+// lhs . rhs by the backend of their device, into a result allocated there
+// (`allocator` is the CPU's).
+absl::StatusOr<Tensor> MatMulOnDevice(const Tensor& lhs, const Tensor& rhs) {
+  absl::StatusOr<const DeviceOps*> ops =
+      internal::DeviceOpsWith({&lhs, &rhs}, &DeviceOps::add_product, "mmul");
+  if (!ops.ok()) return ops.status();
+  if (absl::Status s = CheckOperands(lhs, rhs); !s.ok()) return s;
+  absl::StatusOr<Tensor> result = internal::NewOnDevice(
+      **ops, lhs.device(), lhs.dtype(), {lhs.shape()[0], rhs.shape()[1]}, "mmul");
+  if (!result.ok()) return result.status();
+  // beta 0: the backend never reads the uninitialised result.
+  absl::Status status = (*ops)->add_product(BlasOp::kMm, *result, 0, *result, 1, lhs, rhs);
+  if (!status.ok()) return status;
+  return result;
+}
+
 }  // namespace
 
 absl::StatusOr<Tensor> MatMul(const Tensor& lhs, const Tensor& rhs, Allocator& allocator) {
+  if (!lhs.device().is_cpu() || !rhs.device().is_cpu()) [[unlikely]] {
+    return MatMulOnDevice(lhs, rhs);
+  }
   if (absl::StatusOr<std::byte*> d = internal::CpuData(lhs, "mmul"); !d.ok()) return d.status();
   if (absl::StatusOr<std::byte*> d = internal::CpuData(rhs, "mmul"); !d.ok()) return d.status();
   if (absl::Status s = CheckOperands(lhs, rhs); !s.ok()) return s;

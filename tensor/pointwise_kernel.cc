@@ -25,6 +25,10 @@ absl::Status CheckOperand(const Tensor& dst, const Tensor& operand, const char* 
   if (absl::StatusOr<std::byte*> origin = internal::CpuData(operand, operation); !origin.ok()) {
     return origin.status();
   }
+  return CheckOperandMatches(dst, operand, operation);
+}
+
+absl::Status CheckOperandMatches(const Tensor& dst, const Tensor& operand, const char* operation) {
   if (absl::Status s = internal::CheckSameDType(dst, operand, operation); !s.ok()) return s;
   return internal::CheckSameCount(dst, operand, operation);
 }

@@ -47,6 +47,10 @@ absl::Status NotAValueOf(const char* operation, double value, DType dtype);
 // `dst`, is a valid CPU tensor of dst's dtype and element count.
 absl::Status CheckOperand(const Tensor& dst, const Tensor& operand, const char* operation);
 
+// CheckOperand without validity and device: the part the device dispatch
+// shares.
+absl::Status CheckOperandMatches(const Tensor& dst, const Tensor& operand, const char* operation);
+
 // `operand` under dst's shape, pairing the elements of both in layout
 // order, and safe to read while dst is written element by element: a
 // non-contiguous operand of another shape, or one that overlaps dst in any

@@ -7,6 +7,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "tensor/device_ops.h"
+#include "tensor/internal/device_dispatch.h"
 #include "tensor/internal/kernel_support.h"
 #include "tensor/pointwise_kernel.h"
 
@@ -66,40 +68,85 @@ T EvaluateInteger(T x) {
   if constexpr (kF == F::kFrac) return T{0};
 }
 
+// Whether kF is defined for T, and if so whether it changes any value
+// (trunc leaves integers as they are).
+enum class Effect { kUndefined, kNone, kMaps };
+template <UnaryFunction kF, typename T>
+constexpr Effect EffectOn() {
+  if constexpr (std::is_same_v<T, bool>) {
+    return Effect::kUndefined;
+  } else if constexpr (kIsInteger<T>) {
+    if (!DefinedForIntegers(kF) || (kF == F::kNeg && std::is_unsigned_v<T>)) {
+      return Effect::kUndefined;
+    }
+    return kF == F::kTrunc ? Effect::kNone : Effect::kMaps;
+  }
+  return Effect::kMaps;
+}
+
+// What ApplyUnary refuses before any write, shared by the CPU kernel and
+// the device dispatch.
+template <UnaryFunction kF, typename T>
+absl::Status CheckUnary(const Tensor& tensor) {
+  const char* name = UnaryFunctionName(kF);
+  if constexpr (EffectOn<kF, T>() == Effect::kUndefined) {
+    if constexpr (kIsInteger<T> && !std::is_same_v<T, bool> && !DefinedForIntegers(kF)) {
+      return pointwise_internal::NotForIntegers(name, tensor.dtype());
+    }
+    return pointwise_internal::NotDefinedFor(name, tensor.dtype());
+  } else if constexpr (EffectOn<kF, T>() == Effect::kNone) {
+    return absl::OkStatus();
+  }
+  return internal::CheckWritable(tensor, name);
+}
+
 template <UnaryFunction kF>
 absl::Status Apply(const Tensor& tensor, std::byte* origin) {
   return DispatchDType(tensor.dtype(), [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
-    const char* name = UnaryFunctionName(kF);
-    if constexpr (std::is_same_v<T, bool>) {
-      return pointwise_internal::NotDefinedFor(name, tensor.dtype());
-    } else if constexpr (kIsInteger<T>) {
-      if constexpr (!DefinedForIntegers(kF)) {
-        return pointwise_internal::NotForIntegers(name, tensor.dtype());
-      } else if constexpr (kF == F::kNeg && std::is_unsigned_v<T>) {
-        return pointwise_internal::NotDefinedFor(name, tensor.dtype());
-      } else if constexpr (kF != F::kTrunc) {  // trunc leaves integers as they are
-        if (absl::Status s = internal::CheckWritable(tensor, name); !s.ok()) return s;
+    if (absl::Status s = CheckUnary<kF, T>(tensor); !s.ok()) return s;
+    if constexpr (EffectOn<kF, T>() == Effect::kMaps) {
+      if constexpr (kIsInteger<T>) {
         MapInPlace<T, 1>(tensor.shape(), {internal::OperandOf(tensor, origin)},
                          [](T x) { return EvaluateInteger<kF, T>(x); });
+      } else {
+        MapInPlace<T, 1>(tensor.shape(), {internal::OperandOf(tensor, origin)}, [](T x) {
+          return Down<T>(EvaluateFloating<kF, ComputeType<T>>(Up(x)));
+        });
       }
-      return absl::OkStatus();
-    } else {
-      if (absl::Status s = internal::CheckWritable(tensor, name); !s.ok()) return s;
-      MapInPlace<T, 1>(tensor.shape(), {internal::OperandOf(tensor, origin)}, [](T x) {
-        return Down<T>(EvaluateFloating<kF, ComputeType<T>>(Up(x)));
-      });
-      return absl::OkStatus();
     }
+    return absl::OkStatus();
   });
 }
 
-// Calls Apply<f> for the runtime `function`.
-template <UnaryFunction... kFs>
-absl::Status Dispatch(UnaryFunction function, const Tensor& tensor, std::byte* origin) {
+// Calls g(std::integral_constant<UnaryFunction, f>) for the runtime
+// `function`.
+template <UnaryFunction... kFs, typename G>
+absl::Status Dispatch(UnaryFunction function, G g) {
   absl::Status status = absl::OkStatus();
-  ((function == kFs ? (status = Apply<kFs>(tensor, origin), true) : false) || ...);
+  ((function == kFs ? (status = g(std::integral_constant<UnaryFunction, kFs>{}), true) : false) ||
+   ...);
   return status;
+}
+
+template <typename G>
+absl::Status DispatchFunction(UnaryFunction function, G g) {
+  return Dispatch<F::kAbs, F::kSign, F::kNeg, F::kCinv, F::kAcos, F::kAsin, F::kAtan, F::kCos,
+                  F::kCosh, F::kSin, F::kSinh, F::kTan, F::kTanh, F::kExp, F::kLog, F::kLog1p,
+                  F::kSqrt, F::kRsqrt, F::kSigmoid, F::kTrunc, F::kFrac>(function, g);
+}
+
+absl::Status ApplyUnaryOnDevice(const Tensor& tensor, UnaryFunction function) {
+  absl::StatusOr<const DeviceOps*> ops =
+      internal::DeviceOpsWith({&tensor}, &DeviceOps::apply_unary, UnaryFunctionName(function));
+  if (!ops.ok()) return ops.status();
+  absl::Status checked = DispatchFunction(function, [&](auto f) {
+    return DispatchDType(tensor.dtype(), [&](auto tag) {
+      return CheckUnary<decltype(f)::value, typename decltype(tag)::type>(tensor);
+    });
+  });
+  if (!checked.ok()) return checked;
+  return (*ops)->apply_unary(tensor, function);
 }
 
 }  // namespace
@@ -113,12 +160,11 @@ const char* UnaryFunctionName(UnaryFunction function) {
 }
 
 absl::Status ApplyUnary(const Tensor& tensor, UnaryFunction function) {
+  if (!tensor.device().is_cpu()) [[unlikely]] return ApplyUnaryOnDevice(tensor, function);
   absl::StatusOr<std::byte*> origin = internal::CpuData(tensor, UnaryFunctionName(function));
   if (!origin.ok()) return origin.status();
-  return Dispatch<F::kAbs, F::kSign, F::kNeg, F::kCinv, F::kAcos, F::kAsin, F::kAtan, F::kCos,
-                  F::kCosh, F::kSin, F::kSinh, F::kTan, F::kTanh, F::kExp, F::kLog, F::kLog1p,
-                  F::kSqrt, F::kRsqrt, F::kSigmoid, F::kTrunc, F::kFrac>(function, tensor,
-                                                                         *origin);
+  return DispatchFunction(
+      function, [&](auto f) { return Apply<decltype(f)::value>(tensor, *origin); });
 }
 
 }  // namespace tensor

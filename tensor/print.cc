@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
+#include "tensor/device_transfer.h"
 #include "tensor/internal/kernel_support.h"
 
 namespace tensor {
@@ -90,6 +91,15 @@ class Printer {
 }  // namespace
 
 absl::StatusOr<std::string> ToString(const Tensor& tensor, const PrintOptions& options) {
+  if (!tensor.device().is_cpu()) [[unlikely]] {
+    // Printed from a copy on the host; the header line says where it lives.
+    absl::StatusOr<Tensor> host = ToDevice(tensor, Device::Cpu());
+    if (!host.ok()) return host.status();
+    absl::StatusOr<std::string> text = ToString(*host, options);
+    if (!text.ok()) return text;
+    text->insert(text->find(']') + 1, absl::StrCat(" device: ", tensor.device().ToString()));
+    return text;
+  }
   absl::StatusOr<std::byte*> origin = internal::CpuData(tensor, "tostring");
   if (!origin.ok()) return origin.status();
   std::string out = absl::StrCat("[", std::string(options.type_prefix.data(), options.type_prefix.size()),

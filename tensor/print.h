@@ -6,6 +6,9 @@
 //    [3, 4],
 //    [5, 6]]
 //
+// A tensor on a device is printed from a copy on the host, with
+// " device: cuda:0" after the class name.
+//
 // Values are right-aligned to the widest one printed; floating types show
 // 6 significant digits. Past `max_elements`, every dimension longer than 6
 // shows its first and last 3 entries around "...". A tensor without

@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "tensor/device_ops.h"
+#include "tensor/internal/device_dispatch.h"
 #include "tensor/internal/kernel_support.h"
 #include "tensor/internal/pairing.h"
 #include "tensor/internal/strided_loop.h"
@@ -66,6 +68,12 @@ absl::StatusOr<double> SumOver(const Tensor& tensor, const char* operation, Term
 }  // namespace
 
 absl::StatusOr<double> Sum(const Tensor& tensor) {
+  if (!tensor.device().is_cpu()) [[unlikely]] {
+    absl::StatusOr<const DeviceOps*> ops =
+        internal::DeviceOpsWith({&tensor}, &DeviceOps::sum, "sum");
+    if (!ops.ok()) return ops.status();
+    return (*ops)->sum(tensor);
+  }
   return SumOver(tensor, "sum", [](double x) { return x; });
 }
 

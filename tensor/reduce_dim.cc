@@ -8,6 +8,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "tensor/device_ops.h"
+#include "tensor/internal/device_dispatch.h"
 #include "tensor/internal/kernel_support.h"
 #include "tensor/internal/line_kernels.h"
 #include "tensor/internal/lines.h"
@@ -30,12 +32,11 @@ using internal::PlanLoop;
 
 enum class Domain { kNumeric, kFloating };
 
-// The input's origin after the checks every reduction shares: validity,
-// the dimension, the dtype and, where `nonempty`, elements along dim.
-absl::StatusOr<std::byte*> CheckInput(const Tensor& input, int dim, const char* operation,
-                                      Domain domain, bool nonempty) {
-  absl::StatusOr<std::byte*> origin = CpuData(input, operation);
-  if (!origin.ok()) return origin.status();
+// The checks every reduction shares besides validity: the dimension, the
+// dtype and, where `nonempty`, elements along dim. The device dispatch
+// makes them too.
+absl::Status CheckReduction(const Tensor& input, int dim, const char* operation, Domain domain,
+                            bool nonempty) {
   if (absl::Status s = internal::CheckDimension(input, dim, operation); !s.ok()) return s;
   absl::Status type = domain == Domain::kFloating ? internal::CheckFloating(input, operation)
                                                   : internal::CheckNumeric(input, operation);
@@ -45,6 +46,15 @@ absl::StatusOr<std::byte*> CheckInput(const Tensor& input, int dim, const char* 
         absl::StrCat(operation, ": the dimension to reduce has no elements (shape ",
                      input.layout().ShapeString(), ")"));
   }
+  return absl::OkStatus();
+}
+
+// The input's origin after validity and CheckReduction.
+absl::StatusOr<std::byte*> CheckInput(const Tensor& input, int dim, const char* operation,
+                                      Domain domain, bool nonempty) {
+  absl::StatusOr<std::byte*> origin = CpuData(input, operation);
+  if (!origin.ok()) return origin.status();
+  if (absl::Status s = CheckReduction(input, dim, operation, domain, nonempty); !s.ok()) return s;
   return origin;
 }
 
@@ -313,9 +323,48 @@ void ScanLines(const Op& op, const Tensor& input, std::byte* origin, int dim,
   });
 }
 
+absl::StatusOr<ValuesAndIndices> ExtremeAlongOnDevice(const Tensor& input, int dim,
+                                                      Extreme extreme, Index first_index,
+                                                      const char* operation) {
+  absl::StatusOr<const DeviceOps*> ops =
+      internal::DeviceOpsWith({&input}, &DeviceOps::extreme_along, operation);
+  if (!ops.ok()) return ops.status();
+  if (absl::Status s = CheckReduction(input, dim, operation, Domain::kNumeric, true); !s.ok()) {
+    return s;
+  }
+  const Shape reduced = internal::ReducedShape(input.shape(), dim);
+  absl::StatusOr<Tensor> values =
+      internal::NewOnDevice(**ops, input.device(), input.dtype(), reduced, operation);
+  if (!values.ok()) return values.status();
+  absl::StatusOr<Tensor> indices =
+      internal::NewOnDevice(**ops, input.device(), DType::kInt64, reduced, operation);
+  if (!indices.ok()) return indices.status();
+  ValuesAndIndices result{*std::move(values), *std::move(indices)};
+  // The backend is promised elements (another dimension may have none).
+  if (result.values.num_elements() == 0) return result;
+  absl::Status status =
+      (*ops)->extreme_along(input, dim, extreme, first_index, result.values, result.indices);
+  if (!status.ok()) return status;
+  return result;
+}
+
 }  // namespace
 
 absl::StatusOr<Tensor> SumAlong(const Tensor& input, int dim, Allocator& allocator) {
+  if (!input.device().is_cpu()) [[unlikely]] {
+    // The result lives beside the input; `allocator` is the CPU's.
+    absl::StatusOr<const DeviceOps*> ops =
+        internal::DeviceOpsWith({&input}, &DeviceOps::sum_along, "sum");
+    if (!ops.ok()) return ops.status();
+    if (absl::Status s = CheckReduction(input, dim, "sum", Domain::kNumeric, false); !s.ok()) {
+      return s;
+    }
+    absl::StatusOr<Tensor> output = internal::NewOnDevice(
+        **ops, input.device(), input.dtype(), internal::ReducedShape(input.shape(), dim), "sum");
+    if (!output.ok()) return output.status();
+    if (absl::Status s = (*ops)->sum_along(input, dim, *output); !s.ok()) return s;
+    return output;
+  }
   return Reduce(input, dim, "sum", Domain::kNumeric, false, allocator, [](auto tag, auto run) {
     return run(internal::SumOp<typename decltype(tag)::type>{});
   });
@@ -369,6 +418,9 @@ absl::StatusOr<Tensor> SpreadAlong(const Tensor& input, int dim, Spread spread, 
 absl::StatusOr<ValuesAndIndices> ExtremeAlong(const Tensor& input, int dim, Extreme extreme,
                                               Index first_index, Allocator& allocator) {
   const char* operation = extreme == Extreme::kMax ? "max" : "min";
+  if (!input.device().is_cpu()) [[unlikely]] {
+    return ExtremeAlongOnDevice(input, dim, extreme, first_index, operation);
+  }
   absl::StatusOr<std::byte*> origin = CheckInput(input, dim, operation, Domain::kNumeric, true);
   if (!origin.ok()) return origin.status();
   const Shape reduced = internal::ReducedShape(input.shape(), dim);

@@ -9,6 +9,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "tensor/device_ops.h"
+#include "tensor/internal/device_dispatch.h"
 #include "tensor/internal/kernel_support.h"
 #include "tensor/internal/line_kernels.h"
 #include "tensor/internal/lines.h"
@@ -56,6 +58,13 @@ absl::StatusOr<std::byte*> FloatingNonEmpty(const Tensor& tensor, const char* op
   return origin;
 }
 
+// ExtremeOf's checks, shared by the CPU kernel and the device dispatch.
+absl::Status CheckExtremeOf(const Tensor& tensor, const char* operation) {
+  if (absl::Status s = internal::CheckNumeric(tensor, operation); !s.ok()) return s;
+  if (tensor.num_elements() == 0) return NoElements(tensor, operation);
+  return absl::OkStatus();
+}
+
 absl::Status CheckNormExponent(double p, const char* operation) {
   if (p >= 0) return absl::OkStatus();
   return absl::InvalidArgumentError(
@@ -84,10 +93,16 @@ absl::StatusOr<bool> Logical(const Tensor& mask, const char* operation, bool all
 
 absl::StatusOr<double> ExtremeOf(const Tensor& tensor, Extreme extreme) {
   const char* operation = extreme == Extreme::kMax ? "max" : "min";
+  if (!tensor.device().is_cpu()) [[unlikely]] {
+    absl::StatusOr<const DeviceOps*> ops =
+        internal::DeviceOpsWith({&tensor}, &DeviceOps::extreme, operation);
+    if (!ops.ok()) return ops.status();
+    if (absl::Status s = CheckExtremeOf(tensor, operation); !s.ok()) return s;
+    return (*ops)->extreme(tensor, extreme);
+  }
   absl::StatusOr<std::byte*> origin = CpuData(tensor, operation);
   if (!origin.ok()) return origin.status();
-  if (absl::Status s = internal::CheckNumeric(tensor, operation); !s.ok()) return s;
-  if (tensor.num_elements() == 0) return NoElements(tensor, operation);
+  if (absl::Status s = CheckExtremeOf(tensor, operation); !s.ok()) return s;
   return internal::DispatchNumeric(tensor.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto find = [&](auto kind) {

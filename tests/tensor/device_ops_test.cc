@@ -1,0 +1,503 @@
+// The core's dispatch of device tensors to a backend's DeviceOps, shown
+// with a fake CUDA backend: its memory is CPU memory labelled cuda:0, and
+// each member records its call and does the work with the CPU
+// implementation on CPU views of the same bytes.
+#include "tensor/device_ops.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tensor/blas.h"
+#include "tensor/compare_elementwise.h"
+#include "tensor/device_transfer.h"
+#include "tensor/elementwise.h"
+#include "tensor/matmul.h"
+#include "tensor/pointwise_unary.h"
+#include "tensor/print.h"
+#include "tensor/reduce.h"
+#include "tensor/reduce_dim.h"
+#include "tensor/statistics.h"
+#include "tensor/tensor.h"
+#include "tests/tensor/op_test_support.h"
+#include "tests/tensor/status_matchers.h"
+
+namespace tensor {
+namespace {
+
+using ::tensor::testing::Doubles;
+using ::tensor::testing::Must;
+using ::tensor::testing::TensorOf;
+using ::tensor_testing::IsOk;
+using ::tensor_testing::StatusIs;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+// What the fake backend saw: the members called, in order, and the
+// arguments of the last call that are not tensors.
+struct Calls {
+  std::vector<std::string> members;
+  int allocations = 0;
+  ElementOp element_op = ElementOp::kAssign;
+  std::vector<double> values;
+  UnaryFunction function = UnaryFunction::kAbs;
+  internal::Extreme extreme = internal::Extreme::kMin;
+  int dim = -1;
+  Index first_index = -1;
+  CompareOp compare_op = CompareOp::kLt;
+  double value = 0;
+  BlasOp blas_op = BlasOp::kMv;
+  double beta = -1, alpha = -1;
+  std::vector<Device> devices;  // of the tensor arguments, in order
+} calls;
+
+void Record(const char* member, std::initializer_list<const Tensor*> tensors) {
+  calls.members.push_back(member);
+  calls.devices.clear();
+  for (const Tensor* t : tensors) calls.devices.push_back(t->device());
+}
+
+// CPU memory that Storage records as cuda:0's.
+class FakeCudaAllocator : public Allocator {
+ public:
+  Device device() const override { return Device::Cuda(0); }
+  absl::StatusOr<void*> Allocate(std::size_t bytes, bool zeroed) override {
+    ++calls.allocations;
+    return CpuAllocator().Allocate(bytes, zeroed);
+  }
+  void Deallocate(void* data, std::size_t bytes) override {
+    CpuAllocator().Deallocate(data, bytes);
+  }
+};
+
+// A CPU tensor over the same bytes as `t`, lent for `loan`'s scope.
+absl::StatusOr<Tensor> OnHost(const Tensor& t, const ScopedLoan& loan) {
+  absl::StatusOr<std::byte*> base = t.storage()->data();
+  if (!base.ok()) return base.status();
+  return Tensor::Lend(t.dtype(), t.layout(), *base, t.storage()->bytes(), loan.token());
+}
+
+// Runs `work` on CPU views of `tensors`.
+template <typename Work>
+absl::Status OnHostViews(std::initializer_list<const Tensor*> tensors, Work work) {
+  ScopedLoan loan("the fake cuda backend");
+  std::vector<Tensor> views;
+  for (const Tensor* t : tensors) {
+    absl::StatusOr<Tensor> view = OnHost(*t, loan);
+    if (!view.ok()) return view.status();
+    views.push_back(*view);
+  }
+  return work(views);
+}
+
+DeviceOps MakeFakeOps() {
+  DeviceOps ops;
+  ops.allocator = [](int index) -> absl::StatusOr<Allocator*> {
+    static FakeCudaAllocator allocator;
+    if (index != 0)
+      return absl::InvalidArgumentError("fake cuda: no device " + std::to_string(index));
+    return &allocator;
+  };
+  ops.copy = [](const Tensor& dst, const Tensor& src) {
+    Record("copy", {&dst, &src});
+    return OnHostViews({&dst, &src}, [](std::vector<Tensor>& v) {
+      return ApplyComponents(v[0], ElementOp::kAssign, v[1]);
+    });
+  };
+  ops.apply_scalars = [](const Tensor& t, ElementOp op, absl::Span<const double> values) {
+    Record("apply_scalars", {&t});
+    calls.element_op = op;
+    calls.values.assign(values.begin(), values.end());
+    return OnHostViews({&t},
+                       [&](std::vector<Tensor>& v) { return ApplyScalars(v[0], op, values); });
+  };
+  ops.apply_components = [](const Tensor& dst, ElementOp op, const Tensor& src) {
+    Record("apply_components", {&dst, &src});
+    calls.element_op = op;
+    return OnHostViews({&dst, &src},
+                       [&](std::vector<Tensor>& v) { return ApplyComponents(v[0], op, v[1]); });
+  };
+  ops.apply_unary = [](const Tensor& t, UnaryFunction function) {
+    Record("apply_unary", {&t});
+    calls.function = function;
+    return OnHostViews({&t}, [&](std::vector<Tensor>& v) { return ApplyUnary(v[0], function); });
+  };
+  ops.sum = [](const Tensor& t) -> absl::StatusOr<double> {
+    Record("sum", {&t});
+    absl::StatusOr<double> total;
+    absl::Status s = OnHostViews({&t}, [&](std::vector<Tensor>& v) {
+      total = Sum(v[0]);
+      return total.status();
+    });
+    if (!s.ok()) return s;
+    return total;
+  };
+  ops.extreme = [](const Tensor& t, internal::Extreme extreme) -> absl::StatusOr<double> {
+    Record("extreme", {&t});
+    calls.extreme = extreme;
+    absl::StatusOr<double> found;
+    absl::Status s = OnHostViews({&t}, [&](std::vector<Tensor>& v) {
+      found = ExtremeOf(v[0], extreme);
+      return found.status();
+    });
+    if (!s.ok()) return s;
+    return found;
+  };
+  ops.sum_along = [](const Tensor& input, int dim, const Tensor& out) {
+    Record("sum_along", {&input, &out});
+    calls.dim = dim;
+    return OnHostViews({&input, &out}, [&](std::vector<Tensor>& v) {
+      absl::StatusOr<Tensor> sums = SumAlong(v[0], dim);
+      if (!sums.ok()) return sums.status();
+      return ApplyComponents(v[1], ElementOp::kAssign, *sums);
+    });
+  };
+  ops.extreme_along = [](const Tensor& input, int dim, internal::Extreme extreme, Index first_index,
+                         const Tensor& values, const Tensor& indices) {
+    Record("extreme_along", {&input, &values, &indices});
+    calls.dim = dim;
+    calls.extreme = extreme;
+    calls.first_index = first_index;
+    return OnHostViews({&input, &values, &indices}, [&](std::vector<Tensor>& v) {
+      absl::StatusOr<ValuesAndIndices> found = ExtremeAlong(v[0], dim, extreme, first_index);
+      if (!found.ok()) return found.status();
+      if (absl::Status s = ApplyComponents(v[1], ElementOp::kAssign, found->values); !s.ok()) {
+        return s;
+      }
+      return ApplyComponents(v[2], ElementOp::kAssign, found->indices);
+    });
+  };
+  ops.compare_scalar = [](const Tensor& x, CompareOp op, double value, const Tensor& out) {
+    Record("compare_scalar", {&x, &out});
+    calls.compare_op = op;
+    calls.value = value;
+    return OnHostViews({&x, &out}, [&](std::vector<Tensor>& v) {
+      absl::StatusOr<Tensor> mask = CompareScalar(v[0], op, value);
+      if (!mask.ok()) return mask.status();
+      return ApplyComponents(v[1], ElementOp::kAssign, *mask);
+    });
+  };
+  ops.compare_tensor = [](const Tensor& x, CompareOp op, const Tensor& y, const Tensor& out) {
+    Record("compare_tensor", {&x, &y, &out});
+    calls.compare_op = op;
+    return OnHostViews({&x, &y, &out}, [&](std::vector<Tensor>& v) {
+      absl::StatusOr<Tensor> mask = CompareTensor(v[0], op, v[1]);
+      if (!mask.ok()) return mask.status();
+      return ApplyComponents(v[2], ElementOp::kAssign, *mask);
+    });
+  };
+  ops.add_product = [](BlasOp op, const Tensor& out, double beta, const Tensor& add, double alpha,
+                       const Tensor& lhs, const Tensor& rhs) {
+    Record("add_product", {&out, &add, &lhs, &rhs});
+    calls.blas_op = op;
+    calls.beta = beta;
+    calls.alpha = alpha;
+    return OnHostViews({&out, &add, &lhs, &rhs}, [&](std::vector<Tensor>& v) {
+      return AddProduct(op, v[0], beta, v[1], alpha, v[2], v[3]);
+    });
+  };
+  return ops;
+}
+
+const DeviceOps kFakeOps = MakeFakeOps();
+
+// The fake without one member, for the "not available" error.
+const DeviceOps kFakeWithoutUnary = [] {
+  DeviceOps ops = MakeFakeOps();
+  ops.apply_unary = nullptr;
+  return ops;
+}();
+
+const Device kCuda = Device::Cuda(0);
+
+class DeviceOpsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    RegisterDeviceOps(DeviceType::kCuda, &kFakeOps);
+    calls = Calls{};
+  }
+  void TearDown() override { RegisterDeviceOps(DeviceType::kCuda, &kFakeOps); }
+
+  // `values` under `shape` as `dtype` on the fake cuda:0.
+  static Tensor OnCuda(DType dtype, absl::Span<const Index> shape,
+                       const std::vector<double>& values) {
+    Tensor device = Must(ToDevice(Must(TensorOf(dtype, shape, values)), kCuda));
+    calls = Calls{};
+    return device;
+  }
+
+  // The values of a device tensor, read through a copy to the CPU.
+  static std::vector<double> HostValues(const Tensor& t) {
+    return Doubles(Must(ToDevice(t, Device::Cpu())));
+  }
+};
+
+TEST_F(DeviceOpsTest, ToDeviceRoundTripsValuesAndRecordsDevices) {
+  const Tensor host = Must(TensorOf(DType::kInt16, {2, 2}, {1, -2, 3, -4}));
+  ASSERT_OK_AND_ASSIGN(const Tensor on_device, ToDevice(host, kCuda));
+  EXPECT_EQ(on_device.device(), kCuda);
+  EXPECT_EQ(on_device.dtype(), DType::kInt16);
+  EXPECT_EQ(on_device.shape(), (Shape{2, 2}));
+  EXPECT_EQ(calls.allocations, 1);
+  ASSERT_OK_AND_ASSIGN(const Tensor back, ToDevice(on_device, Device::Cpu()));
+  EXPECT_TRUE(back.device().is_cpu());
+  EXPECT_THAT(Doubles(back), ElementsAre(1, -2, 3, -4));
+  EXPECT_THAT(calls.members, ElementsAre("copy", "copy"));
+  EXPECT_THAT(ToDevice(host, Device::Cuda(1)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no device 1")));
+}
+
+TEST_F(DeviceOpsTest, ApplyScalarsRoutesToTheBackend) {
+  const Tensor t = OnCuda(DType::kFloat32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  ASSERT_OK(ApplyScalars(t, ElementOp::kMul, {1, 10, 100}));
+  EXPECT_THAT(calls.members, ElementsAre("apply_scalars"));
+  EXPECT_EQ(calls.element_op, ElementOp::kMul);
+  EXPECT_THAT(calls.values, ElementsAre(1, 10, 100));
+  EXPECT_THAT(calls.devices, ElementsAre(kCuda));
+  EXPECT_THAT(HostValues(t), ElementsAre(1, 20, 300, 4, 50, 600));
+}
+
+TEST_F(DeviceOpsTest, ApplyScalarsChecksBeforeDispatch) {
+  const Tensor ints = OnCuda(DType::kInt32, {3}, {1, 2, 3});
+  EXPECT_THAT(ApplyScalars(ints, ElementOp::kDiv, {0}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("division by zero")));
+  EXPECT_THAT(ApplyScalars(ints, ElementOp::kAdd, {0.5}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("0.5 is not a value")));
+  EXPECT_THAT(ApplyScalars(ints, ElementOp::kAdd, {1, 2}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("2 values do not match")));
+  const Tensor bools = OnCuda(DType::kBool, {2}, {0, 1});
+  EXPECT_THAT(ApplyScalars(bools, ElementOp::kAdd, {1}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("bool")));
+  const Tensor expanded = Must(OnCuda(DType::kFloat32, {1}, {1}).Expand({3}));
+  EXPECT_THAT(ApplyScalars(expanded, ElementOp::kAdd, {1}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("share memory")));
+  EXPECT_THAT(calls.members, IsEmpty());
+  EXPECT_THAT(HostValues(ints), ElementsAre(1, 2, 3));
+}
+
+TEST_F(DeviceOpsTest, RevokedLentDeviceTensorIsRefused) {
+  float bytes[2] = {1, 2};
+  Tensor lent;
+  {
+    ScopedLoan loan("the test's device buffer");
+    lent = Must(Tensor::Lend(DType::kFloat32, Must(Layout::Contiguous({2})), bytes, sizeof(bytes),
+                             loan.token(), kCuda));
+    ASSERT_OK(ApplyScalars(lent, ElementOp::kAdd, {1}));
+  }
+  calls = Calls{};
+  EXPECT_THAT(
+      ApplyScalars(lent, ElementOp::kAdd, {1}),
+      StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("the test's device buffer")));
+  EXPECT_THAT(ApplyUnary(lent, UnaryFunction::kExp),
+              StatusIs(absl::StatusCode::kFailedPrecondition));
+  EXPECT_THAT(ToDevice(lent, Device::Cpu()), StatusIs(absl::StatusCode::kFailedPrecondition));
+  EXPECT_THAT(calls.members, IsEmpty());
+  EXPECT_EQ(bytes[0], 2);
+}
+
+TEST_F(DeviceOpsTest, CopyGoesBetweenTheCpuAndTheDeviceConvertingDTypes) {
+  const Tensor device_bytes = OnCuda(DType::kUInt8, {4}, {0, 0, 0, 0});
+  const Tensor device_floats = OnCuda(DType::kFloat32, {2, 2}, {0, 0, 0, 0});
+  const Tensor host_ints = Must(TensorOf(DType::kInt32, {4}, {1, 2, 3, 4}));
+  ASSERT_OK(ApplyComponents(device_floats, ElementOp::kAssign, host_ints));
+  EXPECT_THAT(calls.devices, ElementsAre(kCuda, Device::Cpu()));
+  const Tensor host_doubles = Must(TensorOf(DType::kFloat64, {4}, {0, 0, 0, 0}));
+  ASSERT_OK(ApplyComponents(host_doubles, ElementOp::kAssign, device_floats));
+  EXPECT_THAT(calls.devices, ElementsAre(Device::Cpu(), kCuda));
+  ASSERT_OK(ApplyComponents(device_bytes, ElementOp::kAssign, device_floats));
+  EXPECT_THAT(calls.members, ElementsAre("copy", "copy", "copy"));
+  EXPECT_THAT(Doubles(host_doubles), ElementsAre(1, 2, 3, 4));
+  EXPECT_THAT(HostValues(device_bytes), ElementsAre(1, 2, 3, 4));
+  calls = Calls{};
+  EXPECT_THAT(ApplyComponents(device_bytes, ElementOp::kAssign,
+                              Must(TensorOf(DType::kInt32, {3}, {1, 2, 3}))),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("4 and 3 elements")));
+  EXPECT_THAT(calls.members, IsEmpty());
+}
+
+TEST_F(DeviceOpsTest, ApplyComponentsRoutesOtherOpsAndChecksFirst) {
+  const Tensor a = OnCuda(DType::kInt32, {3}, {10, 20, 30});
+  const Tensor b = OnCuda(DType::kInt32, {3}, {1, 2, 3});
+  ASSERT_OK(ApplyComponents(a, ElementOp::kSub, b));
+  EXPECT_THAT(calls.members, ElementsAre("apply_components"));
+  EXPECT_EQ(calls.element_op, ElementOp::kSub);
+  EXPECT_THAT(HostValues(a), ElementsAre(9, 18, 27));
+  calls = Calls{};
+  const Tensor floats = OnCuda(DType::kFloat32, {3}, {1, 2, 3});
+  EXPECT_THAT(ApplyComponents(a, ElementOp::kAdd, floats),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("same type")));
+  const Tensor bools = OnCuda(DType::kBool, {3}, {1, 0, 1});
+  EXPECT_THAT(ApplyComponents(bools, ElementOp::kAdd, bools),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("bool")));
+  EXPECT_THAT(calls.members, IsEmpty());
+}
+
+TEST_F(DeviceOpsTest, MixedDevicesNameBoth) {
+  const Tensor device = OnCuda(DType::kFloat32, {3}, {1, 2, 3});
+  const Tensor host = Must(TensorOf(DType::kFloat32, {3}, {1, 2, 3}));
+  EXPECT_THAT(ApplyComponents(host, ElementOp::kAdd, device),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("cadd: the tensors are on different devices, cpu and cuda:0")));
+  EXPECT_THAT(CompareTensor(device, CompareOp::kLt, host),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("cuda:0 and cpu")));
+  const Tensor matrix = Must(TensorOf(DType::kFloat32, {3, 3}, std::vector<double>(9, 1)));
+  EXPECT_THAT(MatMul(matrix, Must(device.Reshape({3, 1}))),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("cpu and cuda:0")));
+  EXPECT_THAT(calls.members, IsEmpty());
+}
+
+TEST_F(DeviceOpsTest, ApplyUnaryRoutesAndChecksTheDType) {
+  const Tensor t = OnCuda(DType::kFloat64, {2}, {0, 1});
+  ASSERT_OK(ApplyUnary(t, UnaryFunction::kNeg));
+  EXPECT_THAT(calls.members, ElementsAre("apply_unary"));
+  EXPECT_EQ(calls.function, UnaryFunction::kNeg);
+  EXPECT_THAT(HostValues(t), ElementsAre(0, -1));
+  calls = Calls{};
+  const Tensor ints = OnCuda(DType::kInt32, {2}, {0, 1});
+  EXPECT_THAT(ApplyUnary(ints, UnaryFunction::kExp),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("exp: not defined for")));
+  const Tensor bytes = OnCuda(DType::kUInt8, {2}, {0, 1});
+  EXPECT_THAT(ApplyUnary(bytes, UnaryFunction::kNeg),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("neg: not defined for")));
+  EXPECT_THAT(calls.members, IsEmpty());
+}
+
+TEST_F(DeviceOpsTest, AMissingMemberIsNotAvailable) {
+  RegisterDeviceOps(DeviceType::kCuda, &kFakeWithoutUnary);
+  const Tensor t = OnCuda(DType::kFloat32, {2}, {0, 1});
+  EXPECT_THAT(ApplyUnary(t, UnaryFunction::kExp),
+              StatusIs(absl::StatusCode::kUnimplemented, "exp: not available on cuda:0"));
+  EXPECT_THAT(calls.members, IsEmpty());
+}
+
+TEST_F(DeviceOpsTest, SumAndExtremeRoute) {
+  const Tensor t = OnCuda(DType::kInt16, {2, 2}, {3, -7, 5, 1});
+  ASSERT_OK_AND_ASSIGN(const double total, Sum(t));
+  EXPECT_EQ(total, 2);
+  ASSERT_OK_AND_ASSIGN(const double least, ExtremeOf(t, internal::Extreme::kMin));
+  EXPECT_EQ(least, -7);
+  EXPECT_THAT(calls.members, ElementsAre("sum", "extreme"));
+  EXPECT_EQ(calls.extreme, internal::Extreme::kMin);
+  calls = Calls{};
+  EXPECT_THAT(ExtremeOf(OnCuda(DType::kInt16, {0}, {}), internal::Extreme::kMax),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no elements")));
+  EXPECT_THAT(ExtremeOf(OnCuda(DType::kBool, {1}, {1}), internal::Extreme::kMax),
+              StatusIs(absl::StatusCode::kInvalidArgument));
+  EXPECT_THAT(calls.members, IsEmpty());
+}
+
+TEST_F(DeviceOpsTest, SumAlongAllocatesItsResultOnTheDevice) {
+  const Tensor t = OnCuda(DType::kFloat32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  ASSERT_OK_AND_ASSIGN(const Tensor sums, SumAlong(t, 1));
+  EXPECT_THAT(calls.members, ElementsAre("sum_along"));
+  EXPECT_EQ(calls.dim, 1);
+  EXPECT_EQ(calls.allocations, 1);
+  EXPECT_EQ(sums.device(), kCuda);
+  EXPECT_EQ(sums.dtype(), DType::kFloat32);
+  EXPECT_EQ(sums.shape(), (Shape{2, 1}));
+  EXPECT_THAT(calls.devices, ElementsAre(kCuda, kCuda));
+  EXPECT_THAT(HostValues(sums), ElementsAre(6, 15));
+  calls = Calls{};
+  EXPECT_THAT(SumAlong(t, 2), StatusIs(absl::StatusCode::kOutOfRange));
+  EXPECT_THAT(calls.members, IsEmpty());
+  EXPECT_EQ(calls.allocations, 0);
+}
+
+TEST_F(DeviceOpsTest, ExtremeAlongGivesValuesAndInt64IndicesOnTheDevice) {
+  const Tensor t = OnCuda(DType::kInt32, {2, 3}, {1, 9, 3, 7, 5, 7});
+  ASSERT_OK_AND_ASSIGN(const ValuesAndIndices found,
+                       ExtremeAlong(t, 1, internal::Extreme::kMax, /*first_index=*/1));
+  EXPECT_THAT(calls.members, ElementsAre("extreme_along"));
+  EXPECT_EQ(calls.first_index, 1);
+  EXPECT_EQ(calls.extreme, internal::Extreme::kMax);
+  EXPECT_EQ(calls.allocations, 2);
+  EXPECT_EQ(found.values.device(), kCuda);
+  EXPECT_EQ(found.indices.device(), kCuda);
+  EXPECT_EQ(found.values.dtype(), DType::kInt32);
+  EXPECT_EQ(found.indices.dtype(), DType::kInt64);
+  EXPECT_EQ(found.indices.shape(), (Shape{2, 1}));
+  EXPECT_THAT(HostValues(found.values), ElementsAre(9, 7));
+  EXPECT_THAT(HostValues(found.indices), ElementsAre(2, 1));
+  calls = Calls{};
+  EXPECT_THAT(ExtremeAlong(OnCuda(DType::kInt32, {2, 0}, {}), 1, internal::Extreme::kMax, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no elements")));
+  EXPECT_THAT(calls.members, IsEmpty());
+}
+
+TEST_F(DeviceOpsTest, ComparisonsGiveByteMasksOnTheDevice) {
+  const Tensor x = OnCuda(DType::kFloat64, {3}, {1, 2, 3});
+  ASSERT_OK_AND_ASSIGN(const Tensor above, CompareScalar(x, CompareOp::kGt, 1.5));
+  EXPECT_THAT(calls.members, ElementsAre("compare_scalar"));
+  EXPECT_EQ(calls.compare_op, CompareOp::kGt);
+  EXPECT_EQ(calls.value, 1.5);
+  EXPECT_EQ(above.device(), kCuda);
+  EXPECT_EQ(above.dtype(), DType::kUInt8);
+  EXPECT_THAT(HostValues(above), ElementsAre(0, 1, 1));
+  const Tensor y = OnCuda(DType::kFloat64, {3}, {3, 2, 1});
+  ASSERT_OK_AND_ASSIGN(const Tensor same, CompareTensor(x, CompareOp::kEq, y));
+  EXPECT_THAT(calls.members, ElementsAre("compare_tensor"));  // OnCuda forgot the rest
+  EXPECT_EQ(same.device(), kCuda);
+  EXPECT_THAT(HostValues(same), ElementsAre(0, 1, 0));
+  calls = Calls{};
+  EXPECT_THAT(CompareTensor(x, CompareOp::kEq, OnCuda(DType::kFloat32, {3}, {1, 2, 3})),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("same type")));
+  EXPECT_THAT(CompareScalar(OnCuda(DType::kBool, {1}, {1}), CompareOp::kEq, 1),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("BoolTensor")));
+  EXPECT_THAT(calls.members, IsEmpty());
+}
+
+TEST_F(DeviceOpsTest, AddProductAndMatMulRoute) {
+  const Tensor m = OnCuda(DType::kFloat32, {2, 2}, {1, 2, 3, 4});
+  const Tensor v = OnCuda(DType::kFloat32, {2}, {1, 1});
+  const Tensor y = OnCuda(DType::kFloat32, {2}, {10, 20});
+  ASSERT_OK(AddProduct(BlasOp::kAddmv, y, 0.5, y, 2, m, v));
+  EXPECT_THAT(calls.members, ElementsAre("add_product"));
+  EXPECT_EQ(calls.blas_op, BlasOp::kAddmv);
+  EXPECT_EQ(calls.beta, 0.5);
+  EXPECT_EQ(calls.alpha, 2);
+  EXPECT_THAT(HostValues(y), ElementsAre(11, 24));
+  calls = Calls{};
+  ASSERT_OK_AND_ASSIGN(const Tensor product, MatMul(m, m));
+  EXPECT_THAT(calls.members, ElementsAre("add_product"));
+  EXPECT_EQ(calls.blas_op, BlasOp::kMm);
+  EXPECT_EQ(calls.beta, 0);
+  EXPECT_EQ(calls.alpha, 1);
+  EXPECT_EQ(calls.allocations, 1);
+  EXPECT_EQ(product.device(), kCuda);
+  EXPECT_EQ(product.shape(), (Shape{2, 2}));
+  EXPECT_THAT(HostValues(product), ElementsAre(7, 10, 15, 22));
+  calls = Calls{};
+  EXPECT_THAT(AddProduct(BlasOp::kAddmv, v, 1, v, 1, m, OnCuda(DType::kFloat32, {3}, {1, 1, 1})),
+              StatusIs(absl::StatusCode::kInvalidArgument));
+  EXPECT_THAT(
+      Product(BlasOp::kMv, Must(OnCuda(DType::kFloat32, {3}, {0, 0, 0}).Narrow(0, 0, 3)), m, v),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("does not match")));
+  EXPECT_THAT(MatMul(m, v),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not a matrix")));
+  EXPECT_THAT(calls.members, IsEmpty());
+  EXPECT_EQ(calls.allocations, 0);
+}
+
+TEST_F(DeviceOpsTest, PrintingCopiesToTheHostAndNamesTheDevice) {
+  const Tensor t = OnCuda(DType::kFloat32, {2}, {1, 2.5});
+  ASSERT_OK_AND_ASSIGN(const std::string text, ToString(t));
+  EXPECT_EQ(text, "[dmlab.system.tensor.FloatTensor] device: cuda:0\nShape: [2]\n[  1, 2.5]");
+  EXPECT_THAT(calls.members, ElementsAre("copy"));
+}
+
+TEST_F(DeviceOpsTest, OperationsWithoutDispatchStillRefuseDeviceTensors) {
+  const Tensor t = OnCuda(DType::kFloat32, {2}, {1.5, 2.5});
+  EXPECT_THAT(Round(t, Rounding::kFloor),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       "round: the tensor is on cuda:0; this operation runs on the CPU, so copy "
+                       "the tensor to the CPU first"));
+  EXPECT_THAT(calls.members, IsEmpty());
+}
+
+}  // namespace
+}  // namespace tensor
