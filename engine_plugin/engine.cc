@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "engine_plugin/events_module.h"
 #include "engine_plugin/game_module.h"
 #include "engine_plugin/level_script.h"
@@ -21,6 +22,7 @@
 #include "engine_plugin/text_map.h"
 #include "levels/builtin_levels.h"
 #include "lua_api/tensor_limits.h"
+#include "tensor/device_ops.h"
 #include "tensor/loan.h"
 
 namespace engine_plugin {
@@ -69,6 +71,21 @@ absl::StatusOr<Int> ParseSettingInt(absl::string_view key, absl::string_view val
                                                    "'"));
   }
   return parsed;
+}
+
+// observationDevice: "cpu" or "cuda:N".
+absl::StatusOr<tensor::Device> ParseObservationDevice(absl::string_view value) {
+  if (value == "cpu") return tensor::Device::Cpu();
+  absl::string_view index = value;
+  int parsed = 0;
+  if (absl::ConsumePrefix(&index, "cuda:") && !index.empty() &&
+      std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+      absl::SimpleAtoi(index, &parsed)) {
+    return tensor::Device::Cuda(parsed);
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "setting 'observationDevice': 'cpu' or 'cuda:N' (N a device index) expected, got '", value,
+      "'"));
 }
 
 // The limits settings as given; those not given take the defaults of the
@@ -198,6 +215,10 @@ struct Engine::State final : GameHost, EventSink {
   double episode_length_seconds = 0;       // 0: no limit
   LimitSettings limit_settings;
   std::int64_t episode_length_frames = 0;  // the same, in frames at fps
+  // Where RGB_INTERLEAVED is handed out, and whether its frames are
+  // rendered into page-locked memory to be uploaded from there.
+  tensor::Device observation_device;
+  bool pinned_staging = false;
   std::vector<ObservationSpec> specs;
 
   // The episode.
@@ -213,6 +234,14 @@ struct Engine::State final : GameHost, EventSink {
 
   // The current frame's buffers and observations.
   ObservationPool pool;
+  // With a device observationDevice (from Init): its backend, the device
+  // buffers RGB_INTERLEAVED is uploaded into, and with pinnedStaging the
+  // page-locked buffers frames are rendered into. Pools, like `pool`, so a
+  // device frame a host keeps is never overwritten, and a step that keeps
+  // nothing allocates nothing.
+  const tensor::DeviceOps* device_ops = nullptr;
+  std::optional<ObservationPool> device_pool;
+  std::optional<ObservationPool> staging_pool;
   tensor::Tensor frame;
   // SetFrameTarget's memory, or null for pool buffers. While it is set,
   // `frame` is lent over it under `target_loan`, which ends with the frame.
@@ -277,7 +306,10 @@ struct Engine::State final : GameHost, EventSink {
   // The buffer the next frame is rendered into: the host's target, lent
   // until the next BeginStep, or else a fresh pool buffer.
   absl::StatusOr<tensor::Tensor> FrameBuffer() {
-    if (frame_target == nullptr) return pool.Acquire(tensor::DType::kUInt8, {height, width, 3});
+    if (frame_target == nullptr) {
+      return (staging_pool ? *staging_pool : pool).Acquire(tensor::DType::kUInt8,
+                                                           {height, width, 3});
+    }
     absl::StatusOr<tensor::Layout> layout = tensor::Layout::Contiguous({height, width, 3});
     if (!layout.ok()) return layout.status();
     target_loan = tensor::Loan::Create(kTargetLender);
@@ -322,9 +354,21 @@ struct Engine::State final : GameHost, EventSink {
     result.value.type = spec.type;
     const Pose& pose = current_world->pose();
     switch (index) {
-      case kRgb:
-        result.value.tensor = frame;
+      case kRgb: {
+        if (!device_pool) {
+          result.value.tensor = frame;
+          return result;
+        }
+        absl::StatusOr<tensor::Tensor> uploaded =
+            device_pool->Acquire(tensor::DType::kUInt8, spec.shape);
+        if (!uploaded.ok()) return uploaded.status();
+        // Synchronous: the device holds the frame before the host sees it.
+        if (absl::Status s = device_ops->copy(*uploaded, frame); !s.ok()) {
+          return Annotate(s, absl::StrCat("uploading the frame to ", observation_device.ToString()));
+        }
+        result.value.tensor = *std::move(uploaded);
         return result;
+      }
       case kRgbd: {
         absl::StatusOr<tensor::Tensor> rgbd = Pooled(tensor::DType::kUInt8, spec);
         if (!rgbd.ok()) return rgbd.status();
@@ -374,6 +418,42 @@ struct Engine::State final : GameHost, EventSink {
       observations[index] = *std::move(computed);
     }
     return &*observations[index];
+  }
+
+  // Finds observationDevice's backend and allocators, so that a build or a
+  // machine without that device fails here rather than at the first step.
+  absl::Status OpenObservationDevice() {
+    device_ops = nullptr;
+    device_pool.reset();
+    staging_pool.reset();
+    if (observation_device.is_cpu()) return absl::OkStatus();
+    const std::string setting =
+        absl::StrCat("setting 'observationDevice' is '", observation_device.ToString(), "'");
+    absl::StatusOr<const tensor::DeviceOps*> ops =
+        tensor::DeviceOpsFor(observation_device, "observationDevice");
+    if (!ops.ok()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          setting, ", but this build has no backend for that device (build with --config=cuda)"));
+    }
+    if ((*ops)->allocator == nullptr || (*ops)->copy == nullptr) {
+      return absl::UnimplementedError(
+          absl::StrCat(setting, ", but its backend cannot allocate and copy tensors"));
+    }
+    absl::StatusOr<tensor::Allocator*> allocator = (*ops)->allocator(observation_device.index);
+    if (!allocator.ok()) return Annotate(allocator.status(), setting);
+    if (pinned_staging) {
+      if ((*ops)->pinned_host_allocator == nullptr) {
+        return absl::UnimplementedError(absl::StrCat(
+            "setting 'pinnedStaging' is 'true', but the backend of ",
+            observation_device.ToString(), " has no page-locked host memory"));
+      }
+      absl::StatusOr<tensor::Allocator*> pinned = (*ops)->pinned_host_allocator();
+      if (!pinned.ok()) return Annotate(pinned.status(), "setting 'pinnedStaging' is 'true'");
+      staging_pool.emplace(**pinned);
+    }
+    device_ops = *ops;
+    device_pool.emplace(**allocator);
+    return absl::OkStatus();
   }
 
   absl::Status CheckCustomSpecs(const std::vector<ObservationSpec>& custom) {
@@ -439,6 +519,16 @@ absl::Status Engine::SetSetting(absl::string_view key, absl::string_view value) 
         ParseSettingInt<std::int64_t>(key, value, 0, std::int64_t{1} << 53);
     if (!limit.ok()) return limit.status();
     s.limit_settings.instruction_limit = *limit;
+  } else if (key == "observationDevice") {
+    absl::StatusOr<tensor::Device> device = ParseObservationDevice(value);
+    if (!device.ok()) return device.status();
+    s.observation_device = *device;
+  } else if (key == "pinnedStaging") {
+    if (value != "true" && value != "false") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("setting 'pinnedStaging': 'true' or 'false' expected, got '", value, "'"));
+    }
+    s.pinned_staging = value == "true";
   }
   auto existing = std::find_if(s.settings.begin(), s.settings.end(),
                                [&](const auto& setting) { return setting.first == key; });
@@ -453,6 +543,7 @@ absl::Status Engine::SetSetting(absl::string_view key, absl::string_view value) 
 absl::Status Engine::Init() {
   State& s = *state_;
   if (s.script != nullptr) return absl::FailedPreconditionError("init was already called");
+  if (absl::Status status = s.OpenObservationDevice(); !status.ok()) return status;
   // The last frame that starts within the limit ends the episode.
   s.episode_length_frames =
       static_cast<std::int64_t>(std::ceil(s.episode_length_seconds * s.fps - 1e-9));
@@ -504,7 +595,10 @@ absl::StatusOr<ObservationValue> Engine::RetainObservation(int index) {
     return observation.value;
   }
   // The script may write into its tensor after this step, and the next
-  // frame overwrites a host's frame target: hold a copy.
+  // frame overwrites a host's frame target: hold a copy. NB: only CPU
+  // tensors get here, so memcpy is right: a custom observation is refused
+  // unless it is on the CPU (level_script.cc), and a device RGB_INTERLEAVED
+  // is pool storage, returned above.
   const tensor::Tensor& source = observation.value.tensor;
   absl::StatusOr<tensor::Tensor> copy =
       state_->pool.Acquire(source.dtype(), source.layout().shape());
@@ -646,7 +740,11 @@ absl::StatusOr<PropertyResult> Engine::ListProperty(
 int Engine::fps() const { return state_->fps; }
 double Engine::episode_time_seconds() const { return state_->EpisodeTimeSeconds(); }
 const World* Engine::world() const { return state_->world(); }
-int Engine::frame_buffers_allocated() const { return state_->pool.allocations(); }
+int Engine::frame_buffers_allocated() const {
+  const State& s = *state_;
+  return s.pool.allocations() + (s.device_pool ? s.device_pool->allocations() : 0) +
+         (s.staging_pool ? s.staging_pool->allocations() : 0);
+}
 
 absl::Status Engine::SetFrameTarget(std::uint8_t* pixels, std::size_t bytes) {
   State& s = *state_;

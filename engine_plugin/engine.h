@@ -13,7 +13,10 @@
 // into an RGB buffer from the observation pool and a depth buffer, and
 // lends both to the level's observeFrame(rgb, depth) for the duration of
 // that call (lender "engine frame buffer" / "engine depth buffer").
-// RGB_INTERLEAVED is that same buffer: zero copies per step.
+// RGB_INTERLEAVED is that same buffer: zero copies per step. With the
+// setting observationDevice=cuda:N it is instead a copy of that buffer on
+// the device, uploaded on the first request of a step into a pooled device
+// buffer (docs/engine.md, "Device observations").
 //
 // Errors: every method returns a Status; a Lua error in a callback, or a
 // sandbox limit it reached, becomes an error Status with the Lua message
@@ -84,8 +87,13 @@ class Engine {
   // default 256 in the sandbox, else 0), instructionLimit (Lua instructions
   // per callback, 0 for none; default 1000000000 in the sandbox, else 0),
   // tensorMemoryLimitMegabytes (tensor storage alive at once, >= 1; default
-  // 1024 in the sandbox, else 4096). Every setting, these included,
-  // reaches the level's init(settings) as a string.
+  // 1024 in the sandbox, else 4096). Observations (docs/engine.md):
+  // observationDevice ('cpu', the default, or 'cuda:N': RGB_INTERLEAVED on
+  // that CUDA device; Init fails if this build has no backend for it or
+  // the device does not exist), pinnedStaging ('true' or 'false', default
+  // 'false': with a CUDA observationDevice, frames are rendered into
+  // page-locked host memory). Every setting, these included, reaches the
+  // level's init(settings) as a string.
   absl::Status SetSetting(absl::string_view key, absl::string_view value);
   // Loads the level script and calls its init(settings).
   absl::Status Init();
@@ -135,8 +143,9 @@ class Engine {
   double episode_time_seconds() const;
   // The world of the current map; null before the first Start.
   const World* world() const;
-  // How many frame buffers the observation pool ever allocated: stays
-  // small while nobody retains them (benchmarks report it).
+  // How many frame buffers the observation pools ever allocated (host,
+  // and with observationDevice the device's and pinned ones): stays small
+  // while nobody retains them (benchmarks report it).
   int frame_buffers_allocated() const;
 
   // Renders the frames of the following Start and Advance calls straight

@@ -18,6 +18,7 @@
 #include "engine_plugin/engine.h"
 #include "engine_plugin/observation.h"
 #include "engine_plugin/world.h"
+#include "tensor/device_transfer.h"
 #include "tensor/dtype.h"
 #include "tensor/tensor.h"
 
@@ -70,6 +71,15 @@ std::vector<std::int64_t> RowMajorStrides(absl::Span<const std::int64_t> shape) 
 }
 
 absl::StatusOr<std::unique_ptr<ExportedObservation>> Export(ObservationValue value) {
+  // The payload is host memory. A device observation (observationDevice)
+  // is copied to the host, owned by this export, so that no host ever
+  // reads a device pointer as host memory; the copy has the value's shape
+  // and dtype and is contiguous, as the checks below expect.
+  if (value.type != ObservationType::kString && !value.tensor.device().is_cpu()) {
+    absl::StatusOr<tensor::Tensor> host = tensor::ToDevice(value.tensor, tensor::Device::Cpu());
+    if (!host.ok()) return host.status();
+    value.tensor = *std::move(host);
+  }
   auto exported = std::make_unique<ExportedObservation>();
   exported->value = std::move(value);
   const ObservationValue& stored = exported->value;

@@ -35,6 +35,9 @@
  *     reuses this one only once the handle is released.
  *   - event(): the event's observations belong to the context and stay
  *     valid until the next start, advance or release_context.
+ *   - Payloads are host memory. With the setting observationDevice=cuda:N
+ *     the engine's RGB_INTERLEAVED is on a GPU; observation() and
+ *     retain_observation() hand out a host copy of it (one per call).
  *   - Observations are contiguous and row-major: strides are the row-major
  *     strides of shape. They are exported anyway so that a host never has
  *     to assume it.

@@ -26,7 +26,9 @@ struct ObservationSpec {
 
 struct ObservationValue {
   ObservationType type = ObservationType::kBytes;
-  tensor::Tensor tensor;  // kBytes, kDoubles: contiguous, owned storage
+  // kBytes, kDoubles: contiguous, owned storage; on the CPU, except
+  // RGB_INTERLEAVED with the setting observationDevice=cuda:N.
+  tensor::Tensor tensor;
   std::string text;       // kString
 };
 

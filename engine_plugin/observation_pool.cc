@@ -26,7 +26,7 @@ absl::StatusOr<tensor::Tensor> ObservationPool::Acquire(tensor::DType dtype,
   }
   if (chosen == nullptr) {
     absl::StatusOr<std::shared_ptr<tensor::Storage>> fresh =
-        tensor::Storage::Allocate(bytes, tensor::CpuAllocator(), /*zeroed=*/false);
+        tensor::Storage::Allocate(bytes, *allocator_, /*zeroed=*/false);
     if (!fresh.ok()) return fresh.status();
     chosen = *std::move(fresh);
     buffers_.push_back(chosen);

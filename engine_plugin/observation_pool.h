@@ -14,6 +14,7 @@
 //   absl::StatusOr<tensor::Tensor> frame = pool.Acquire(tensor::DType::kUInt8, {84, 84, 3});
 //   tensor::Tensor held = *frame;          // a host retains it
 //   frame = pool.Acquire(...);             // a different buffer
+//   ObservationPool on_gpu(**gpu_allocator);  // the same, in device memory
 #ifndef ENGINE_PLUGIN_OBSERVATION_POOL_H_
 #define ENGINE_PLUGIN_OBSERVATION_POOL_H_
 
@@ -22,6 +23,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "tensor/allocator.h"
 #include "tensor/tensor.h"
 
 namespace engine_plugin {
@@ -32,6 +34,11 @@ class ObservationPool {
   // once retained many frames does not pin their memory forever.
   static constexpr int kMaxFreeBuffers = 4;
 
+  // Buffers come from `allocator` (and are on its device), which must
+  // outlive the pool.
+  explicit ObservationPool(tensor::Allocator& allocator = tensor::CpuAllocator())
+      : allocator_(&allocator) {}
+
   // Contents unspecified (the previous user's data).
   absl::StatusOr<tensor::Tensor> Acquire(tensor::DType dtype,
                                          absl::Span<const tensor::Index> shape);
@@ -41,6 +48,7 @@ class ObservationPool {
   int allocations() const { return allocations_; }
 
  private:
+  tensor::Allocator* allocator_;
   std::vector<std::shared_ptr<tensor::Storage>> buffers_;
   int allocations_ = 0;
 };

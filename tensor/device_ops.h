@@ -93,6 +93,12 @@ struct DeviceOps {
   // shapes and dtypes already checked.
   absl::Status (*add_product)(BlasOp op, const Tensor& out, double beta, const Tensor& add,
                               double alpha, const Tensor& lhs, const Tensor& rhs) = nullptr;
+
+  // An allocator of page-locked host memory (device() is the CPU) from
+  // which `copy` moves bytes to and from this device type without staging
+  // them through the driver's own buffer; an error when the backend cannot
+  // provide one.
+  absl::StatusOr<Allocator*> (*pinned_host_allocator)() = nullptr;
 };
 
 // Makes `ops` the operations of device type `type` (not kCpu), replacing

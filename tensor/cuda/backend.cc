@@ -4,6 +4,7 @@
 #include "tensor/cuda/allocator.h"
 #include "tensor/cuda/copy.h"
 #include "tensor/cuda/ops.h"
+#include "tensor/cuda/pinned_allocator.h"
 #include "tensor/device_ops.h"
 
 namespace tensor::cuda {
@@ -22,6 +23,7 @@ constexpr DeviceOps kCudaOps = {
     .compare_scalar = &ops::CompareScalar,
     .compare_tensor = &ops::CompareTensor,
     .add_product = &ops::AddProduct,
+    .pinned_host_allocator = &PinnedHostAllocator,
 };
 
 [[maybe_unused]] const bool kRegistered = RegisterDeviceOps(DeviceType::kCuda, &kCudaOps);

@@ -134,6 +134,52 @@ TEST(EngineTest, SettingsAreCheckedAndReachTheLevel) {
   EXPECT_EQ(value, "second");
 }
 
+TEST(EngineTest, ObservationDeviceSettingsAreChecked) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine =
+      Engine::Create(WriteLevel("device_settings", kCorridorLevel));
+  ASSERT_TRUE(engine.ok());
+  Engine& e = **engine;
+  for (const char* bad : {"gpu", "cuda", "cuda:", "cuda:-1", "cuda:+1", "cuda:x", "CUDA:0",
+                          "cuda:0x", "cuda:99999999999", "cpu:0", ""}) {
+    absl::Status status = e.SetSetting("observationDevice", bad);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_THAT(status.message(), HasSubstr("'cpu' or 'cuda:N'")) << bad;
+  }
+  for (const char* bad : {"yes", "1", "True", ""}) {
+    absl::Status status = e.SetSetting("pinnedStaging", bad);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_THAT(status.message(), HasSubstr("pinnedStaging")) << bad;
+  }
+  EXPECT_TRUE(e.SetSetting("observationDevice", "cuda:1").ok());
+  // The last value wins, and pinned staging has no effect on the CPU.
+  EXPECT_TRUE(e.SetSetting("observationDevice", "cpu").ok());
+  EXPECT_TRUE(e.SetSetting("pinnedStaging", "true").ok());
+  ASSERT_TRUE(e.Init().ok());
+  ASSERT_TRUE(e.Start(0, 1).ok());
+  absl::StatusOr<ObservationValue> rgb = e.Observation(0);
+  ASSERT_TRUE(rgb.ok()) << rgb.status();
+  EXPECT_TRUE(rgb->tensor.device().is_cpu());
+}
+
+// This test runs in a build without a CUDA backend (the default): a CUDA
+// observation device is refused by Init, which leaves the engine usable.
+TEST(EngineTest, CudaObservationDeviceFailsAtInitWithoutABackend) {
+  for (bool pinned : {false, true}) {
+    absl::StatusOr<std::unique_ptr<Engine>> engine =
+        Engine::Create(WriteLevel("no_backend", kCorridorLevel));
+    ASSERT_TRUE(engine.ok());
+    Engine& e = **engine;
+    ASSERT_TRUE(e.SetSetting("observationDevice", "cuda:0").ok());
+    ASSERT_TRUE(e.SetSetting("pinnedStaging", pinned ? "true" : "false").ok());
+    absl::Status init = e.Init();
+    EXPECT_EQ(init.code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_THAT(init.message(), HasSubstr("setting 'observationDevice' is 'cuda:0'"));
+    EXPECT_THAT(init.message(), HasSubstr("no backend"));
+    EXPECT_THAT(init.message(), HasSubstr("--config=cuda"));
+    EXPECT_EQ(e.Start(0, 1).code(), absl::StatusCode::kFailedPrecondition);
+  }
+}
+
 TEST(EngineTest, CallsOutOfOrderAreErrors) {
   absl::StatusOr<std::unique_ptr<Engine>> engine =
       Engine::Create(WriteLevel("order", kCorridorLevel));

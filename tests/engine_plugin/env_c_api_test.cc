@@ -526,6 +526,24 @@ TEST(EnvCApiTest, BadSettingsAreErrors) {
   EXPECT_THAT(env.error(), HasSubstr("twice"));
 }
 
+// In a build without a CUDA backend (the default), the setting is taken
+// and init reports that the build cannot honour it.
+TEST(EnvCApiTest, CudaObservationDeviceFailsInitWithoutABackend) {
+  Env env("demo_maze");
+  ASSERT_TRUE(env.connected());
+  const EnvCApi& api = env.api();
+  void* context = env.context();
+  EXPECT_NE(api.setting(context, "observationDevice", "gpu0"), 0);
+  EXPECT_THAT(env.error(), HasSubstr("'cpu' or 'cuda:N'"));
+  EXPECT_NE(api.setting(context, "pinnedStaging", "on"), 0);
+  EXPECT_THAT(env.error(), HasSubstr("pinnedStaging"));
+  ASSERT_EQ(api.setting(context, "observationDevice", "cuda:0"), 0) << env.error();
+  EXPECT_NE(api.init(context), 0);
+  EXPECT_THAT(env.error(), HasSubstr("setting 'observationDevice' is 'cuda:0'"));
+  EXPECT_THAT(env.error(), HasSubstr("no backend for that device (build with --config=cuda)"));
+  EXPECT_NE(api.start(context, 0, 1), 0);
+}
+
 TEST(EnvCApiTest, AdvanceNeedsARunningEpisode) {
   Env env("demo_maze");
   ASSERT_TRUE(env.connected());

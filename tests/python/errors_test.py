@@ -36,6 +36,23 @@ def test_a_bad_setting_value():
         labenv.Lab("demo_maze", ["RGB_INTERLEAVED"], {"width": "wide"})
 
 
+def test_a_bad_observation_device():
+    with pytest.raises(RuntimeError, match="observationDevice.*'cpu' or 'cuda:N'.*'gpu'"):
+        labenv.Lab("demo_maze", ["RGB_INTERLEAVED"], {"observationDevice": "gpu"})
+    with pytest.raises(RuntimeError, match="pinnedStaging.*'true' or 'false'"):
+        labenv.Lab("demo_maze", ["RGB_INTERLEAVED"], {"pinnedStaging": "yes"})
+
+
+def test_a_cuda_observation_device_without_a_backend():
+    # The default build has no CUDA backend: init says so.
+    with pytest.raises(
+        RuntimeError,
+        match=r"Failed to init environment.*observationDevice' is 'cuda:0'.*"
+        r"no backend for that device \(build with --config=cuda\)",
+    ):
+        labenv.Lab("demo_maze", ["RGB_INTERLEAVED"], {"observationDevice": "cuda:0"})
+
+
 def test_config_values_must_be_str():
     with pytest.raises(TypeError, match="config keys and values must be str"):
         labenv.Lab("demo_maze", ["RGB_INTERLEAVED"], {"width": 84})
