@@ -3,9 +3,6 @@
 // CudaTest skips a test, saying why, on a machine without a usable CUDA
 // device; everything else here compares a CUDA result with what the CPU
 // core computes for the same input, byte for byte.
-//
-// NB: tests/tensor's status_matchers and op_test_support are private to
-// that package, so the few helpers these tests need are here.
 #ifndef TESTS_TENSOR_CUDA_CUDA_TEST_SUPPORT_H_
 #define TESTS_TENSOR_CUDA_CUDA_TEST_SUPPORT_H_
 
@@ -31,6 +28,7 @@
 #include "tensor/dtype.h"
 #include "tensor/elementwise.h"
 #include "tensor/tensor.h"
+#include "tests/tensor/op_test_support.h"
 
 namespace tensor::cuda::testing {
 
@@ -66,16 +64,7 @@ class CudaTest : public ::testing::Test {
   static Allocator& Gpu(int device = 0) { return **CudaAllocator(device); }
 };
 
-// The value of `status_or`, or (after recording a failure at the caller) a
-// default T.
-template <typename T>
-T Must(absl::StatusOr<T> status_or, std::source_location where = std::source_location::current()) {
-  if (!status_or.ok()) {
-    ADD_FAILURE_AT(where.file_name(), where.line()) << status_or.status();
-    return T{};
-  }
-  return *std::move(status_or);
-}
+using ::tensor::testing::Must;
 
 // A new row-major CPU tensor of `dtype` holding `values`, each converted
 // by the CPU copy from float64, so it must fit `dtype`.
