@@ -32,22 +32,6 @@
 
 namespace tensor::cuda::testing {
 
-#define CT_CONCAT_INNER_(a, b) a##b
-#define CT_CONCAT_(a, b) CT_CONCAT_INNER_(a, b)
-
-#define ASSERT_OK(expr)                                       \
-  do {                                                        \
-    const absl::Status ct_status_ = ::absl::Status((expr));   \
-    ASSERT_TRUE(ct_status_.ok()) << ct_status_;               \
-  } while (0)
-
-#define ASSERT_OK_AND_ASSIGN(lhs, expr) \
-  ASSERT_OK_AND_ASSIGN_IMPL_(CT_CONCAT_(ct_status_or_, __LINE__), lhs, expr)
-#define ASSERT_OK_AND_ASSIGN_IMPL_(status_or, lhs, expr) \
-  auto status_or = (expr);                               \
-  ASSERT_TRUE(status_or.ok()) << status_or.status();     \
-  lhs = std::move(status_or).value()
-
 // Skips the test, with the reason, unless a CUDA device is usable.
 class CudaTest : public ::testing::Test {
  protected:
