@@ -1,7 +1,7 @@
 // Class<T>: a C++ type exposed to Lua as a full userdata with methods.
 //
 // One C++ type may have several metatables (the tensor module has one per
-// element type). Each userdata starts with T's tag, so ReadObject
+// element type, sharing one method table through Share). Each userdata starts with T's tag, so ReadObject
 // recognises a T by two loads, without touching its metatable: method
 // calls are the hot path of level scripts.
 // Methods are `NResultsOr T::Method(lua_State*)`; Member<&T::Method> wraps
@@ -16,6 +16,7 @@
 #ifndef LUA_API_CLASS_H_
 #define LUA_API_CLASS_H_
 
+#include <cstring>
 #include <initializer_list>
 #include <string>
 #include <type_traits>
@@ -44,18 +45,7 @@ class Class {
   // REQUIRES: `name` has static storage (a literal); CreateObject finds the
   // metatable by its address.
   static void Register(lua_State* L, const char* name, std::initializer_list<MethodEntry> methods) {
-    luaL_newmetatable(L, name);
-    lua_pushlightuserdata(L, const_cast<char*>(name));
-    lua_pushvalue(L, -2);
-    lua_rawset(L, LUA_REGISTRYINDEX);
-    lua_pushstring(L, name);
-    lua_setfield(L, -2, "__name");
-    lua_pushcfunction(L, &Gc);
-    lua_setfield(L, -2, "__gc");
-    // Hides the metatable from Lua (getmetatable returns this string), so a
-    // script cannot call __gc by hand and destroy an object still in use.
-    lua_pushstring(L, name);
-    lua_setfield(L, -2, "__metatable");
+    PushMetatable(L, name);
     lua_getfield(L, -1, "__index");
     if (lua_isnil(L, -1)) {
       lua_pop(L, 1);
@@ -64,8 +54,8 @@ class Class {
       lua_setfield(L, -3, "__index");
     }
     // Stack: metatable, method table, name. Each string is interned once
-    // and then copied by pushvalue: a state registers some 4000 methods,
-    // and hashing each name three times was two thirds of its start-up.
+    // and then copied by pushvalue: hashing each name three times was two
+    // thirds of a state's start-up.
     lua_pushstring(L, name);
     for (const MethodEntry& method : methods) {
       const bool meta = method.name[0] == '_' && method.name[1] == '_';
@@ -76,6 +66,28 @@ class Class {
       lua_rawset(L, meta ? -5 : -4);
     }
     lua_pop(L, 3);
+  }
+
+  // [-0, +0, m] Creates the metatable registered as `name` with the very
+  // method table and metamethods of `family`, registered before: the types
+  // of a family (one per tensor element type) share one set of closures,
+  // so a state makes each method once, not once per type, and Lua 5.1
+  // sees one __eq across the family. A shared method's bad-self error
+  // names `family`. REQUIRES: as Register's, for both names.
+  static void Share(lua_State* L, const char* family, const char* name) {
+    PushMetatable(L, name);
+    luaL_getmetatable(L, family);
+    for (lua_pushnil(L); lua_next(L, -2) != 0; lua_pop(L, 1)) {
+      // Stack: metatable, family's, key, value. Keeps name's own labels.
+      if (lua_type(L, -2) == LUA_TSTRING && (std::strcmp(lua_tostring(L, -2), "__name") == 0 ||
+                                             std::strcmp(lua_tostring(L, -2), "__metatable") == 0)) {
+        continue;
+      }
+      lua_pushvalue(L, -2);
+      lua_pushvalue(L, -2);
+      lua_rawset(L, -6);
+    }
+    lua_pop(L, 2);
   }
 
   // [-0, +1, m] A new object of T, constructed from `args`, with the
@@ -123,6 +135,23 @@ class Class {
   }
 
  private:
+  // [-0, +1, m] The metatable registered as `name`, created if new with
+  // its labels and __gc; also reachable by the address of `name`.
+  static void PushMetatable(lua_State* L, const char* name) {
+    luaL_newmetatable(L, name);
+    lua_pushlightuserdata(L, const_cast<char*>(name));
+    lua_pushvalue(L, -2);
+    lua_rawset(L, LUA_REGISTRYINDEX);
+    lua_pushstring(L, name);
+    lua_setfield(L, -2, "__name");
+    lua_pushcfunction(L, &Gc);
+    lua_setfield(L, -2, "__gc");
+    // Hides the metatable from Lua (getmetatable returns this string), so a
+    // script cannot call __gc by hand and destroy an object still in use.
+    lua_pushstring(L, name);
+    lua_setfield(L, -2, "__metatable");
+  }
+
   static const void* Tag() {
     static const char tag = 0;
     return &tag;

@@ -46,6 +46,10 @@ class LuaTensor {
   // shape. Views of the old tensor keep its storage, so none dangles.
   void Reset(tensor::Tensor tensor) { tensor_ = std::move(tensor); }
 
+  // The metatable that holds the methods every tensor type shares
+  // (Class::Share); a method called on a bad self says this name.
+  static constexpr char kFamily[] = "dmlab.system.tensor tensor";
+
   // "dmlab.system.tensor.DoubleTensor".
   const char* type_name() const { return TypeName(tensor_.dtype()); }
   static const char* TypeName(tensor::DType dtype);

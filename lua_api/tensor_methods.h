@@ -1,8 +1,8 @@
 // The methods of dmlab.system.tensor, in groups, one .cc file each.
 //
 // Each Register*Methods adds its group to the metatable registered as
-// `metatable` (see Class<LuaTensor>::Register), and RegisterTensorModule
-// calls them all for every type in kLuaDTypes.
+// `metatable` (see Class<LuaTensor>::Register). The module registers them
+// all once, in LuaTensor::kFamily, which every type in kLuaDTypes shares.
 #ifndef LUA_API_TENSOR_METHODS_H_
 #define LUA_API_TENSOR_METHODS_H_
 

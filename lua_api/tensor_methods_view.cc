@@ -341,26 +341,6 @@ NResultsOr Eq(LuaTensor& self, lua_State* L) {
   return 1;
 }
 
-// The registry key of the one __eq closure.
-char eq_key;
-
-// [-0, +1, m] The __eq closure that every tensor metatable shares. Lua 5.1
-// and LuaJIT call __eq only when both operands have the same one, so
-// sharing makes a tensor of another type reach Eq (and compare false, or
-// raise if invalid) rather than skip it.
-void PushSharedEq(lua_State* L) {
-  lua_pushlightuserdata(L, &eq_key);
-  lua_rawget(L, LUA_REGISTRYINDEX);
-  if (!lua_isnil(L, -1)) return;
-  lua_pop(L, 1);
-  lua_pushstring(L, "__eq");
-  lua_pushstring(L, "dmlab.system.tensor tensor");
-  lua_pushcclosure(L, &Class<LuaTensor>::Member<&Eq>, 2);
-  lua_pushlightuserdata(L, &eq_key);
-  lua_pushvalue(L, -2);
-  lua_rawset(L, LUA_REGISTRYINDEX);
-}
-
 }  // namespace
 
 void RegisterViewMethods(lua_State* L, const char* metatable) {
@@ -388,11 +368,8 @@ void RegisterViewMethods(lua_State* L, const char* metatable) {
                   {"double", &C::Member<&ConvertTo<DType::kFloat64>>},
                   {"__tostring", &C::Member<&ToStringMeta>},
                   {"tostring", &C::Member<&ToStringMethod>},
+                  {"__eq", &C::Member<&Eq>},
               });
-  luaL_getmetatable(L, metatable);
-  PushSharedEq(L);
-  lua_setfield(L, -2, "__eq");
-  lua_pop(L, 1);
 }
 
 }  // namespace lua_api

@@ -403,23 +403,24 @@ extern "C" int luaopen_dmlab_system_tensor(lua_State* L) {
   using lua_api::LuaTensor;
   // For hosts that open the module without RegisterTensorModule.
   lua_api::SetTensorLimits(L, lua_api::GetTensorLimits(L));
+  const char* family = LuaTensor::kFamily;
+  Class<LuaTensor>::Register(L, family, {});
+  lua_api::RegisterViewMethods(L, family);
+  lua_api::RegisterMathMethods(L, family);
+  lua_api::RegisterFunctionalMethods(L, family);
+  lua_api::RegisterMetadataMethods(L, family);
+  lua_api::RegisterShapeMethods(L, family);
+  lua_api::RegisterRandomMethods(L, family);
+  lua_api::RegisterPointwiseMethods(L, family);
+  lua_api::RegisterCompareMethods(L, family);
+  lua_api::RegisterIndexMethods(L, family);
+  lua_api::RegisterMapMethods(L, family);
+  lua_api::RegisterLapackMethods(L, family);
+  lua_api::RegisterReduceMethods(L, family);
+  lua_api::RegisterBlasMethods(L, family);
+  lua_api::RegisterDeviceMethods(L, family);
   for (tensor::DType dtype : lua_api::kLuaDTypes) {
-    const char* metatable = LuaTensor::TypeName(dtype);
-    Class<LuaTensor>::Register(L, metatable, {});
-    lua_api::RegisterViewMethods(L, metatable);
-    lua_api::RegisterMathMethods(L, metatable);
-    lua_api::RegisterFunctionalMethods(L, metatable);
-    lua_api::RegisterMetadataMethods(L, metatable);
-    lua_api::RegisterShapeMethods(L, metatable);
-    lua_api::RegisterRandomMethods(L, metatable);
-    lua_api::RegisterPointwiseMethods(L, metatable);
-    lua_api::RegisterCompareMethods(L, metatable);
-    lua_api::RegisterIndexMethods(L, metatable);
-    lua_api::RegisterMapMethods(L, metatable);
-    lua_api::RegisterLapackMethods(L, metatable);
-    lua_api::RegisterReduceMethods(L, metatable);
-    lua_api::RegisterBlasMethods(L, metatable);
-    lua_api::RegisterDeviceMethods(L, metatable);
+    Class<LuaTensor>::Share(L, family, LuaTensor::TypeName(dtype));
   }
   lua_createtable(L, 0, 8);
   for (tensor::DType dtype : lua_api::kLuaDTypes) {

@@ -127,6 +127,19 @@ TEST_F(ClassTest, AnyOfTheTypesMetatablesIsSelf) {
   EXPECT_EQ(Run("assert(getmetatable(d) == 'demo.OtherCounter')"), "");
 }
 
+TEST_F(ClassTest, ASharedMetatableHasTheFamilysVeryMethods) {
+  Class<Counter>::Share(L, "demo.Counter", "demo.SharedCounter");
+  NewCounter("c", 1);
+  NewCounter("s", 5, "demo.SharedCounter");
+  EXPECT_EQ(Run("assert(s:add(1) == 6); assert(tostring(s) == 'Counter(6)')"), "");
+  EXPECT_EQ(Run("assert(c.add == s.add, 'one closure for the family')"), "");
+  EXPECT_EQ(Run("assert(getmetatable(s) == 'demo.SharedCounter')"), "");
+  EXPECT_EQ(Run("assert(getmetatable(c) == 'demo.Counter')"), "") << "the family keeps its labels";
+  EXPECT_THAT(Run("s.get()"), HasSubstr("(demo.Counter expected, got no value)"));
+  EXPECT_EQ(Run("s = nil; collectgarbage(); collectgarbage()"), "");
+  EXPECT_EQ(Counter::destroyed, 1) << "the shared metatable has __gc";
+}
+
 TEST_F(ClassTest, GarbageCollectionRunsTheDestructor) {
   NewCounter("c", 1);
   NewCounter("d", 2);
