@@ -70,12 +70,17 @@ std::vector<std::int64_t> RowMajorStrides(absl::Span<const std::int64_t> shape) 
   return strides;
 }
 
-absl::StatusOr<std::unique_ptr<ExportedObservation>> Export(ObservationValue value) {
-  // The payload is host memory. A device observation (observationDevice)
-  // is copied to the host, owned by this export, so that no host ever
-  // reads a device pointer as host memory; the copy has the value's shape
-  // and dtype and is contiguous, as the checks below expect.
-  if (value.type != ObservationType::kString && !value.tensor.device().is_cpu()) {
+// Where Export leaves a device observation (observationDevice).
+enum class Payload { kOnHost, kWhereItIs };
+
+absl::StatusOr<std::unique_ptr<ExportedObservation>> Export(ObservationValue value,
+                                                            Payload payload = Payload::kOnHost) {
+  // With kOnHost, a device observation is copied to the host, owned by
+  // this export, so that no host reads a device pointer as host memory
+  // unawares; the copy has the value's shape and dtype and is contiguous,
+  // as the checks below expect.
+  if (payload == Payload::kOnHost && value.type != ObservationType::kString &&
+      !value.tensor.device().is_cpu()) {
     absl::StatusOr<tensor::Tensor> host = tensor::ToDevice(value.tensor, tensor::Device::Cpu());
     if (!host.ok()) return host.status();
     value.tensor = *std::move(host);
@@ -353,33 +358,61 @@ int GetObservation(void* context, int index, EnvCApi_Observation* observation) {
   });
 }
 
-int RetainObservation(void* context, int index, EnvCApi_Observation* observation,
-                      EnvCApi_RetainedObservation** handle) {
+EnvCApi_Device ToC(tensor::Device device) {
+  if (device.is_cpu()) return {EnvCApi_DeviceCpu, 0};
+  return {EnvCApi_DeviceCuda, device.index};
+}
+
+// retain_observation and retain_observation_on_device (`function`), which
+// also says where the payload is when `device` is not null.
+int Retain(void* context, const char* function, Payload payload, int index,
+           EnvCApi_Observation* observation, EnvCApi_Device* device,
+           EnvCApi_RetainedObservation** handle) {
   if (handle != nullptr) *handle = nullptr;
   return Guarded(context, 1, [&](Context& ctx) {
-    if (std::string why = CheckObservationCall(ctx, "retain_observation", index, observation);
-        !why.empty()) {
+    if (std::string why = CheckObservationCall(ctx, function, index, observation); !why.empty()) {
       return Fail(ctx, 1, std::move(why));
     }
-    if (handle == nullptr) return Fail(ctx, 1, "retain_observation: handle must not be null");
+    if (handle == nullptr) return Fail(ctx, 1, absl::StrCat(function, ": handle must not be null"));
+    if (payload == Payload::kWhereItIs && device == nullptr) {
+      return Fail(ctx, 1, absl::StrCat(function, ": device must not be null"));
+    }
     absl::StatusOr<ObservationValue> value = ctx.engine->RetainObservation(index);
     if (!value.ok()) {
       return Fail(ctx, 1,
-                  absl::StrCat("retain_observation '", ctx.engine->observation_specs()[index].name,
+                  absl::StrCat(function, " '", ctx.engine->observation_specs()[index].name,
                                "': ", value.status().message()));
     }
-    absl::StatusOr<std::unique_ptr<ExportedObservation>> exported = Export(*std::move(value));
+    absl::StatusOr<std::unique_ptr<ExportedObservation>> exported =
+        Export(*std::move(value), payload);
     if (!exported.ok()) {
       return Fail(ctx, 1,
-                  absl::StrCat("retain_observation '", ctx.engine->observation_specs()[index].name,
+                  absl::StrCat(function, " '", ctx.engine->observation_specs()[index].name,
                                "': ", exported.status().message()));
     }
     auto retained = std::make_unique<EnvCApi_RetainedObservation>();
     retained->exported = *std::move(exported);
     *observation = retained->exported->c;
+    if (device != nullptr) {
+      const ObservationValue& kept = retained->exported->value;
+      *device = kept.type == ObservationType::kString ? ToC(tensor::Device::Cpu())
+                                                      : ToC(kept.tensor.device());
+    }
     *handle = retained.release();
     return 0;
   });
+}
+
+int RetainObservation(void* context, int index, EnvCApi_Observation* observation,
+                      EnvCApi_RetainedObservation** handle) {
+  return Retain(context, "retain_observation", Payload::kOnHost, index, observation, nullptr,
+                handle);
+}
+
+int RetainObservationOnDevice(void* context, int index, EnvCApi_Observation* observation,
+                              EnvCApi_Device* device, EnvCApi_RetainedObservation** handle) {
+  return Retain(context, "retain_observation_on_device", Payload::kWhereItIs, index, observation,
+                device, handle);
 }
 
 int Fps(void* context) {
@@ -632,6 +665,7 @@ extern "C" int env_connect(const char* level, EnvCApi* api, void** context, char
     api->observation_spec = GetObservationSpec;
     api->observation = GetObservation;
     api->retain_observation = RetainObservation;
+    api->retain_observation_on_device = RetainObservationOnDevice;
     api->fps = Fps;
     api->event_type_count = EventTypeCount;
     api->event_type_name = EventTypeName;

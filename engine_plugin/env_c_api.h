@@ -37,7 +37,9 @@
  *     valid until the next start, advance or release_context.
  *   - Payloads are host memory. With the setting observationDevice=cuda:N
  *     the engine's RGB_INTERLEAVED is on a GPU; observation() and
- *     retain_observation() hand out a host copy of it (one per call).
+ *     retain_observation() hand out a host copy of it (one per call), and
+ *     retain_observation_on_device() the device buffer itself, under the
+ *     same handle contract.
  *   - Observations are contiguous and row-major: strides are the row-major
  *     strides of shape. They are exported anyway so that a host never has
  *     to assume it.
@@ -141,6 +143,19 @@ typedef enum EnvCApi_PropertyAttributes_enum {
   EnvCApi_PropertyAttributes_Listable = 4,
 } EnvCApi_PropertyAttributes;
 
+/* Where a payload lives: host memory, or the memory of CUDA device
+ * `index`, which only device code (cudaMemcpy, a kernel, a DLPack
+ * consumer such as torch) may read. */
+typedef enum EnvCApi_DeviceType_enum {
+  EnvCApi_DeviceCpu,
+  EnvCApi_DeviceCuda,
+} EnvCApi_DeviceType;
+
+typedef struct EnvCApi_Device_s {
+  EnvCApi_DeviceType type;
+  int index; /* 0 for the CPU */
+} EnvCApi_Device;
+
 /* A retained observation; see the ownership contract above. */
 typedef struct EnvCApi_RetainedObservation_s EnvCApi_RetainedObservation;
 
@@ -232,6 +247,16 @@ typedef struct EnvCApi_s {
    * frame is written once, into its slot. See FRAME TARGETS above.
    * Returns 0 or non-zero (a wrong size, before init). */
   int (*set_frame_target)(void* context, uint8_t* pixels, size_t size_bytes);
+
+  /* retain_observation without the copy to the host: *device says where
+   * the payload is. With observationDevice=cuda:N, RGB_INTERLEAVED's
+   * payload is the engine's buffer on that GPU; every other observation,
+   * and every one without that setting, is on the CPU. The handle keeps
+   * device memory valid and unwritten exactly as retain_observation's
+   * keeps host memory. Returns 0 or non-zero (then *handle is NULL). */
+  int (*retain_observation_on_device)(void* context, int observation_idx,
+                                      EnvCApi_Observation* observation, EnvCApi_Device* device,
+                                      EnvCApi_RetainedObservation** handle);
 } EnvCApi;
 
 /* Creates an engine instance for `level` (a built-in name such as

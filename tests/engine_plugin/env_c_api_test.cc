@@ -467,6 +467,40 @@ TEST(EnvCApiTest, RetainedLevelObservationDoesNotChangeWithTheLevelsTensor) {
   env_release_observation(handle);
 }
 
+// Without observationDevice everything is on the CPU, and the call is
+// retain_observation's: the frame is the pooled buffer, kept the same way.
+TEST(EnvCApiTest, RetainOnDeviceSaysCpuForHostObservations) {
+  Env env(TestLevelPath());
+  env.Ready({{"width", "16"}, {"height", "12"}});
+  const EnvCApi& api = env.api();
+  for (int index : {kRgb, kPosTrans, kTestCounter}) {
+    EnvCApi_Observation observation;
+    EnvCApi_Device device = {EnvCApi_DeviceCuda, 7};
+    EnvCApi_RetainedObservation* handle = nullptr;
+    ASSERT_EQ(api.retain_observation_on_device(env.context(), index, &observation, &device,
+                                               &handle),
+              0)
+        << env.error();
+    EXPECT_EQ(device.type, EnvCApi_DeviceCpu) << "observation " << index;
+    EXPECT_EQ(device.index, 0);
+    env_release_observation(handle);
+  }
+  EnvCApi_Observation rgb;
+  EnvCApi_Device device;
+  EnvCApi_RetainedObservation* handle = nullptr;
+  ASSERT_EQ(api.retain_observation_on_device(env.context(), kRgb, &rgb, &device, &handle), 0);
+  EXPECT_EQ(rgb.payload.bytes, env.Observe(kRgb).payload.bytes) << "retaining copies nothing";
+  const std::vector<std::uint8_t> copy = Bytes(rgb);
+  for (int i = 0; i < 3; ++i) {
+    double reward = 0;
+    env.Step(kTurnRight, 1, &reward);
+    EXPECT_NE(env.Observe(kRgb).payload.bytes, rgb.payload.bytes);
+  }
+  env.Release();
+  EXPECT_EQ(Bytes(rgb), copy) << "the handle keeps the frame past steps and the context";
+  env_release_observation(handle);
+}
+
 TEST(EnvCApiTest, BadObservationArgumentsAreErrors) {
   Env env("demo_maze");
   ASSERT_TRUE(env.connected());
@@ -497,11 +531,25 @@ TEST(EnvCApiTest, BadObservationArgumentsAreErrors) {
     auto* handle = reinterpret_cast<EnvCApi_RetainedObservation*>(&spec);
     EXPECT_NE(api.retain_observation(context, index, &observation, &handle), 0);
     EXPECT_EQ(handle, nullptr);
+    EnvCApi_Device device;
+    handle = reinterpret_cast<EnvCApi_RetainedObservation*>(&spec);
+    EXPECT_NE(api.retain_observation_on_device(context, index, &observation, &device, &handle), 0);
+    EXPECT_THAT(env.error(), HasSubstr("retain_observation_on_device: observation index"));
+    EXPECT_EQ(handle, nullptr);
   }
   EXPECT_NE(api.observation(context, kRgb, nullptr), 0);
   EXPECT_THAT(env.error(), HasSubstr("observation must not be null"));
   EXPECT_NE(api.observation_spec(context, kRgb, nullptr), 0);
   EXPECT_NE(api.retain_observation(context, kRgb, &observation, nullptr), 0);
+  EXPECT_THAT(env.error(), HasSubstr("handle must not be null"));
+  EnvCApi_Device device;
+  EnvCApi_RetainedObservation* handle = nullptr;
+  EXPECT_NE(api.retain_observation_on_device(context, kRgb, &observation, nullptr, &handle), 0);
+  EXPECT_THAT(env.error(), HasSubstr("retain_observation_on_device: device must not be null"));
+  EXPECT_EQ(handle, nullptr);
+  EXPECT_NE(api.retain_observation_on_device(context, kRgb, nullptr, &device, &handle), 0);
+  EXPECT_THAT(env.error(), HasSubstr("observation must not be null"));
+  EXPECT_NE(api.retain_observation_on_device(context, kRgb, &observation, &device, nullptr), 0);
   EXPECT_THAT(env.error(), HasSubstr("handle must not be null"));
 }
 
@@ -582,6 +630,9 @@ TEST(EnvCApiTest, NullContextIsRefusedWithoutCrashing) {
   EXPECT_NE(api.start(nullptr, 0, 1), 0);
   EXPECT_EQ(api.observation_count(nullptr), -1);
   EXPECT_NE(api.observation(nullptr, 0, &observation), 0);
+  EnvCApi_Device device;
+  EnvCApi_RetainedObservation* handle = nullptr;
+  EXPECT_NE(api.retain_observation_on_device(nullptr, 0, &observation, &device, &handle), 0);
   EXPECT_EQ(api.advance(nullptr, 1, &reward), EnvCApi_EnvironmentStatus_Error);
   EXPECT_EQ(api.read_property(nullptr, "engine.fps", nullptr),
             EnvCApi_PropertyResult_InvalidArgument);

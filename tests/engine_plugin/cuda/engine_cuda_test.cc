@@ -1,8 +1,12 @@
 // The engine's device observations: with observationDevice=cuda:0,
 // RGB_INTERLEAVED is a CUDA tensor holding the very bytes the CPU engine
 // renders, with and without pinned staging; a retained one keeps them
-// through later steps; and the C ABI hands the host a host copy. Those
+// through later steps; and the C ABI hands the host a host copy, or with
+// retain_observation_on_device the device buffer itself. Those
 // skip without a GPU; a missing device's error at Init is checked anywhere.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -31,6 +35,13 @@ constexpr Actions kTurn = {20, 0, 0, 1, 0, 0, 0};
 std::vector<unsigned char> CpuBytes(const ObservationValue& value) {
   const std::size_t bytes = static_cast<std::size_t>(value.tensor.num_elements());
   return std::vector<unsigned char>(Bytes(value), Bytes(value) + bytes);
+}
+
+// `size` bytes at device address `data`, copied to the host.
+std::vector<unsigned char> DeviceBytes(const void* data, std::size_t size) {
+  std::vector<unsigned char> bytes(size);
+  EXPECT_EQ(cudaMemcpy(bytes.data(), data, size, cudaMemcpyDeviceToHost), cudaSuccess);
+  return bytes;
 }
 
 class EngineCudaTest : public CudaTest, public ::testing::WithParamInterface<bool> {
@@ -131,6 +142,46 @@ TEST_P(EngineCudaTest, TheCApiHandsOutHostCopies) {
   EXPECT_EQ(std::memcmp(observation.payload.bytes, frame.data(), frame.size()), 0);
   api.release_context(context);
   EXPECT_EQ(std::memcmp(observation.payload.bytes, frame.data(), frame.size()), 0);
+  env_release_observation(handle);
+}
+
+TEST_P(EngineCudaTest, TheCApiHandsOutTheDeviceBufferOnDevice) {
+  std::unique_ptr<Engine> cpu = InitEngine("demo_maze");
+  ASSERT_NE(cpu, nullptr);
+  ASSERT_TRUE(cpu->Start(0, 5).ok());
+  absl::StatusOr<ObservationValue> expected = cpu->Observation(0);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  const std::vector<unsigned char> frame = CpuBytes(*expected);
+
+  EnvCApi api;
+  void* context = nullptr;
+  char error[256];
+  ASSERT_EQ(env_connect("demo_maze", &api, &context, error, sizeof(error)), 0) << error;
+  for (const auto& [key, value] : DeviceSettings()) {
+    ASSERT_EQ(api.setting(context, key.c_str(), value.c_str()), 0) << api.error_message(context);
+  }
+  ASSERT_EQ(api.init(context), 0) << api.error_message(context);
+  ASSERT_EQ(api.start(context, 0, 5), 0) << api.error_message(context);
+  EnvCApi_Observation rgb;
+  EnvCApi_Device device;
+  EnvCApi_RetainedObservation* handle = nullptr;
+  ASSERT_EQ(api.retain_observation_on_device(context, 0, &rgb, &device, &handle), 0)
+      << api.error_message(context);
+  EXPECT_EQ(device.type, EnvCApi_DeviceCuda);
+  EXPECT_EQ(device.index, 0);
+  cudaPointerAttributes attributes;
+  ASSERT_EQ(cudaPointerGetAttributes(&attributes, rgb.payload.bytes), cudaSuccess);
+  EXPECT_EQ(attributes.type, cudaMemoryTypeDevice);
+  EXPECT_EQ(attributes.device, 0);
+  EXPECT_EQ(DeviceBytes(rgb.payload.bytes, frame.size()), frame);
+  // The handle keeps the device buffer from later frames and the context.
+  for (int step = 0; step < 3; ++step) {
+    double reward = 0;
+    ASSERT_EQ(api.act_discrete(context, kTurn.data()), 0);
+    ASSERT_EQ(api.advance(context, 1, &reward), EnvCApi_EnvironmentStatus_Running);
+  }
+  api.release_context(context);
+  EXPECT_EQ(DeviceBytes(rgb.payload.bytes, frame.size()), frame);
   env_release_observation(handle);
 }
 
