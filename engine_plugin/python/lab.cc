@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine_plugin/env_c_api.h"
+#include "engine_plugin/python/device_observation.h"
 #include "engine_plugin/python/env_support.h"
 #include "engine_plugin/python/observation_array.h"
 
@@ -270,6 +271,43 @@ PyObject* LabObservations(PyObject* self, PyObject*) {
   return result;
 }
 
+// device_observations() -> {name: DeviceObservation | ObservationArray | str}:
+// observations() without the copy to the host of those on a GPU.
+PyObject* LabDeviceObservations(PyObject* self, PyObject*) {
+  LabState* state = Usable(self);
+  if (state == nullptr) return nullptr;
+  if (!HasFrame(*state)) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "Environment in wrong status for call to device_observations()");
+    return nullptr;
+  }
+  const Connection& connection = state->connection;
+  PyObject* result = PyDict_New();
+  if (result == nullptr) return nullptr;
+  for (std::size_t i = 0; i < state->indices.size(); ++i) {
+    EnvCApi_Observation observation;
+    EnvCApi_Device device;
+    EnvCApi_RetainedObservation* handle = nullptr;
+    if (connection.api.retain_observation_on_device(connection.context, state->indices[i],
+                                                    &observation, &device, &handle) != 0) {
+      Py_DECREF(result);
+      PyErr_Format(PyExc_RuntimeError, "Failed to read observations - \"%s\"",
+                   connection.api.error_message(connection.context));
+      return nullptr;
+    }
+    PyObject* value = device.type == EnvCApi_DeviceCpu
+                          ? WrapRetainedObservation(observation, handle)
+                          : WrapDeviceObservation(observation, device, handle);
+    if (value == nullptr || PyDict_SetItem(result, state->keys[i], value) < 0) {
+      Py_XDECREF(value);
+      Py_DECREF(result);
+      return nullptr;
+    }
+    Py_DECREF(value);
+  }
+  return result;
+}
+
 PyObject* LabObservationSpec(PyObject* self, PyObject*) {
   LabState* state = Usable(self);
   return state == nullptr ? nullptr : ObservationSpecList(state->connection);
@@ -491,6 +529,10 @@ PyMethodDef kLabMethods[] = {
     {"observations", LabObservations, METH_NOARGS,
      "observations()\n--\n\nThe requested observations of the current frame: read-only "
      "ObservationArrays that alias the engine's buffers (strings are str)."},
+    {"device_observations", LabDeviceObservations, METH_NOARGS,
+     "device_observations()\n--\n\nLike observations(), but an observation the engine keeps "
+     "on a GPU (observationDevice=cuda:N) comes as a DeviceObservation over that buffer, "
+     "without a copy, for torch.from_dlpack."},
     {"observation_spec", LabObservationSpec, METH_NOARGS,
      "observation_spec()\n--\n\nEvery observation the level offers: [{'name', 'shape', "
      "'dtype'}]."},

@@ -1,10 +1,12 @@
 // labenv._labenv: the extension module behind the labenv package. It
-// holds Lab, VectorLab and ObservationArray, and deepmind_lab's property
+// holds Lab, VectorLab, ObservationArray and DeviceObservation, and
+// deepmind_lab's property
 // attribute constants. See engine_plugin/python/labenv/__init__.py.
 #define LABENV_IMPORT_ARRAY
 #include "engine_plugin/python/numpy_api.h"
 
 #include "engine_plugin/env_c_api.h"
+#include "engine_plugin/python/device_observation.h"
 #include "engine_plugin/python/lab.h"
 #include "engine_plugin/python/observation_array.h"
 #include "engine_plugin/python/vector_lab.h"
@@ -15,8 +17,8 @@ namespace {
 int ExecModule(PyObject* module) {
   // Fills numpy's API table (numpy_api.h); returns -1 if numpy is missing.
   import_array1(-1);
-  if (AddObservationArrayType(module) < 0 || AddLabType(module) < 0 ||
-      AddVectorLabType(module) < 0) {
+  if (AddObservationArrayType(module) < 0 || AddDeviceObservationType(module) < 0 ||
+      AddLabType(module) < 0 || AddVectorLabType(module) < 0) {
     return -1;
   }
   const struct {

@@ -2,56 +2,21 @@
 
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "dlpack/dlpack.h"
+#include "engine_plugin/python/dlpack_capsule.h"
 
 namespace labenv {
 namespace {
 
 constexpr char kRetainedCapsule[] = "labenv.retained_observation";
-constexpr char kDlpackCapsule[] = "dltensor";
-constexpr char kUsedDlpackCapsule[] = "used_dltensor";
 
 // Runs when the last array over a retained observation is collected.
 void ReleaseRetained(PyObject* capsule) {
   env_release_observation(static_cast<EnvCApi_RetainedObservation*>(
       PyCapsule_GetPointer(capsule, kRetainedCapsule)));
-}
-
-// What a DLPack consumer holds: the tensor, the arrays its shape and
-// strides point into, and a reference to the exported array, which keeps
-// the memory alive until the consumer calls the deleter.
-struct DlpackExport {
-  DLManagedTensor managed;
-  std::vector<std::int64_t> shape;
-  std::vector<std::int64_t> strides;
-  PyObject* owner;
-};
-
-// The consumer may call this from any thread, with or without the GIL.
-void DeleteDlpackExport(DLManagedTensor* managed) {
-  auto* exported = static_cast<DlpackExport*>(managed->manager_ctx);
-  PyGILState_STATE gil = PyGILState_Ensure();
-  Py_DECREF(exported->owner);
-  PyGILState_Release(gil);
-  delete exported;
-}
-
-// A capsule that no consumer took (renamed to "used_dltensor") still owns
-// its tensor.
-void DlpackCapsuleDestructor(PyObject* capsule) {
-  if (PyCapsule_IsValid(capsule, kUsedDlpackCapsule)) return;
-  // Collection may happen while an exception is being raised: keep it.
-  PyObject *type, *value, *traceback;
-  PyErr_Fetch(&type, &value, &traceback);
-  auto* managed = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, kDlpackCapsule));
-  if (managed != nullptr) {
-    managed->deleter(managed);
-  } else {
-    PyErr_WriteUnraisable(capsule);
-  }
-  PyErr_Restore(type, value, traceback);
 }
 
 // The DLPack element type of a numpy dtype, or false for one DLPack has no
@@ -104,15 +69,13 @@ PyObject* ObservationArrayDlpack(PyObject* self, PyObject* args, PyObject* kwarg
   }
   const int dims = PyArray_NDIM(array);
   const npy_intp item_size = PyArray_ITEMSIZE(array);
-  auto* exported = new DlpackExport();
-  exported->shape.resize(dims);
-  exported->strides.resize(dims);
+  std::vector<std::int64_t> shape(dims);
+  std::vector<std::int64_t> strides(dims);
   for (int d = 0; d < dims; ++d) {
     const npy_intp byte_stride = PyArray_STRIDE(array, d);
     // DLPack counts strides in elements; numpy may stride by bytes that
     // are not a whole element (a view of a structured array).
     if (byte_stride % item_size != 0) {
-      delete exported;
       PyErr_SetString(PyExc_BufferError,
                       "__dlpack__: a stride is not a whole number of elements");
       return nullptr;
@@ -120,30 +83,16 @@ PyObject* ObservationArrayDlpack(PyObject* self, PyObject* args, PyObject* kwarg
     // NB: DLPack allows negative strides, but consumers do not all take
     // them (torch 1.13 aborts the process): refuse rather than crash.
     if (byte_stride < 0) {
-      delete exported;
       PyErr_SetString(PyExc_BufferError,
                       "__dlpack__: negative strides (a reversed view) are not exported; "
                       "np.ascontiguousarray(view) copies it");
       return nullptr;
     }
-    exported->shape[d] = PyArray_DIM(array, d);
-    exported->strides[d] = byte_stride / item_size;
+    shape[d] = PyArray_DIM(array, d);
+    strides[d] = byte_stride / item_size;
   }
-  DLTensor& tensor = exported->managed.dl_tensor;
-  tensor.data = PyArray_DATA(array);
-  tensor.device = DLDevice{kDLCPU, 0};
-  tensor.ndim = dims;
-  tensor.dtype = type;
-  tensor.shape = exported->shape.data();
-  tensor.strides = exported->strides.data();
-  tensor.byte_offset = 0;
-  exported->managed.manager_ctx = exported;
-  exported->managed.deleter = DeleteDlpackExport;
-  Py_INCREF(self);
-  exported->owner = self;
-  PyObject* capsule = PyCapsule_New(&exported->managed, kDlpackCapsule, DlpackCapsuleDestructor);
-  if (capsule == nullptr) DeleteDlpackExport(&exported->managed);
-  return capsule;
+  return NewDlpackCapsule(self, PyArray_DATA(array), DLDevice{kDLCPU, 0}, type, std::move(shape),
+                          std::move(strides));
 }
 
 // [ObservationArray.__dlpack_device__()] -> (kDLCPU, 0): observations live

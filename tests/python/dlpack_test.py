@@ -107,3 +107,30 @@ def test_frames_of_a_run_stay_intact_in_torch(lab):
         lab.step(FORWARD)
     for tensor, copy in zip(tensors, copies):
         assert np.array_equal(tensor.numpy(), copy)
+
+
+def test_device_observations_on_the_cpu_are_the_zero_copy_arrays(lab):
+    # Without observationDevice=cuda:N nothing is on a GPU.
+    device = lab.device_observations()
+    host = lab.observations()
+    assert set(device) == {"RGB_INTERLEAVED", "DEBUG.POS.TRANS"}
+    for name, value in device.items():
+        assert isinstance(value, labenv.ObservationArray)
+        assert value.__dlpack_device__() == (1, 0)  # kDLCPU
+        assert np.array_equal(value, host[name])
+    assert device["RGB_INTERLEAVED"].ctypes.data == host["RGB_INTERLEAVED"].ctypes.data
+    assert torch.from_dlpack(device["RGB_INTERLEAVED"]).data_ptr() == (
+        host["RGB_INTERLEAVED"].ctypes.data
+    )
+
+
+def test_device_observations_need_a_frame():
+    lab = labenv.Lab("demo_maze", ["RGB_INTERLEAVED"], config())
+    with pytest.raises(RuntimeError, match="wrong status for call to device_observations"):
+        lab.device_observations()
+    lab.close()
+
+
+def test_device_observations_are_made_by_the_lab_only():
+    with pytest.raises(TypeError):
+        labenv.DeviceObservation()

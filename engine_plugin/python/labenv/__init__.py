@@ -10,6 +10,8 @@
 - VectorLab: n instances stepped together on C++ threads, batched.
 - ObservationArray: the read-only numpy arrays observations come as; they
   alias engine buffers and export DLPack (torch.from_dlpack).
+- DeviceObservation: an observation in GPU memory (observationDevice=cuda:N,
+  Lab.device_observations()), for DLPack consumers only.
 - labenv.dm_env and labenv.gym: dm_env and Gymnasium adapters.
 
 See docs/python.md.
@@ -27,6 +29,7 @@ from labenv._labenv import (  # noqa: E402  (needs the __path__ above)
     READ_WRITABLE,
     READABLE,
     WRITABLE,
+    DeviceObservation,
     Lab,
     ObservationArray,
     VectorLab,
@@ -37,6 +40,7 @@ __all__ = [
     "Lab",
     "VectorLab",
     "ObservationArray",
+    "DeviceObservation",
     "READABLE",
     "WRITABLE",
     "READ_WRITABLE",

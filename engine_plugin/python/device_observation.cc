@@ -1,0 +1,160 @@
+#include "engine_plugin/python/device_observation.h"
+
+#include <cstdint>
+#include <vector>
+
+#include "dlpack/dlpack.h"
+#include "engine_plugin/python/dlpack_capsule.h"
+#include "engine_plugin/python/observation_array.h"
+
+namespace labenv {
+namespace {
+
+struct DeviceObservationObject {
+  PyObject_HEAD
+  EnvCApi_RetainedObservation* handle;
+  // Its spec's shape and strides, and its payload, belong to `handle`.
+  EnvCApi_Observation observation;
+  EnvCApi_Device device;
+};
+
+DeviceObservationObject* Cast(PyObject* self) {
+  return reinterpret_cast<DeviceObservationObject*>(self);
+}
+
+void Dealloc(PyObject* self) {
+  env_release_observation(Cast(self)->handle);
+  Py_TYPE(self)->tp_free(self);
+}
+
+const void* Payload(const EnvCApi_Observation& observation) {
+  if (observation.spec.type == EnvCApi_ObservationBytes) return observation.payload.bytes;
+  return observation.payload.doubles;
+}
+
+// [DeviceObservation.__dlpack__(*, stream=None)] -> a "dltensor" capsule
+// over the device buffer (no copy) that keeps this object alive. Any
+// stream will do: the engine's upload finished before the step returned,
+// so no consumer stream has anything to wait for.
+PyObject* DeviceObservationDlpack(PyObject* self, PyObject* args, PyObject* kwargs) {
+  static const char* keywords[] = {"stream", nullptr};
+  PyObject* stream = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$O:__dlpack__", const_cast<char**>(keywords),
+                                   &stream)) {
+    return nullptr;
+  }
+  if (stream != Py_None && !PyLong_Check(stream)) {
+    PyErr_Format(PyExc_TypeError, "__dlpack__: stream must be None or an int, got %.200s",
+                 Py_TYPE(stream)->tp_name);
+    return nullptr;
+  }
+  const DeviceObservationObject& object = *Cast(self);
+  const EnvCApi_ObservationSpec& spec = object.observation.spec;
+  const DLDataType type = spec.type == EnvCApi_ObservationBytes ? DLDataType{kDLUInt, 8, 1}
+                                                                : DLDataType{kDLFloat, 64, 1};
+  return NewDlpackCapsule(self, const_cast<void*>(Payload(object.observation)),
+                          DLDevice{kDLCUDA, object.device.index}, type,
+                          std::vector<std::int64_t>(spec.shape, spec.shape + spec.dims),
+                          std::vector<std::int64_t>(spec.strides, spec.strides + spec.dims));
+}
+
+// [DeviceObservation.__dlpack_device__()] -> (kDLCUDA, N).
+PyObject* DeviceObservationDlpackDevice(PyObject* self, PyObject*) {
+  return Py_BuildValue("(ii)", static_cast<int>(kDLCUDA), Cast(self)->device.index);
+}
+
+PyObject* GetShape(PyObject* self, void*) {
+  const EnvCApi_ObservationSpec& spec = Cast(self)->observation.spec;
+  PyObject* shape = PyTuple_New(spec.dims);
+  if (shape == nullptr) return nullptr;
+  for (int d = 0; d < spec.dims; ++d) {
+    PyObject* extent = PyLong_FromLongLong(spec.shape[d]);
+    if (extent == nullptr) {
+      Py_DECREF(shape);
+      return nullptr;
+    }
+    PyTuple_SET_ITEM(shape, d, extent);
+  }
+  return shape;
+}
+
+PyObject* GetDType(PyObject* self, void*) {
+  return reinterpret_cast<PyObject*>(
+      PyArray_DescrFromType(NumpyTypeOf(Cast(self)->observation.spec.type)));
+}
+
+PyObject* GetDevice(PyObject* self, void*) {
+  return PyUnicode_FromFormat("cuda:%d", Cast(self)->device.index);
+}
+
+PyObject* Repr(PyObject* self) {
+  PyObject* shape = GetShape(self, nullptr);
+  if (shape == nullptr) return nullptr;
+  PyObject* repr =
+      PyUnicode_FromFormat("DeviceObservation(shape=%R, dtype=%s, device='cuda:%d')", shape,
+                           Cast(self)->observation.spec.type == EnvCApi_ObservationBytes
+                               ? "uint8"
+                               : "float64",
+                           Cast(self)->device.index);
+  Py_DECREF(shape);
+  return repr;
+}
+
+PyMethodDef kMethods[] = {
+    {"__dlpack__", reinterpret_cast<PyCFunction>(DeviceObservationDlpack),
+     METH_VARARGS | METH_KEYWORDS,
+     "__dlpack__(*, stream=None)\n--\n\nA DLPack capsule over the device buffer, without a "
+     "copy; it keeps this observation alive. The consumer must treat it as read-only."},
+    {"__dlpack_device__", DeviceObservationDlpackDevice, METH_NOARGS,
+     "__dlpack_device__()\n--\n\n(kDLCUDA, N): the buffer is on CUDA device N."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+PyGetSetDef kGetSet[] = {
+    {"shape", GetShape, nullptr, "The extents, as a tuple.", nullptr},
+    {"dtype", GetDType, nullptr, "The element type, as a numpy dtype.", nullptr},
+    {"device", GetDevice, nullptr, "'cuda:N'.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr},
+};
+
+PyTypeObject device_observation_type = {PyVarObject_HEAD_INIT(nullptr, 0)};
+
+}  // namespace
+
+int AddDeviceObservationType(PyObject* module) {
+  device_observation_type.tp_name = "labenv.DeviceObservation";
+  device_observation_type.tp_basicsize = sizeof(DeviceObservationObject);
+  device_observation_type.tp_flags = Py_TPFLAGS_DEFAULT;
+  device_observation_type.tp_doc =
+      "An observation in GPU memory, for DLPack consumers (torch.from_dlpack).\n\n"
+      "It holds the engine buffer until it is collected; the engine never\n"
+      "writes that buffer meanwhile. Lab.device_observations() makes them.";
+  device_observation_type.tp_dealloc = Dealloc;
+  device_observation_type.tp_repr = Repr;
+  device_observation_type.tp_methods = kMethods;
+  device_observation_type.tp_getset = kGetSet;
+  if (PyType_Ready(&device_observation_type) < 0) return -1;
+  Py_INCREF(&device_observation_type);
+  if (PyModule_AddObject(module, "DeviceObservation",
+                         reinterpret_cast<PyObject*>(&device_observation_type)) < 0) {
+    Py_DECREF(&device_observation_type);
+    return -1;
+  }
+  return 0;
+}
+
+PyObject* WrapDeviceObservation(const EnvCApi_Observation& observation, EnvCApi_Device device,
+                                EnvCApi_RetainedObservation* handle) {
+  PyObject* self = device_observation_type.tp_alloc(&device_observation_type, 0);
+  if (self == nullptr) {
+    env_release_observation(handle);
+    return nullptr;
+  }
+  DeviceObservationObject& object = *Cast(self);
+  object.handle = handle;
+  object.observation = observation;
+  object.device = device;
+  return self;
+}
+
+}  // namespace labenv
