@@ -23,6 +23,7 @@
 #include "levels/builtin_levels.h"
 #include "lua_api/tensor_limits.h"
 #include "tensor/device_ops.h"
+#include "tensor/device_transfer.h"
 #include "tensor/loan.h"
 
 namespace engine_plugin {
@@ -595,11 +596,15 @@ absl::StatusOr<ObservationValue> Engine::RetainObservation(int index) {
     return observation.value;
   }
   // The script may write into its tensor after this step, and the next
-  // frame overwrites a host's frame target: hold a copy. NB: only CPU
-  // tensors get here, so memcpy is right: a custom observation is refused
-  // unless it is on the CPU (level_script.cc), and a device RGB_INTERLEAVED
-  // is pool storage, returned above.
+  // frame overwrites a host's frame target: hold a copy. A level's tensor
+  // on a GPU is copied there (a device RGB_INTERLEAVED is pool storage,
+  // returned above); on the CPU the copy comes from the pool.
   const tensor::Tensor& source = observation.value.tensor;
+  if (!source.device().is_cpu()) {
+    absl::StatusOr<tensor::Tensor> copy = tensor::ToDevice(source, source.device());
+    if (!copy.ok()) return copy.status();
+    return ObservationValue{observation.value.type, *std::move(copy), {}};
+  }
   absl::StatusOr<tensor::Tensor> copy =
       state_->pool.Acquire(source.dtype(), source.layout().shape());
   if (!copy.ok()) return copy.status();

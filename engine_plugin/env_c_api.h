@@ -36,7 +36,8 @@
  *   - event(): the event's observations belong to the context and stay
  *     valid until the next start, advance or release_context.
  *   - Payloads are host memory. With the setting observationDevice=cuda:N
- *     the engine's RGB_INTERLEAVED is on a GPU; observation() and
+ *     the engine's RGB_INTERLEAVED is on a GPU (as is a level observation
+ *     that the level computes there); observation() and
  *     retain_observation() hand out a host copy of it (one per call), and
  *     retain_observation_on_device() the device buffer itself, under the
  *     same handle contract.
@@ -250,10 +251,11 @@ typedef struct EnvCApi_s {
 
   /* retain_observation without the copy to the host: *device says where
    * the payload is. With observationDevice=cuda:N, RGB_INTERLEAVED's
-   * payload is the engine's buffer on that GPU; every other observation,
-   * and every one without that setting, is on the CPU. The handle keeps
-   * device memory valid and unwritten exactly as retain_observation's
-   * keeps host memory. Returns 0 or non-zero (then *handle is NULL). */
+   * payload is the engine's buffer on that GPU, and a level observation
+   * is wherever the level's tensor is; the rest are on the CPU. The
+   * handle keeps device memory valid and unwritten exactly as
+   * retain_observation's keeps host memory. Returns 0 or non-zero (then
+   * *handle is NULL). */
   int (*retain_observation_on_device)(void* context, int observation_idx,
                                       EnvCApi_Observation* observation, EnvCApi_Device* device,
                                       EnvCApi_RetainedObservation** handle);

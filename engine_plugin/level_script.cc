@@ -15,7 +15,7 @@
 #include "lua_api/random.h"
 #include "lua_api/read.h"
 #include "lua_api/tensor_module.h"
-#include "tensor/convert.h"
+#include "tensor/device_transfer.h"
 
 namespace engine_plugin {
 namespace {
@@ -357,12 +357,6 @@ absl::StatusOr<LevelObservation> LevelScript::CustomObservation(const Observatio
   if (absl::Status valid = value.CheckValid(); !valid.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(what, ": ", valid.message()));
   }
-  // Observations reach the host as host memory, which the engine reads.
-  if (!value.device().is_cpu()) {
-    return absl::InvalidArgumentError(absl::StrCat(what, ": the tensor is on ",
-                                                   value.device().ToString(),
-                                                   "; return a CPU tensor (t:cpu())"));
-  }
   const auto& shape = value.layout().shape();
   if (value.dtype() != expected ||
       !std::equal(shape.begin(), shape.end(), spec.shape.begin(), spec.shape.end())) {
@@ -377,7 +371,10 @@ absl::StatusOr<LevelObservation> LevelScript::CustomObservation(const Observatio
     result.shares_script_storage = true;
     return result;
   }
-  absl::StatusOr<tensor::Tensor> compacted = tensor::Clone(value);
+  // On the tensor's own device: a level that computes an observation on a
+  // GPU hands it on there (the C ABI copies it to the host only for hosts
+  // that ask for host memory).
+  absl::StatusOr<tensor::Tensor> compacted = tensor::ToDevice(value, value.device());
   if (!compacted.ok()) return compacted.status();
   result.value.tensor = *std::move(compacted);
   return result;

@@ -27,7 +27,8 @@ struct ObservationSpec {
 struct ObservationValue {
   ObservationType type = ObservationType::kBytes;
   // kBytes, kDoubles: contiguous, owned storage; on the CPU, except
-  // RGB_INTERLEAVED with the setting observationDevice=cuda:N.
+  // RGB_INTERLEAVED with the setting observationDevice=cuda:N and a level
+  // observation whose tensor the level made on a device.
   tensor::Tensor tensor;
   std::string text;       // kString
 };

@@ -1,5 +1,6 @@
 // device_observation.h: labenv.DeviceObservation, an observation that
-// lives in GPU memory (the engine setting observationDevice=cuda:N), as
+// lives in GPU memory (the frame with the engine setting
+// observationDevice=cuda:N, or a level's tensor from t:cuda()), as
 // Lab.device_observations() hands it out.
 //
 // It holds the C ABI's retained handle (retain_observation_on_device), so
