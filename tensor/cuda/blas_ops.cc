@@ -7,9 +7,10 @@
 // itself, passed with CUBLAS_OP_T. Layouts neither covers (negative, zero
 // or gapped inner strides) are compacted first; a destination cuBLAS
 // cannot write, or one that overlaps an operand, is computed in a
-// temporary and copied in. Every product is one strided-batched GemmEx
-// call (a batch of one for mm and addmm), with float accumulation for the
-// half types and no TF32.
+// temporary and copied in. Every product is strided-batched GemmEx calls
+// (a batch of one for mm and addmm, one per batch for addbmm; vectors are
+// one-column or one-row matrices), with float accumulation for the half
+// types and no TF32.
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
@@ -180,52 +181,119 @@ absl::Status Gemm(int device, const GemmTypes& types, const BatchOperand& target
       "cublasGemmStridedBatchedEx");
 }
 
+// out = beta * add + alpha * lhs . rhs for matrices (rank 2) or batches of
+// them (rank 3), with `device` current.
+absl::Status MatrixProduct(int device, const GemmTypes& types, const Tensor& out, double beta,
+                           const Tensor& add, double alpha, const Tensor& lhs,
+                           const Tensor& rhs) {
+  if (out.num_elements() == 0) return absl::OkStatus();
+  const int r = lhs.rank() - 2;
+  if (alpha == 0 || lhs.shape()[r + 1] == 0) return Scale(out, beta, add);
+  absl::StatusOr<std::byte*> out_origin = out.data();
+  if (!out_origin.ok()) return out_origin.status();
+  bool overlaps = false;
+  for (const Tensor* operand : {&lhs, &rhs}) {
+    absl::StatusOr<std::byte*> origin = operand->data();
+    if (!origin.ok()) return origin.status();
+    overlaps |= MayShareBytes(out, *out_origin, *operand, *origin);
+  }
+  std::optional<BatchOperand> target = overlaps ? std::nullopt : ViewOf(out);
+  if (target && target->view.op != CUBLAS_OP_N) target.reset();
+  if (!target) {
+    absl::StatusOr<Tensor> temporary = NewOnCuda(out.dtype(), out.shape(), device);
+    if (!temporary.ok()) return temporary.status();
+    target = ViewOf(*temporary);
+  }
+  // beta scales what is in the target: add, copied there unless it is
+  // the target already. beta 0 reads nothing.
+  if (beta != 0 && !SameView(add, target->tensor)) {
+    if (absl::Status s = Copy(target->tensor, add); !s.ok()) return s;
+  }
+  absl::StatusOr<BatchOperand> a = ReadableOf(lhs, device);
+  if (!a.ok()) return a.status();
+  absl::StatusOr<BatchOperand> b = ReadableOf(rhs, device);
+  if (!b.ok()) return b.status();
+  if (absl::Status s = Gemm(device, types, *target, beta, alpha, *a, *b); !s.ok()) return s;
+  if (absl::Status s = Synchronize(); !s.ok()) return s;
+  return SameView(target->tensor, out) ? absl::OkStatus() : Copy(out, target->tensor);
+}
+
+// addbmm: out = beta * add + alpha * sum_b lhs[b] . rhs[b], one product
+// per batch accumulated in a temporary, since out may overlap an operand
+// that later batches still read.
+absl::Status SumOfProducts(int device, const GemmTypes& types, const Tensor& out, double beta,
+                           const Tensor& add, double alpha, const Tensor& lhs,
+                           const Tensor& rhs) {
+  const Index batches = lhs.shape()[0];
+  if (batches == 0 || out.num_elements() == 0) return Scale(out, beta, add);
+  absl::StatusOr<Tensor> sum = NewOnCuda(out.dtype(), out.shape(), device);
+  if (!sum.ok()) return sum.status();
+  for (Index b = 0; b < batches; ++b) {
+    absl::StatusOr<Tensor> left = lhs.Select(0, b);
+    if (!left.ok()) return left.status();
+    absl::StatusOr<Tensor> right = rhs.Select(0, b);
+    if (!right.ok()) return right.status();
+    const bool first = b == 0;
+    if (absl::Status s = MatrixProduct(device, types, *sum, first ? beta : 1, first ? add : *sum,
+                                       alpha, *left, *right);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return Copy(out, *sum);
+}
+
+// `v` (rank 1) as a one-column matrix, or with `row` a one-row one: a view.
+absl::StatusOr<Tensor> AsMatrix(const Tensor& v, bool row = false) {
+  return v.Unsqueeze(row ? 0 : 1);
+}
+
 }  // namespace
 
+// Every product is a matrix product: mv and addmv with the vectors as
+// columns, ger and addr as (column . row) with an inner extent of 1. cuBLAS
+// has no integer or bool GEMM, so those stay unavailable.
 absl::Status AddProduct(BlasOp op, const Tensor& out, double beta, const Tensor& add,
                         double alpha, const Tensor& lhs, const Tensor& rhs) {
   const char* name = BlasOpName(op);
   absl::StatusOr<int> device = CommonDevice({&out, &add, &lhs, &rhs}, name);
   if (!device.ok()) return device.status();
   const std::optional<GemmTypes> types = GemmTypesOf(out.dtype());
-  const bool matrix_op = op == BlasOp::kMm || op == BlasOp::kAddmm || op == BlasOp::kBmm ||
-                         op == BlasOp::kBaddbmm;
-  if (!matrix_op || !types) {
+  if (!types) {
     return absl::UnimplementedError(absl::StrCat(name, ": not available on ",
                                                  out.device().ToString(), " for ",
                                                  DTypeName(out.dtype())));
   }
-  if (out.num_elements() == 0) return absl::OkStatus();
   return OnDevice(*device, [&]() -> absl::Status {
-    const int r = lhs.rank() - 2;
-    if (alpha == 0 || lhs.shape()[r + 1] == 0) return Scale(out, beta, add);
-    absl::StatusOr<std::byte*> out_origin = out.data();
-    if (!out_origin.ok()) return out_origin.status();
-    bool overlaps = false;
-    for (const Tensor* operand : {&lhs, &rhs}) {
-      absl::StatusOr<std::byte*> origin = operand->data();
-      if (!origin.ok()) return origin.status();
-      overlaps |= MayShareBytes(out, *out_origin, *operand, *origin);
+    switch (op) {
+      case BlasOp::kMm:
+      case BlasOp::kAddmm:
+      case BlasOp::kBmm:
+      case BlasOp::kBaddbmm:
+        return MatrixProduct(*device, *types, out, beta, add, alpha, lhs, rhs);
+      case BlasOp::kAddbmm:
+        return SumOfProducts(*device, *types, out, beta, add, alpha, lhs, rhs);
+      case BlasOp::kMv:
+      case BlasOp::kAddmv: {
+        absl::StatusOr<Tensor> out_column = AsMatrix(out);
+        if (!out_column.ok()) return out_column.status();
+        absl::StatusOr<Tensor> add_column = AsMatrix(add);
+        if (!add_column.ok()) return add_column.status();
+        absl::StatusOr<Tensor> rhs_column = AsMatrix(rhs);
+        if (!rhs_column.ok()) return rhs_column.status();
+        return MatrixProduct(*device, *types, *out_column, beta, *add_column, alpha, lhs,
+                             *rhs_column);
+      }
+      case BlasOp::kGer:
+      case BlasOp::kAddr: {
+        absl::StatusOr<Tensor> lhs_column = AsMatrix(lhs);
+        if (!lhs_column.ok()) return lhs_column.status();
+        absl::StatusOr<Tensor> rhs_row = AsMatrix(rhs, /*row=*/true);
+        if (!rhs_row.ok()) return rhs_row.status();
+        return MatrixProduct(*device, *types, out, beta, add, alpha, *lhs_column, *rhs_row);
+      }
     }
-    std::optional<BatchOperand> target = overlaps ? std::nullopt : ViewOf(out);
-    if (target && target->view.op != CUBLAS_OP_N) target.reset();
-    if (!target) {
-      absl::StatusOr<Tensor> temporary = NewOnCuda(out.dtype(), out.shape(), *device);
-      if (!temporary.ok()) return temporary.status();
-      target = ViewOf(*temporary);
-    }
-    // beta scales what is in the target: add, copied there unless it is
-    // the target already. beta 0 reads nothing.
-    if (beta != 0 && !SameView(add, target->tensor)) {
-      if (absl::Status s = Copy(target->tensor, add); !s.ok()) return s;
-    }
-    absl::StatusOr<BatchOperand> a = ReadableOf(lhs, *device);
-    if (!a.ok()) return a.status();
-    absl::StatusOr<BatchOperand> b = ReadableOf(rhs, *device);
-    if (!b.ok()) return b.status();
-    if (absl::Status s = Gemm(*device, *types, *target, beta, alpha, *a, *b); !s.ok()) return s;
-    if (absl::Status s = Synchronize(); !s.ok()) return s;
-    return SameView(target->tensor, out) ? absl::OkStatus() : Copy(out, target->tensor);
+    return absl::InternalError(absl::StrCat(name, ": unknown product"));
   });
 }
 

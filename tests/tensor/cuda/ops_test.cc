@@ -366,15 +366,91 @@ TEST_F(OpsTest, MatrixProductsMatchTheCpu) {
   }
 }
 
-TEST_F(OpsTest, OtherProductsAndIntegerTypesAreUnimplemented) {
+// mv, addmv, ger, addr and addbmm against the CPU, with strided and
+// reversed vectors, and with the result overlapping an operand.
+TEST_F(OpsTest, VectorProductsAndAddbmmMatchTheCpu) {
+  const Device gpu = Device::Cuda(0);
+  for (DType dtype : {DType::kFloat16, DType::kBFloat16, DType::kFloat32, DType::kFloat64}) {
+    SCOPED_TRACE(DTypeName(dtype));
+    const double tolerance = 5 * MathTolerance(dtype);
+    auto [cpu_m, gpu_m] = Bases(dtype, 21, -1, 1);  // {6, 10}
+    const Tensor x_base = CpuTensor(dtype, {20}, RandomValues(dtype, 20, 22, -1, 1));
+    const Tensor gpu_x_base = Must(ToDevice(x_base, gpu));
+    // Every other element, reversed: stride -2.
+    const auto strided = [](const Tensor& t) {
+      return Must(Must(Must(t.Reverse(0)).Unfold(0, 1, 2)).Squeeze());
+    };
+    const Tensor x = strided(x_base), gpu_x = strided(gpu_x_base);
+    ASSERT_EQ(x.shape(), Shape({10}));
+    const Tensor y = CpuTensor(dtype, {6}, RandomValues(dtype, 6, 23, -1, 1));
+    const Tensor gpu_y = Must(ToDevice(y, gpu));
+
+    for (const View& view : kViews) {
+      SCOPED_TRACE(view.name);
+      const Tensor m = view.of(cpu_m), gm = view.of(gpu_m);
+      const Index rows = m.shape()[0], cols = m.shape()[1];
+      const Tensor v = CpuTensor(dtype, {cols}, RandomValues(dtype, cols, 24, -1, 1));
+      const Tensor gv = Must(ToDevice(v, gpu));
+      const Tensor add = CpuTensor(dtype, {rows}, RandomValues(dtype, rows, 25, -1, 1));
+      const Tensor out = Must(Tensor::Zeros(dtype, {rows}));
+      const Tensor gout = Must(ToDevice(out, gpu));
+      ASSERT_OK(AddProduct(BlasOp::kAddmv, out, 0.5, add, 2, m, v));
+      ASSERT_OK(Ops().add_product(BlasOp::kAddmv, gout, 0.5, Must(ToDevice(add, gpu)), 2, gm, gv));
+      ExpectMatches(gout, out, tolerance);
+      ASSERT_OK(AddProduct(BlasOp::kMv, out, 0, out, 1, m, v));
+      ASSERT_OK(Ops().add_product(BlasOp::kMv, gout, 0, gout, 1, gm, gv));
+      ExpectMatches(gout, out, tolerance);
+    }
+    // A strided, reversed vector operand.
+    const Tensor out = Must(Tensor::Zeros(dtype, {6}));
+    const Tensor gout = Must(ToDevice(out, gpu));
+    ASSERT_OK(AddProduct(BlasOp::kMv, out, 0, out, 1, cpu_m, x));
+    ASSERT_OK(Ops().add_product(BlasOp::kMv, gout, 0, gout, 1, gpu_m, gpu_x));
+    ExpectMatches(gout, out, tolerance);
+
+    // addr: out {6, 10} += y (x) x, then into out transposed, reversed.
+    for (const View& view : kViews) {
+      if (std::string(view.name) == "narrowed") continue;
+      SCOPED_TRACE(absl::StrCat("addr into ", view.name));
+      auto [cpu_out, gpu_out] = Bases(dtype, 26, -1, 1);
+      const Tensor target = view.of(cpu_out), gtarget = view.of(gpu_out);
+      const bool flipped = target.shape()[0] == 10;
+      const Tensor& left = flipped ? x : y;
+      const Tensor& gleft = flipped ? gpu_x : gpu_y;
+      const Tensor& right = flipped ? y : x;
+      const Tensor& gright = flipped ? gpu_y : gpu_x;
+      ASSERT_OK(AddProduct(BlasOp::kAddr, target, 1, target, 3, left, right));
+      ASSERT_OK(Ops().add_product(BlasOp::kAddr, gtarget, 1, gtarget, 3, gleft, gright));
+      ExpectMatches(gtarget, target, tolerance);
+      ASSERT_OK(AddProduct(BlasOp::kGer, target, 0, target, 1, left, right));
+      ASSERT_OK(Ops().add_product(BlasOp::kGer, gtarget, 0, gtarget, 1, gleft, gright));
+      ExpectMatches(gtarget, target, tolerance);
+    }
+
+    // addbmm, and addbmm whose result is the first batch of its lhs.
+    const Tensor a = CpuTensor(dtype, {3, 4, 4}, RandomValues(dtype, 48, 27, -1, 1));
+    const Tensor b = CpuTensor(dtype, {3, 4, 4}, RandomValues(dtype, 48, 28, -1, 1));
+    const Tensor ga = Must(ToDevice(a, gpu)), gb = Must(ToDevice(b, gpu));
+    const Tensor c = CpuTensor(dtype, {4, 4}, RandomValues(dtype, 16, 29, -1, 1));
+    const Tensor gc = Must(ToDevice(c, gpu));
+    ASSERT_OK(AddProduct(BlasOp::kAddbmm, c, 0.5, c, 2, Must(a.Reverse(0)), b));
+    ASSERT_OK(Ops().add_product(BlasOp::kAddbmm, gc, 0.5, gc, 2, Must(ga.Reverse(0)), gb));
+    ExpectMatches(gc, c, tolerance);
+    const Tensor first = Must(a.Select(0, 0)), gfirst = Must(ga.Select(0, 0));
+    ASSERT_OK(AddProduct(BlasOp::kAddbmm, first, 1, first, 1, a, b));
+    ASSERT_OK(Ops().add_product(BlasOp::kAddbmm, gfirst, 1, gfirst, 1, ga, gb));
+    ExpectMatches(ga, a, tolerance);
+  }
+}
+
+TEST_F(OpsTest, IntegerProductsAreUnimplemented) {
   const Tensor m = Must(Tensor::Zeros(DType::kInt32, {2, 2}, Gpu()));
   const absl::Status s = Ops().add_product(BlasOp::kMm, m, 0, m, 1, m, m);
   EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented);
   EXPECT_EQ(s.message(), "mm: not available on cuda:0 for int32");
-  const Tensor f = Must(Tensor::Zeros(DType::kFloat32, {2, 2}, Gpu()));
-  const Tensor v = Must(Tensor::Zeros(DType::kFloat32, {2}, Gpu()));
-  EXPECT_EQ(Ops().add_product(BlasOp::kMv, v, 0, v, 1, f, v).code(),
-            absl::StatusCode::kUnimplemented);
+  const Tensor v = Must(Tensor::Zeros(DType::kInt32, {2}, Gpu()));
+  EXPECT_EQ(Ops().add_product(BlasOp::kMv, v, 0, v, 1, m, v).message(),
+            "mv: not available on cuda:0 for int32");
 }
 
 TEST_F(OpsTest, ARevokedLoanIsRefusedWithTheLoansError) {
