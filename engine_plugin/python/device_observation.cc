@@ -5,6 +5,7 @@
 
 #include "dlpack/dlpack.h"
 #include "engine_plugin/python/dlpack_capsule.h"
+#include "engine_plugin/python/module_type.h"
 #include "engine_plugin/python/observation_array.h"
 
 namespace labenv {
@@ -37,12 +38,8 @@ const void* Payload(const EnvCApi_Observation& observation) {
 // stream will do: the engine's upload finished before the step returned,
 // so no consumer stream has anything to wait for.
 PyObject* DeviceObservationDlpack(PyObject* self, PyObject* args, PyObject* kwargs) {
-  static const char* keywords[] = {"stream", nullptr};
-  PyObject* stream = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$O:__dlpack__", const_cast<char**>(keywords),
-                                   &stream)) {
-    return nullptr;
-  }
+  PyObject* stream = nullptr;
+  if (!ParseDlpackArguments(args, kwargs, &stream)) return nullptr;
   if (stream != Py_None && !PyLong_Check(stream)) {
     PyErr_Format(PyExc_TypeError, "__dlpack__: stream must be None or an int, got %.200s",
                  Py_TYPE(stream)->tp_name);
@@ -133,14 +130,7 @@ int AddDeviceObservationType(PyObject* module) {
   device_observation_type.tp_repr = Repr;
   device_observation_type.tp_methods = kMethods;
   device_observation_type.tp_getset = kGetSet;
-  if (PyType_Ready(&device_observation_type) < 0) return -1;
-  Py_INCREF(&device_observation_type);
-  if (PyModule_AddObject(module, "DeviceObservation",
-                         reinterpret_cast<PyObject*>(&device_observation_type)) < 0) {
-    Py_DECREF(&device_observation_type);
-    return -1;
-  }
-  return 0;
+  return AddModuleType(module, "DeviceObservation", &device_observation_type);
 }
 
 PyObject* WrapDeviceObservation(const EnvCApi_Observation& observation, EnvCApi_Device device,

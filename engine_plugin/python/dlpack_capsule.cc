@@ -46,6 +46,13 @@ void DlpackCapsuleDestructor(PyObject* capsule) {
 
 }  // namespace
 
+bool ParseDlpackArguments(PyObject* args, PyObject* kwargs, PyObject** stream) {
+  static const char* keywords[] = {"stream", nullptr};
+  *stream = Py_None;
+  return PyArg_ParseTupleAndKeywords(args, kwargs, "|$O:__dlpack__", const_cast<char**>(keywords),
+                                     stream) != 0;
+}
+
 PyObject* NewDlpackCapsule(PyObject* owner, void* data, DLDevice device, DLDataType type,
                            std::vector<std::int64_t> shape, std::vector<std::int64_t> strides) {
   auto* exported = new DlpackExport();

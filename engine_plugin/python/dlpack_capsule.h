@@ -1,5 +1,6 @@
 // dlpack_capsule.h: the "dltensor" capsules that labenv's __dlpack__
-// methods return (DLPack 0.x, as torch.from_dlpack takes them).
+// methods return (DLPack 0.x, as torch.from_dlpack takes them), and those
+// methods' arguments.
 //
 // The capsule holds a reference to the exporting object, which keeps the
 // memory alive; a consumer that takes the capsule (renaming it
@@ -18,6 +19,10 @@
 #include "engine_plugin/python/numpy_api.h"
 
 namespace labenv {
+
+// Parses __dlpack__'s arguments, a keyword-only `stream` (default None),
+// into *stream (borrowed). False with a Python error set.
+bool ParseDlpackArguments(PyObject* args, PyObject* kwargs, PyObject** stream);
 
 // A new capsule over `data` with `shape` and `strides` (in elements), or
 // null with a Python error set.

@@ -10,6 +10,7 @@
 #include "engine_plugin/env_c_api.h"
 #include "engine_plugin/python/device_observation.h"
 #include "engine_plugin/python/env_support.h"
+#include "engine_plugin/python/module_type.h"
 #include "engine_plugin/python/observation_array.h"
 
 namespace labenv {
@@ -239,12 +240,14 @@ PyObject* LabStep(PyObject* self, PyObject* const* args, Py_ssize_t count, PyObj
   return PyFloat_FromDouble(reward);
 }
 
-// observations() -> {name: ObservationArray | str}, zero-copy.
-PyObject* LabObservations(PyObject* self, PyObject*) {
+// The requested observations of the current frame, as a dict, zero-copy:
+// ObservationArrays and strs; with `on_device` (device_observations()),
+// DeviceObservations for those on a GPU instead of host copies of them.
+PyObject* ObservationDict(PyObject* self, const char* call, bool on_device) {
   LabState* state = Usable(self);
   if (state == nullptr) return nullptr;
   if (!HasFrame(*state)) {
-    PyErr_SetString(PyExc_RuntimeError, "Environment in wrong status for call to observations()");
+    PyErr_Format(PyExc_RuntimeError, "Environment in wrong status for call to %s()", call);
     return nullptr;
   }
   const Connection& connection = state->connection;
@@ -252,44 +255,15 @@ PyObject* LabObservations(PyObject* self, PyObject*) {
   if (result == nullptr) return nullptr;
   for (std::size_t i = 0; i < state->indices.size(); ++i) {
     EnvCApi_Observation observation;
+    EnvCApi_Device device = {EnvCApi_DeviceCpu, 0};
     EnvCApi_RetainedObservation* handle = nullptr;
-    if (connection.api.retain_observation(connection.context, state->indices[i], &observation,
-                                          &handle) != 0) {
-      Py_DECREF(result);
-      PyErr_Format(PyExc_RuntimeError, "Failed to read observations - \"%s\"",
-                   connection.api.error_message(connection.context));
-      return nullptr;
-    }
-    PyObject* value = WrapRetainedObservation(observation, handle);
-    if (value == nullptr || PyDict_SetItem(result, state->keys[i], value) < 0) {
-      Py_XDECREF(value);
-      Py_DECREF(result);
-      return nullptr;
-    }
-    Py_DECREF(value);
-  }
-  return result;
-}
-
-// device_observations() -> {name: DeviceObservation | ObservationArray | str}:
-// observations() without the copy to the host of those on a GPU.
-PyObject* LabDeviceObservations(PyObject* self, PyObject*) {
-  LabState* state = Usable(self);
-  if (state == nullptr) return nullptr;
-  if (!HasFrame(*state)) {
-    PyErr_SetString(PyExc_RuntimeError,
-                    "Environment in wrong status for call to device_observations()");
-    return nullptr;
-  }
-  const Connection& connection = state->connection;
-  PyObject* result = PyDict_New();
-  if (result == nullptr) return nullptr;
-  for (std::size_t i = 0; i < state->indices.size(); ++i) {
-    EnvCApi_Observation observation;
-    EnvCApi_Device device;
-    EnvCApi_RetainedObservation* handle = nullptr;
-    if (connection.api.retain_observation_on_device(connection.context, state->indices[i],
-                                                    &observation, &device, &handle) != 0) {
+    const int failed = on_device ? connection.api.retain_observation_on_device(
+                                       connection.context, state->indices[i], &observation,
+                                       &device, &handle)
+                                 : connection.api.retain_observation(
+                                       connection.context, state->indices[i], &observation,
+                                       &handle);
+    if (failed != 0) {
       Py_DECREF(result);
       PyErr_Format(PyExc_RuntimeError, "Failed to read observations - \"%s\"",
                    connection.api.error_message(connection.context));
@@ -306,6 +280,17 @@ PyObject* LabDeviceObservations(PyObject* self, PyObject*) {
     Py_DECREF(value);
   }
   return result;
+}
+
+// observations() -> {name: ObservationArray | str}, zero-copy.
+PyObject* LabObservations(PyObject* self, PyObject*) {
+  return ObservationDict(self, "observations", /*on_device=*/false);
+}
+
+// device_observations() -> {name: DeviceObservation | ObservationArray | str}:
+// observations() without the copy to the host of those on a GPU.
+PyObject* LabDeviceObservations(PyObject* self, PyObject*) {
+  return ObservationDict(self, "device_observations", /*on_device=*/true);
 }
 
 PyObject* LabObservationSpec(PyObject* self, PyObject*) {
@@ -577,13 +562,7 @@ int AddLabType(PyObject* module) {
   lab_type.tp_new = LabNew;
   lab_type.tp_init = LabInit;
   lab_type.tp_dealloc = LabDealloc;
-  if (PyType_Ready(&lab_type) < 0) return -1;
-  Py_INCREF(&lab_type);
-  if (PyModule_AddObject(module, "Lab", reinterpret_cast<PyObject*>(&lab_type)) < 0) {
-    Py_DECREF(&lab_type);
-    return -1;
-  }
-  return 0;
+  return AddModuleType(module, "Lab", &lab_type);
 }
 
 }  // namespace labenv

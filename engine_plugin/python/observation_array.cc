@@ -7,6 +7,7 @@
 
 #include "dlpack/dlpack.h"
 #include "engine_plugin/python/dlpack_capsule.h"
+#include "engine_plugin/python/module_type.h"
 
 namespace labenv {
 namespace {
@@ -49,12 +50,8 @@ bool DlpackTypeOf(PyArray_Descr* descr, DLDataType* type) {
 // this array's memory (no copy) that keeps the array alive. DLPack 0.x
 // cannot say "read-only": a consumer must not write through it.
 PyObject* ObservationArrayDlpack(PyObject* self, PyObject* args, PyObject* kwargs) {
-  static const char* keywords[] = {"stream", nullptr};
-  PyObject* stream = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$O:__dlpack__", const_cast<char**>(keywords),
-                                   &stream)) {
-    return nullptr;
-  }
+  PyObject* stream = nullptr;
+  if (!ParseDlpackArguments(args, kwargs, &stream)) return nullptr;
   if (stream != Py_None) {
     PyErr_SetString(PyExc_BufferError,
                     "__dlpack__: stream must be None for a CPU array (this one is on the CPU)");
@@ -136,14 +133,7 @@ int AddObservationArrayType(PyObject* module) {
       "never writes that buffer meanwhile.";
   observation_array_type.tp_methods = kObservationArrayMethods;
   observation_array_type.tp_base = &PyArray_Type;
-  if (PyType_Ready(&observation_array_type) < 0) return -1;
-  Py_INCREF(&observation_array_type);
-  if (PyModule_AddObject(module, "ObservationArray",
-                         reinterpret_cast<PyObject*>(&observation_array_type)) < 0) {
-    Py_DECREF(&observation_array_type);
-    return -1;
-  }
-  return 0;
+  return AddModuleType(module, "ObservationArray", &observation_array_type);
 }
 
 int NumpyTypeOf(EnvCApi_ObservationType type) {

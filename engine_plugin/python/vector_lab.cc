@@ -11,6 +11,7 @@
 
 #include "engine_plugin/env_c_api.h"
 #include "engine_plugin/python/env_support.h"
+#include "engine_plugin/python/module_type.h"
 #include "engine_plugin/python/observation_array.h"
 #include "engine_plugin/python/thread_pool.h"
 
@@ -523,14 +524,7 @@ int AddVectorLabType(PyObject* module) {
   vector_lab_type.tp_new = VectorLabNew;
   vector_lab_type.tp_init = VectorLabInit;
   vector_lab_type.tp_dealloc = VectorLabDealloc;
-  if (PyType_Ready(&vector_lab_type) < 0) return -1;
-  Py_INCREF(&vector_lab_type);
-  if (PyModule_AddObject(module, "VectorLab", reinterpret_cast<PyObject*>(&vector_lab_type)) <
-      0) {
-    Py_DECREF(&vector_lab_type);
-    return -1;
-  }
-  return 0;
+  return AddModuleType(module, "VectorLab", &vector_lab_type);
 }
 
 }  // namespace labenv

@@ -87,12 +87,8 @@ TEST_F(DeviceObservationsTest, ALevelsDeviceTensorIsObservedOnItsDevice) {
 // hands out the device copy and says where it is.
 TEST_F(DeviceObservationsTest, TheCApiGivesHostCopiesOrTheDeviceBuffer) {
   EnvCApi api;
-  void* context = nullptr;
-  char error[256];
-  const std::string level = WriteLevel("device_abi", kDeviceLevel);
-  ASSERT_EQ(env_connect(level.c_str(), &api, &context, error, sizeof(error)), 0) << error;
-  ASSERT_EQ(api.init(context), 0) << api.error_message(context);
-  ASSERT_EQ(api.start(context, 0, 1), 0) << api.error_message(context);
+  void* context = StartContext(api, WriteLevel("device_abi", kDeviceLevel));
+  ASSERT_NE(context, nullptr);
   int on_gpu = -1;
   for (int i = 0; i < api.observation_count(context); ++i) {
     if (std::string(api.observation_name(context, i)) == "ON_GPU") on_gpu = i;
@@ -125,15 +121,9 @@ TEST_F(DeviceObservationsTest, TheCApiGivesHostCopiesOrTheDeviceBuffer) {
 // observationDevice=cuda:0: the engine's own frame, uploaded each step.
 TEST_F(DeviceObservationsTest, TheUploadedFrameIsHandedOutOnTheDevice) {
   EnvCApi api;
-  void* context = nullptr;
-  char error[256];
-  ASSERT_EQ(env_connect("demo_maze", &api, &context, error, sizeof(error)), 0) << error;
-  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
-           {"width", "16"}, {"height", "12"}, {"observationDevice", "cuda:0"}}) {
-    ASSERT_EQ(api.setting(context, key.c_str(), value.c_str()), 0) << api.error_message(context);
-  }
-  ASSERT_EQ(api.init(context), 0) << api.error_message(context);
-  ASSERT_EQ(api.start(context, 0, 1), 0) << api.error_message(context);
+  void* context = StartContext(
+      api, "demo_maze", {{"width", "16"}, {"height", "12"}, {"observationDevice", "cuda:0"}});
+  ASSERT_NE(context, nullptr);
   EnvCApi_Observation host;
   ASSERT_EQ(api.observation(context, 0, &host), 0) << api.error_message(context);
   const std::vector<std::uint8_t> frame(host.payload.bytes, host.payload.bytes + 12 * 16 * 3);

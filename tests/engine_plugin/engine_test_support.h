@@ -1,5 +1,5 @@
 // Helpers for the engine's tests: level scripts written to the test's
-// temporary directory, and engines made from them.
+// temporary directory, and engines (or C ABI contexts) made from them.
 #ifndef TESTS_ENGINE_PLUGIN_ENGINE_TEST_SUPPORT_H_
 #define TESTS_ENGINE_PLUGIN_ENGINE_TEST_SUPPORT_H_
 
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine_plugin/engine.h"
+#include "engine_plugin/env_c_api.h"
 #include "gtest/gtest.h"
 
 namespace engine_plugin {
@@ -38,6 +39,33 @@ inline std::unique_ptr<Engine> InitEngine(
   absl::Status init = (*engine)->Init();
   EXPECT_TRUE(init.ok()) << init;
   return init.ok() ? *std::move(engine) : nullptr;
+}
+
+// A C ABI context of `level`, filling `api`, after each of `settings`,
+// init and start(0, seed); fails the test and returns null on any error.
+// The caller releases it (api.release_context).
+inline void* StartContext(EnvCApi& api, const std::string& level,
+                          const std::vector<std::pair<std::string, std::string>>& settings = {},
+                          std::uint64_t seed = 1) {
+  void* context = nullptr;
+  char error[256];
+  if (env_connect(level.c_str(), &api, &context, error, sizeof(error)) != 0) {
+    ADD_FAILURE() << error;
+    return nullptr;
+  }
+  for (const auto& [key, value] : settings) {
+    if (api.setting(context, key.c_str(), value.c_str()) != 0) {
+      ADD_FAILURE() << api.error_message(context);
+      api.release_context(context);
+      return nullptr;
+    }
+  }
+  if (api.init(context) != 0 || api.start(context, 0, seed) != 0) {
+    ADD_FAILURE() << api.error_message(context);
+    api.release_context(context);
+    return nullptr;
+  }
+  return context;
 }
 
 // The index of the observation called `name`, or -1.

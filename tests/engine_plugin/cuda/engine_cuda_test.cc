@@ -123,14 +123,8 @@ TEST_P(EngineCudaTest, TheCApiHandsOutHostCopies) {
   ASSERT_TRUE(expected.ok()) << expected.status();
 
   EnvCApi api;
-  void* context = nullptr;
-  char error[256];
-  ASSERT_EQ(env_connect("demo_maze", &api, &context, error, sizeof(error)), 0) << error;
-  for (const auto& [key, value] : DeviceSettings()) {
-    ASSERT_EQ(api.setting(context, key.c_str(), value.c_str()), 0) << api.error_message(context);
-  }
-  ASSERT_EQ(api.init(context), 0) << api.error_message(context);
-  ASSERT_EQ(api.start(context, 0, 5), 0) << api.error_message(context);
+  void* context = StartContext(api, "demo_maze", DeviceSettings(), 5);
+  ASSERT_NE(context, nullptr);
   EnvCApi_Observation observation;
   ASSERT_EQ(api.observation(context, 0, &observation), 0) << api.error_message(context);
   const std::vector<unsigned char> frame = CpuBytes(*expected);
@@ -154,14 +148,8 @@ TEST_P(EngineCudaTest, TheCApiHandsOutTheDeviceBufferOnDevice) {
   const std::vector<unsigned char> frame = CpuBytes(*expected);
 
   EnvCApi api;
-  void* context = nullptr;
-  char error[256];
-  ASSERT_EQ(env_connect("demo_maze", &api, &context, error, sizeof(error)), 0) << error;
-  for (const auto& [key, value] : DeviceSettings()) {
-    ASSERT_EQ(api.setting(context, key.c_str(), value.c_str()), 0) << api.error_message(context);
-  }
-  ASSERT_EQ(api.init(context), 0) << api.error_message(context);
-  ASSERT_EQ(api.start(context, 0, 5), 0) << api.error_message(context);
+  void* context = StartContext(api, "demo_maze", DeviceSettings(), 5);
+  ASSERT_NE(context, nullptr);
   EnvCApi_Observation rgb;
   EnvCApi_Device device;
   EnvCApi_RetainedObservation* handle = nullptr;
