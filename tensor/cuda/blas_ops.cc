@@ -10,7 +10,8 @@
 // temporary and copied in. Every product is strided-batched GemmEx calls
 // (a batch of one for mm and addmm, one per batch for addbmm; vectors are
 // one-column or one-row matrices), with float accumulation for the half
-// types and no TF32.
+// types and no TF32. cuBLAS has no integer GEMM: integer types run a
+// kernel of ours (product_kernels.cu) that reads and writes any layout.
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
@@ -29,6 +30,7 @@
 #include "tensor/cuda/fill.h"
 #include "tensor/cuda/op_support.h"
 #include "tensor/cuda/ops.h"
+#include "tensor/cuda/ops_kernels.h"
 #include "tensor/cuda/runtime.h"
 
 namespace tensor::cuda::ops {
@@ -181,10 +183,41 @@ absl::Status Gemm(int device, const GemmTypes& types, const BatchOperand& target
       "cublasGemmStridedBatchedEx");
 }
 
+// A rank-2 matrix (or rank-3 batch of them) as the integer kernel walks it.
+MatrixStrides StridesOf(const Tensor& t) {
+  const int r = t.rank() - 2;
+  const auto& strides = t.layout().strides();
+  return {r == 1 ? strides[0] : 0, strides[r], strides[r + 1]};
+}
+
+// The integer kernel into `target`, which overlaps neither operand; add
+// is already in it where beta reads it.
+absl::Status IntegerGemm(const Tensor& target, double beta, double alpha, const Tensor& lhs,
+                         const Tensor& rhs) {
+  const int r = target.rank() - 2;
+  absl::StatusOr<std::byte*> c = target.data();
+  if (!c.ok()) return c.status();
+  absl::StatusOr<std::byte*> a = lhs.data();
+  if (!a.ok()) return a.status();
+  absl::StatusOr<std::byte*> b = rhs.data();
+  if (!b.ok()) return b.status();
+  // As the CPU's kernel takes them: values of the type, sign-extended.
+  const auto as_sum = [](double v) {
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(v));
+  };
+  return CudaStatus(
+      LaunchIntegerProduct(ElementTypeOf(target.dtype()), *c, StridesOf(target), *a,
+                           StridesOf(lhs), *b, StridesOf(rhs), r == 1 ? target.shape()[0] : 1,
+                           target.shape()[r], target.shape()[r + 1], lhs.shape()[r + 1],
+                           as_sum(alpha), as_sum(beta), beta != 0),
+      "the integer product kernel");
+}
+
 // out = beta * add + alpha * lhs . rhs for matrices (rank 2) or batches of
-// them (rank 3), with `device` current.
-absl::Status MatrixProduct(int device, const GemmTypes& types, const Tensor& out, double beta,
-                           const Tensor& add, double alpha, const Tensor& lhs,
+// them (rank 3), with `device` current: on cuBLAS for the floating types
+// (`types`), else on the integer kernel.
+absl::Status MatrixProduct(int device, const std::optional<GemmTypes>& types, const Tensor& out,
+                           double beta, const Tensor& add, double alpha, const Tensor& lhs,
                            const Tensor& rhs) {
   if (out.num_elements() == 0) return absl::OkStatus();
   const int r = lhs.rank() - 2;
@@ -197,23 +230,30 @@ absl::Status MatrixProduct(int device, const GemmTypes& types, const Tensor& out
     if (!origin.ok()) return origin.status();
     overlaps |= MayShareBytes(out, *out_origin, *operand, *origin);
   }
-  std::optional<BatchOperand> target = overlaps ? std::nullopt : ViewOf(out);
-  if (target && target->view.op != CUBLAS_OP_N) target.reset();
+  // The integer kernel writes any layout; cuBLAS only what ViewOf takes.
+  std::optional<BatchOperand> target;
+  if (!overlaps) target = types ? ViewOf(out) : std::optional(BatchOperand{out, {}, 0});
+  if (types && target && target->view.op != CUBLAS_OP_N) target.reset();
   if (!target) {
     absl::StatusOr<Tensor> temporary = NewOnCuda(out.dtype(), out.shape(), device);
     if (!temporary.ok()) return temporary.status();
-    target = ViewOf(*temporary);
+    target = BatchOperand{*temporary, {}, 0};
+    if (types) target = ViewOf(*temporary);
   }
   // beta scales what is in the target: add, copied there unless it is
   // the target already. beta 0 reads nothing.
   if (beta != 0 && !SameView(add, target->tensor)) {
     if (absl::Status s = Copy(target->tensor, add); !s.ok()) return s;
   }
-  absl::StatusOr<BatchOperand> a = ReadableOf(lhs, device);
-  if (!a.ok()) return a.status();
-  absl::StatusOr<BatchOperand> b = ReadableOf(rhs, device);
-  if (!b.ok()) return b.status();
-  if (absl::Status s = Gemm(device, types, *target, beta, alpha, *a, *b); !s.ok()) return s;
+  if (types) {
+    absl::StatusOr<BatchOperand> a = ReadableOf(lhs, device);
+    if (!a.ok()) return a.status();
+    absl::StatusOr<BatchOperand> b = ReadableOf(rhs, device);
+    if (!b.ok()) return b.status();
+    if (absl::Status s = Gemm(device, *types, *target, beta, alpha, *a, *b); !s.ok()) return s;
+  } else if (absl::Status s = IntegerGemm(target->tensor, beta, alpha, lhs, rhs); !s.ok()) {
+    return s;
+  }
   if (absl::Status s = Synchronize(); !s.ok()) return s;
   return SameView(target->tensor, out) ? absl::OkStatus() : Copy(out, target->tensor);
 }
@@ -221,7 +261,8 @@ absl::Status MatrixProduct(int device, const GemmTypes& types, const Tensor& out
 // addbmm: out = beta * add + alpha * sum_b lhs[b] . rhs[b], one product
 // per batch accumulated in a temporary, since out may overlap an operand
 // that later batches still read.
-absl::Status SumOfProducts(int device, const GemmTypes& types, const Tensor& out, double beta,
+absl::Status SumOfProducts(int device, const std::optional<GemmTypes>& types, const Tensor& out,
+                           double beta,
                            const Tensor& add, double alpha, const Tensor& lhs,
                            const Tensor& rhs) {
   const Index batches = lhs.shape()[0];
@@ -251,28 +292,23 @@ absl::StatusOr<Tensor> AsMatrix(const Tensor& v, bool row = false) {
 }  // namespace
 
 // Every product is a matrix product: mv and addmv with the vectors as
-// columns, ger and addr as (column . row) with an inner extent of 1. cuBLAS
-// has no integer or bool GEMM, so those stay unavailable.
+// columns, ger and addr as (column . row) with an inner extent of 1.
 absl::Status AddProduct(BlasOp op, const Tensor& out, double beta, const Tensor& add,
                         double alpha, const Tensor& lhs, const Tensor& rhs) {
   const char* name = BlasOpName(op);
   absl::StatusOr<int> device = CommonDevice({&out, &add, &lhs, &rhs}, name);
   if (!device.ok()) return device.status();
+  // None for the integer types: cuBLAS has no integer GEMM.
   const std::optional<GemmTypes> types = GemmTypesOf(out.dtype());
-  if (!types) {
-    return absl::UnimplementedError(absl::StrCat(name, ": not available on ",
-                                                 out.device().ToString(), " for ",
-                                                 DTypeName(out.dtype())));
-  }
   return OnDevice(*device, [&]() -> absl::Status {
     switch (op) {
       case BlasOp::kMm:
       case BlasOp::kAddmm:
       case BlasOp::kBmm:
       case BlasOp::kBaddbmm:
-        return MatrixProduct(*device, *types, out, beta, add, alpha, lhs, rhs);
+        return MatrixProduct(*device, types, out, beta, add, alpha, lhs, rhs);
       case BlasOp::kAddbmm:
-        return SumOfProducts(*device, *types, out, beta, add, alpha, lhs, rhs);
+        return SumOfProducts(*device, types, out, beta, add, alpha, lhs, rhs);
       case BlasOp::kMv:
       case BlasOp::kAddmv: {
         absl::StatusOr<Tensor> out_column = AsMatrix(out);
@@ -281,7 +317,7 @@ absl::Status AddProduct(BlasOp op, const Tensor& out, double beta, const Tensor&
         if (!add_column.ok()) return add_column.status();
         absl::StatusOr<Tensor> rhs_column = AsMatrix(rhs);
         if (!rhs_column.ok()) return rhs_column.status();
-        return MatrixProduct(*device, *types, *out_column, beta, *add_column, alpha, lhs,
+        return MatrixProduct(*device, types, *out_column, beta, *add_column, alpha, lhs,
                              *rhs_column);
       }
       case BlasOp::kGer:
@@ -290,7 +326,7 @@ absl::Status AddProduct(BlasOp op, const Tensor& out, double beta, const Tensor&
         if (!lhs_column.ok()) return lhs_column.status();
         absl::StatusOr<Tensor> rhs_row = AsMatrix(rhs, /*row=*/true);
         if (!rhs_row.ok()) return rhs_row.status();
-        return MatrixProduct(*device, *types, out, beta, add, alpha, *lhs_column, *rhs_row);
+        return MatrixProduct(*device, types, out, beta, add, alpha, *lhs_column, *rhs_row);
       }
     }
     return absl::InternalError(absl::StrCat(name, ": unknown product"));

@@ -1,5 +1,6 @@
 // The CUDA kernels behind the backend's operations (ops.h): arithmetic,
-// unary functions, reductions and comparisons over strided walks.
+// unary functions, reductions and comparisons over strided walks, and
+// integer matrix products (cuBLAS has none).
 //
 // Plain C++ without absl or tensor/ headers, because nvcc compiles the
 // .cu files against it. Each launcher dispatches the element type at run
@@ -9,7 +10,8 @@
 // default stream and returns the launch's error; the caller synchronises.
 //
 // Semantics are the CPU's (tensor/elementwise.cc, pointwise_unary.cc,
-// reduce.cc, statistics.cc, reduce_dim.cc, compare_elementwise.cc):
+// reduce.cc, statistics.cc, reduce_dim.cc, compare_elementwise.cc,
+// internal/product_kernels.cc):
 // integers wrap, half types compute in float, floating reductions
 // accumulate in double.
 #ifndef TENSOR_CUDA_OPS_KERNELS_H_
@@ -125,6 +127,23 @@ cudaError_t LaunchCompareTensors(ElementType type, ComparisonOp op, std::uint8_t
                                  const KernelStrides& mask_strides, const void* x,
                                  const KernelStrides& x_strides, const void* y,
                                  const KernelStrides& y_strides, const KernelShape& shape);
+
+// One operand of a batch of integer matrix products: its elements'
+// strides along the batch, the rows and the columns (0 for a batch of one).
+struct MatrixStrides {
+  std::int64_t batch, rows, cols;
+};
+
+// c[o] = alpha * a[o] . b[o] (+ beta * c[o] with read_c) for o < batches,
+// a[o] rows x k, b[o] k x cols, summed in uint64 where overflow wraps as it
+// would in the type (tensor/internal/product_sum.h), alpha and beta taken
+// as that sum type; one thread per element of c. REQUIRES: an integer type;
+// c overlaps neither a nor b.
+cudaError_t LaunchIntegerProduct(ElementType type, void* c, const MatrixStrides& c_strides,
+                                 const void* a, const MatrixStrides& a_strides, const void* b,
+                                 const MatrixStrides& b_strides, std::int64_t batches,
+                                 std::int64_t rows, std::int64_t cols, std::int64_t k,
+                                 std::uint64_t alpha, std::uint64_t beta, bool read_c);
 
 }  // namespace tensor::cuda
 

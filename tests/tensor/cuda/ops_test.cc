@@ -443,14 +443,55 @@ TEST_F(OpsTest, VectorProductsAndAddbmmMatchTheCpu) {
   }
 }
 
-TEST_F(OpsTest, IntegerProductsAreUnimplemented) {
-  const Tensor m = Must(Tensor::Zeros(DType::kInt32, {2, 2}, Gpu()));
-  const absl::Status s = Ops().add_product(BlasOp::kMm, m, 0, m, 1, m, m);
-  EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented);
-  EXPECT_EQ(s.message(), "mm: not available on cuda:0 for int32");
-  const Tensor v = Must(Tensor::Zeros(DType::kInt32, {2}, Gpu()));
-  EXPECT_EQ(Ops().add_product(BlasOp::kMv, v, 0, v, 1, m, v).message(),
-            "mv: not available on cuda:0 for int32");
+// Integer products run on our kernel (cuBLAS has none) and wrap exactly
+// as the CPU's: the random values reach 100, so int8 and uint8 sums wrap.
+TEST_F(OpsTest, IntegerProductsMatchTheCpuExactly) {
+  const Device gpu = Device::Cuda(0);
+  for (DType dtype :
+       {DType::kUInt8, DType::kInt8, DType::kInt16, DType::kInt32, DType::kInt64}) {
+    SCOPED_TRACE(DTypeName(dtype));
+    auto [cpu_m, gpu_m] = Bases(dtype, 31);  // {6, 10}
+    for (const View& view : kViews) {
+      SCOPED_TRACE(view.name);
+      const Tensor m = view.of(cpu_m), gm = view.of(gpu_m);
+      const Index rows = m.shape()[0], cols = m.shape()[1];
+      // m . m^T: a product with a transposed operand of the same storage.
+      const Tensor mt = Must(m.Transpose(0, 1)), gmt = Must(gm.Transpose(0, 1));
+      const Tensor add = CpuTensor(dtype, {rows, rows}, RandomValues(dtype, rows * rows, 32));
+      const Tensor out = Must(Tensor::Zeros(dtype, {rows, rows}));
+      const Tensor gout = Must(ToDevice(out, gpu));
+      ASSERT_OK(AddProduct(BlasOp::kAddmm, out, 2, add, 3, m, mt));
+      ASSERT_OK(Ops().add_product(BlasOp::kAddmm, gout, 2, Must(ToDevice(add, gpu)), 3, gm, gmt));
+      ExpectMatches(gout, out);
+      const Tensor v = CpuTensor(dtype, {cols}, RandomValues(dtype, cols, 33));
+      const Tensor vout = Must(Tensor::Zeros(dtype, {rows}));
+      const Tensor gvout = Must(ToDevice(vout, gpu));
+      ASSERT_OK(AddProduct(BlasOp::kMv, vout, 0, vout, 1, m, v));
+      ASSERT_OK(Ops().add_product(BlasOp::kMv, gvout, 0, gvout, 1, gm, Must(ToDevice(v, gpu))));
+      ExpectMatches(gvout, vout);
+    }
+    // ger into a reversed view, and batches summed (addbmm) and kept (bmm).
+    const Tensor x = CpuTensor(dtype, {6}, RandomValues(dtype, 6, 34));
+    const Tensor y = CpuTensor(dtype, {10}, RandomValues(dtype, 10, 35));
+    const Tensor target = Must(cpu_m.Reverse(1)), gtarget = Must(gpu_m.Reverse(1));
+    ASSERT_OK(AddProduct(BlasOp::kAddr, target, 1, target, 1, x, y));
+    ASSERT_OK(Ops().add_product(BlasOp::kAddr, gtarget, 1, gtarget, 1, Must(ToDevice(x, gpu)),
+                                Must(ToDevice(y, gpu))));
+    ExpectMatches(gtarget, target);
+    const Tensor a = CpuTensor(dtype, {3, 4, 5}, RandomValues(dtype, 60, 36));
+    const Tensor b = CpuTensor(dtype, {3, 5, 2}, RandomValues(dtype, 30, 37));
+    const Tensor ga = Must(ToDevice(a, gpu)), gb = Must(ToDevice(b, gpu));
+    const Tensor sum = Must(Tensor::Zeros(dtype, {4, 2}));
+    const Tensor gsum = Must(ToDevice(sum, gpu));
+    ASSERT_OK(AddProduct(BlasOp::kAddbmm, sum, 0, sum, 1, a, b));
+    ASSERT_OK(Ops().add_product(BlasOp::kAddbmm, gsum, 0, gsum, 1, ga, gb));
+    ExpectMatches(gsum, sum);
+    const Tensor batches = Must(Tensor::Zeros(dtype, {3, 4, 2}));
+    const Tensor gbatches = Must(ToDevice(batches, gpu));
+    ASSERT_OK(AddProduct(BlasOp::kBmm, batches, 0, batches, 1, Must(a.Reverse(0)), b));
+    ASSERT_OK(Ops().add_product(BlasOp::kBmm, gbatches, 0, gbatches, 1, Must(ga.Reverse(0)), gb));
+    ExpectMatches(gbatches, batches);
+  }
 }
 
 TEST_F(OpsTest, ARevokedLoanIsRefusedWithTheLoansError) {
