@@ -1,10 +1,11 @@
 // Reductions: whole-tensor sums and extremes as per-block partial results
 // that the host combines, and reductions along one dimension, one line per
-// thread (or per warp, for long contiguous lines). The accumulators are
+// thread (or per warp, for long contiguous lines: sums and extremes). The accumulators are
 // the CPU's (tensor/internal/line_kernels.h): double for floating types;
 // for integers the type itself with wraparound along a dimension, and
 // double for a whole-tensor sum (tensor/reduce.cc).
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "tensor/cuda/device_element.h"
@@ -157,22 +158,41 @@ __global__ void SumAlongKernel(const StorageOf<E>* input, LineWalk walk, int lan
   }
 }
 
+// `value` from lane (this lane + offset) of the warp, for any type of at
+// most 8 bytes (the half types' storage included).
+template <typename T>
+__device__ inline T ShuffleDown(T value, int offset) {
+  static_assert(sizeof(T) <= sizeof(unsigned long long));
+  unsigned long long bits = 0;
+  memcpy(&bits, &value, sizeof(T));
+  bits = __shfl_down_sync(0xffffffffu, bits, offset);
+  T out;
+  memcpy(&out, &bits, sizeof(T));
+  return out;
+}
+
+// `lanes` threads (1, or a warp's 32) per line, as SumAlongKernel. Each
+// lane scans its share of the line in increasing order; the warp then keeps
+// the first NaN, else the best value, of equals the first.
 template <ElementType E>
-__global__ void ExtremeAlongKernel(bool max, const StorageOf<E>* input, LineWalk walk,
+__global__ void ExtremeAlongKernel(bool max, const StorageOf<E>* input, LineWalk walk, int lanes,
                                    std::int64_t first_index, StorageOf<E>* values,
                                    KernelStrides value_strides, std::int64_t* indices,
                                    KernelStrides index_strides) {
   using C = ComputeOf<E>;
-  for (std::int64_t j = FirstIndex(); j < walk.shape.count; j += IndexStep()) {
+  const std::int64_t items = walk.shape.count * lanes;
+  for (std::int64_t t = FirstIndex(); t < items; t += IndexStep()) {
+    const std::int64_t j = t / lanes;
+    const int lane = static_cast<int>(t % lanes);
     std::int64_t in_offset, value_offset;
     OffsetsOf(j, walk.shape, walk.input, value_strides, &in_offset, &value_offset);
     const StorageOf<E>* line = input + in_offset;
     // The element itself is kept, not its compute value: of 0 and -0 the
-    // first, and a NaN's own bits.
-    StorageOf<E> best = line[0];
+    // first, and a NaN's own bits. REQUIRES: lane < n (n >= 64 for a warp).
+    std::int64_t at = lane;
+    StorageOf<E> best = line[at * walk.line_stride];
     C best_value = Element<E>::Widen(best);
-    std::int64_t at = 0;
-    for (std::int64_t k = 1; k < walk.n && !IsNan(best_value); ++k) {
+    for (std::int64_t k = at + lanes; k < walk.n && !IsNan(best_value); k += lanes) {
       const StorageOf<E> x = line[k * walk.line_stride];
       const C v = Element<E>::Widen(x);
       if (IsNan(v) || (max ? v > best_value : v < best_value)) {
@@ -181,10 +201,39 @@ __global__ void ExtremeAlongKernel(bool max, const StorageOf<E>* input, LineWalk
         at = k;
       }
     }
-    values[value_offset] = best;
-    indices[OffsetOf(j, walk.shape, index_strides)] = at + first_index;
+    if (lanes > 1) {
+      for (int offset = 16; offset > 0; offset /= 2) {
+        const StorageOf<E> other = ShuffleDown(best, offset);
+        const std::int64_t other_at = ShuffleDown(at, offset);
+        const C other_value = Element<E>::Widen(other);
+        const bool nan = IsNan(best_value), other_nan = IsNan(other_value);
+        bool take;
+        if (nan || other_nan) {
+          take = other_nan && (!nan || other_at < at);
+        } else if (max ? other_value > best_value : other_value < best_value) {
+          take = true;
+        } else if (max ? best_value > other_value : best_value < other_value) {
+          take = false;
+        } else {
+          take = other_at < at;
+        }
+        if (take) {
+          best = other;
+          best_value = other_value;
+          at = other_at;
+        }
+      }
+    }
+    if (lane == 0) {
+      values[value_offset] = best;
+      indices[OffsetOf(j, walk.shape, index_strides)] = at + first_index;
+    }
   }
 }
+
+// A warp per line where lines are long and contiguous, so that its loads
+// coalesce; otherwise neighbouring threads take neighbouring lines.
+int LanesFor(const LineWalk& walk) { return walk.line_stride == 1 && walk.n >= 64 ? 32 : 1; }
 
 }  // namespace
 
@@ -217,9 +266,7 @@ cudaError_t LaunchExtremePartials(ElementType type, bool max, const void* data,
 
 cudaError_t LaunchSumAlong(ElementType type, const void* input, const LineWalk& walk, void* out,
                            const KernelStrides& out_strides) {
-  // A warp per line where lines are long and contiguous, so that its loads
-  // coalesce; otherwise neighbouring threads take neighbouring lines.
-  const int lanes = walk.line_stride == 1 && walk.n >= 64 ? 32 : 1;
+  const int lanes = LanesFor(walk);
   return Dispatch(type, [&](auto tag) {
     constexpr ElementType kE = decltype(tag)::value;
     if constexpr (kE == ElementType::kBool) {
@@ -237,13 +284,14 @@ cudaError_t LaunchExtremeAlong(ElementType type, bool max, const void* input,
                                const LineWalk& walk, std::int64_t first_index, void* values,
                                const KernelStrides& value_strides, std::int64_t* indices,
                                const KernelStrides& index_strides) {
+  const int lanes = LanesFor(walk);
   return Dispatch(type, [&](auto tag) {
     constexpr ElementType kE = decltype(tag)::value;
     if constexpr (kE == ElementType::kBool) {
       return cudaErrorInvalidValue;
     } else {
-      ExtremeAlongKernel<kE><<<BlocksFor(walk.shape.count), kThreadsPerBlock>>>(
-          max, static_cast<const StorageOf<kE>*>(input), walk, first_index,
+      ExtremeAlongKernel<kE><<<BlocksFor(walk.shape.count * lanes), kThreadsPerBlock>>>(
+          max, static_cast<const StorageOf<kE>*>(input), walk, lanes, first_index,
           static_cast<StorageOf<kE>*>(values), value_strides, indices, index_strides);
       return cudaGetLastError();
     }

@@ -284,16 +284,33 @@ TEST_F(OpsTest, AlongLongLinesTiesAndNaNs) {
   const Tensor sums = Must(Tensor::Uninitialized(DType::kInt8, {3, 1}, Gpu()));
   ASSERT_OK(Ops().sum_along(gpu_ints, 1, sums));
   ExpectMatches(sums, *SumAlong(ints, 1));  // wraps, as on the CPU
+  // And the warp-per-line extremes: the first of equals, the first NaN
+  // (line 1 has two, at 150 and 160: lanes 22 and 0 of its warp), and of
+  // 0 and -0 the first.
+  for (const Extreme extreme : {Extreme::kMax, Extreme::kMin}) {
+    const Tensor best = Must(Tensor::Uninitialized(DType::kInt8, {3, 1}, Gpu()));
+    const Tensor at = Must(Tensor::Uninitialized(DType::kInt64, {3, 1}, Gpu()));
+    ASSERT_OK(Ops().extreme_along(gpu_ints, 1, extreme, 1, best, at));
+    const ValuesAndIndices expected = *ExtremeAlong(ints, 1, extreme, 1);
+    ExpectMatches(best, expected.values);
+    ExpectMatches(at, expected.indices);
+  }
   values[450] = std::nan("");
   values[460] = std::nan("");
-  const Tensor floats = CpuTensor(DType::kFloat64, {3, 300}, values);
-  const Tensor gpu_floats = Must(ToDevice(floats, Device::Cuda(0)));
-  const Tensor best = Must(Tensor::Uninitialized(DType::kFloat64, {3, 1}, Gpu()));
-  const Tensor at = Must(Tensor::Uninitialized(DType::kInt64, {3, 1}, Gpu()));
-  ASSERT_OK(Ops().extreme_along(gpu_floats, 1, Extreme::kMax, 0, best, at));
-  const ValuesAndIndices expected = *ExtremeAlong(floats, 1, Extreme::kMax, 0);
-  ExpectMatches(best, expected.values);
-  ExpectMatches(at, expected.indices);
+  values[1] = -0.0;  // line 0's smallest: 0 at 0, then -0 at 1
+  for (DType dtype : {DType::kFloat64, DType::kFloat16}) {
+    const Tensor floats = CpuTensor(dtype, {3, 300}, values);
+    const Tensor gpu_floats = Must(ToDevice(floats, Device::Cuda(0)));
+    for (const Extreme extreme : {Extreme::kMax, Extreme::kMin}) {
+      SCOPED_TRACE(absl::StrCat(DTypeName(dtype), extreme == Extreme::kMax ? " max" : " min"));
+      const Tensor best = Must(Tensor::Uninitialized(dtype, {3, 1}, Gpu()));
+      const Tensor at = Must(Tensor::Uninitialized(DType::kInt64, {3, 1}, Gpu()));
+      ASSERT_OK(Ops().extreme_along(gpu_floats, 1, extreme, 0, best, at));
+      const ValuesAndIndices expected = *ExtremeAlong(floats, 1, extreme, 0);
+      ExpectMatches(best, expected.values);
+      ExpectMatches(at, expected.indices);
+    }
+  }
 }
 
 TEST_F(OpsTest, ComparisonsMatchTheCpu) {
