@@ -70,7 +70,7 @@ std::vector<std::int64_t> RowMajorStrides(absl::Span<const std::int64_t> shape) 
   return strides;
 }
 
-// Where Export leaves a device observation (observationDevice).
+// Where Export leaves an observation that is on a device.
 enum class Payload { kOnHost, kWhereItIs };
 
 absl::StatusOr<std::unique_ptr<ExportedObservation>> Export(ObservationValue value,

@@ -1,9 +1,9 @@
 // Class<T>: a C++ type exposed to Lua as a full userdata with methods.
 //
 // One C++ type may have several metatables (the tensor module has one per
-// element type, sharing one method table through Share). Each userdata starts with T's tag, so ReadObject
-// recognises a T by two loads, without touching its metatable: method
-// calls are the hot path of level scripts.
+// element type, sharing one method table through Share). Each userdata
+// starts with T's tag, so ReadObject recognises a T by two loads, without
+// touching its metatable: method calls are the hot path of level scripts.
 // Methods are `NResultsOr T::Method(lua_State*)`; Member<&T::Method> wraps
 // one as a lua_CFunction that checks self, runs it, and raises its error
 // only after the C++ scope has closed.
@@ -79,10 +79,8 @@ class Class {
     luaL_getmetatable(L, family);
     for (lua_pushnil(L); lua_next(L, -2) != 0; lua_pop(L, 1)) {
       // Stack: metatable, family's, key, value. Keeps name's own labels.
-      if (lua_type(L, -2) == LUA_TSTRING && (std::strcmp(lua_tostring(L, -2), "__name") == 0 ||
-                                             std::strcmp(lua_tostring(L, -2), "__metatable") == 0)) {
-        continue;
-      }
+      const char* key = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+      if (std::strcmp(key, "__name") == 0 || std::strcmp(key, "__metatable") == 0) continue;
       lua_pushvalue(L, -2);
       lua_pushvalue(L, -2);
       lua_rawset(L, -6);
