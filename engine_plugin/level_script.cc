@@ -383,8 +383,8 @@ absl::StatusOr<LevelObservation> LevelScript::CustomObservation(const Observatio
 absl::Status LevelScript::ObserveFrame(const tensor::Tensor& rgb, const tensor::Tensor& depth) {
   lua_settop(L_, 0);
   if (!PushCallback("observeFrame")) return absl::OkStatus();
-  lua_api::LuaTensor::Push(L_, rgb);
-  lua_api::LuaTensor::Push(L_, depth);
+  lua_api::LuaTensor::Push(L_, tensor::Tensor(rgb));
+  lua_api::LuaTensor::Push(L_, tensor::Tensor(depth));
   absl::Status status = CallCallback("observeFrame", 2, 0);
   lua_settop(L_, 0);
   return status;

@@ -160,17 +160,17 @@ const char* LuaTensor::TypeName(tensor::DType dtype) {
   return "dmlab.system.tensor.DoubleTensor";
 }
 
-void LuaTensor::Push(lua_State* L, tensor::Tensor tensor) {
+void LuaTensor::Push(lua_State* L, tensor::Tensor&& tensor) {
   const char* name = TypeName(tensor.dtype());
   Class<LuaTensor>::CreateObject(L, name, std::move(tensor));
 }
 
-std::string LuaTensor::CheckSelf(const char* method) const {
-  absl::Status valid = tensor_.CheckValid();
+std::string LuaTensor::CheckSelf(const tensor::Tensor& self, const char* method) {
+  absl::Status valid = self.CheckValid();
   if (valid.ok()) [[likely]] {
     return {};
   }
-  return absl::StrCat("'", type_name(), ":", method, "': ", valid.message());
+  return absl::StrCat("'", TypeName(self.dtype()), ":", method, "': ", valid.message());
 }
 
 std::string ReadTensorArgument(lua_State* L, int index, const char* method, LuaTensor** out) {

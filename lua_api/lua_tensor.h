@@ -37,7 +37,9 @@ namespace lua_api {
 
 class LuaTensor {
  public:
-  explicit LuaTensor(tensor::Tensor tensor) : tensor_(std::move(tensor)) {}
+  // Tensors come by rvalue here and in Push, not by value: each move copies
+  // the inline shape and strides, and views are made per call.
+  explicit LuaTensor(tensor::Tensor&& tensor) : tensor_(std::move(tensor)) {}
 
   const tensor::Tensor& tensor() const { return tensor_; }
 
@@ -55,7 +57,7 @@ class LuaTensor {
   static const char* TypeName(tensor::DType dtype);
 
   // [-0, +1, m] A new userdata holding `tensor`, with its type's metatable.
-  static void Push(lua_State* L, tensor::Tensor tensor);
+  static void Push(lua_State* L, tensor::Tensor&& tensor);
 
   // [-0, +0, -] The LuaTensor at `index`, or null if the value is not one.
   static LuaTensor* Read(lua_State* L, int index) {
@@ -65,7 +67,10 @@ class LuaTensor {
   // "" if this tensor is valid; otherwise the error for using it in
   // `method`: "'dmlab.system.tensor.DoubleTensor:narrow': invalid tensor:
   // its memory was lent by <lender> ...".
-  std::string CheckSelf(const char* method) const;
+  std::string CheckSelf(const char* method) const { return CheckSelf(tensor_, method); }
+  // The same for a tensor that a method holds as its self, such as apply's
+  // after the callback ran.
+  static std::string CheckSelf(const tensor::Tensor& self, const char* method);
 
  private:
   tensor::Tensor tensor_;

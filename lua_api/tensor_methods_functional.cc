@@ -250,7 +250,7 @@ NResultsOr ApplyOp(LuaTensor& self, lua_State* L) {
     if (status != 0) return PopError(L);
     switch (state.outcome) {
       case WalkState::Outcome::kDone: break;
-      case WalkState::Outcome::kInvalid: return LuaTensor(tensor).CheckSelf(method);
+      case WalkState::Outcome::kInvalid: return LuaTensor::CheckSelf(tensor, method);
       case WalkState::Outcome::kBadResult: return WriteError(L, state, method, tensor.dtype());
     }
   }

@@ -136,7 +136,7 @@ NResultsOr Walk(lua_State* L, const char* method, const tensor::Tensor (&tensors
     for (int i = 0; i <= kOthers; ++i) {
       if (absl::Status valid = tensors[i].CheckValid(); !valid.ok()) {
         lua_settop(L, base);
-        return i == 0 ? LuaTensor(self).CheckSelf(method)
+        return i == 0 ? LuaTensor::CheckSelf(self, method)
                       : ArgumentError(method, i,
                                       absl::StrCat(LuaTensor::TypeName(tensors[i].dtype()),
                                                    " is an ", valid.message()));

@@ -157,15 +157,21 @@ absl::StatusOr<Layout> Layout::Select(int dim, Index index) const {
                                               " is out of range for dimension ", dim,
                                               " of shape ", ShapeString()));
   }
-  Layout result = *this;
-  result.offset_ += strides_[dim] * index;
-  if (rank() > 1) {
-    result.shape_.erase(result.shape_.begin() + dim);
-    result.strides_.erase(result.strides_.begin() + dim);
-  } else {
-    result.shape_[0] = 1;
-  }
+  // Built in place, not copied and erased from: select is a per-call hot
+  // path of level scripts.
+  Layout result;
+  result.offset_ = offset_ + strides_[dim] * index;
   result.num_elements_ = num_elements_ / shape_[dim];
+  if (rank() == 1) {
+    result.shape_.push_back(1);
+    result.strides_.push_back(strides_[0]);
+    return result;
+  }
+  for (int i = 0; i < rank(); ++i) {
+    if (i == dim) continue;
+    result.shape_.push_back(shape_[i]);
+    result.strides_.push_back(strides_[i]);
+  }
   return result;
 }
 

@@ -79,12 +79,12 @@ absl::StatusOr<Tensor> Tensor::WithLayout(Layout layout) const {
   return FromStorage(dtype_, std::move(layout), storage_);
 }
 
-absl::StatusOr<Tensor> Tensor::View(const absl::StatusOr<Layout>& layout) const {
+absl::StatusOr<Tensor> Tensor::View(absl::StatusOr<Layout> layout) const {
   if (absl::Status valid = CheckValid(); !valid.ok()) return valid;
   if (!layout.ok()) return layout.status();
   // A view reaches only offsets its source reaches, so it needs no bounds
   // check against the storage.
-  return Tensor(dtype_, storage_, *layout);
+  return Tensor(dtype_, storage_, *std::move(layout));
 }
 
 absl::StatusOr<Tensor> Tensor::Select(int dim, Index index) const {

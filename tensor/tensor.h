@@ -104,7 +104,7 @@ class Tensor {
 
   static absl::StatusOr<Tensor> Allocate(DType dtype, absl::Span<const Index> shape,
                                          Allocator& allocator, bool zeroed);
-  absl::StatusOr<Tensor> View(const absl::StatusOr<Layout>& layout) const;
+  absl::StatusOr<Tensor> View(absl::StatusOr<Layout> layout) const;
 
   DType dtype_ = DType::kFloat64;
   std::shared_ptr<Storage> storage_;
