@@ -160,7 +160,7 @@ absl::StatusOr<Layout> Layout::Select(int dim, Index index) const {
   // Built in place, not copied and erased from: select is a per-call hot
   // path of level scripts.
   Layout result;
-  result.offset_ = offset_ + strides_[dim] * index;
+  result.offset_ = offset_ + (num_elements_ > 0 ? strides_[dim] * index : 0);
   result.num_elements_ = num_elements_ / shape_[dim];
   if (rank() == 1) {
     result.shape_.push_back(1);
@@ -183,9 +183,9 @@ absl::StatusOr<Layout> Layout::Narrow(int dim, Index start, Index length) const 
                                               dim, " of shape ", ShapeString()));
   }
   Layout result = *this;
-  if (length > 0) result.offset_ += strides_[dim] * start;
   result.shape_[dim] = length;
   result.num_elements_ = shape_[dim] == 0 ? 0 : num_elements_ / shape_[dim] * length;
+  if (result.num_elements_ > 0) result.offset_ += strides_[dim] * start;
   return result;
 }
 
@@ -222,7 +222,7 @@ absl::StatusOr<Layout> Layout::Permute(absl::Span<const int> order) const {
 absl::StatusOr<Layout> Layout::Reverse(int dim) const {
   if (absl::Status s = CheckDim(dim, "reverse"); !s.ok()) return s;
   Layout result = *this;
-  if (shape_[dim] > 0) result.offset_ += strides_[dim] * (shape_[dim] - 1);
+  if (num_elements_ > 0) result.offset_ += strides_[dim] * (shape_[dim] - 1);
   result.strides_[dim] = -strides_[dim];
   return result;
 }

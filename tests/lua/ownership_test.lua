@@ -55,6 +55,17 @@ testing.case('a lent tensor is fully usable during the loan', function()
   testing.assertEqual(sum, 132, 'lend returns fn\'s results')
 end)
 
+-- Found by the lua_program fuzzer: a lender may give a shape without
+-- elements whose other extents imply strides past 2^62; views of it (run
+-- under UBSan in ./lab test --full) must not overflow moving the offset.
+testing.case('views of a lent tensor without elements stay empty', function()
+  host_test.lend('Int16Tensor', {3, 0, 2^62}, 1, function(t)
+    for _, view in ipairs{t:reverse(1), t:select(1, 3), t:narrow(1, 3, 1)} do
+      testing.assertEqual(view:size(), 0)
+    end
+  end)
+end)
+
 testing.case('every method of an invalid tensor is an error naming it', function()
   local t = invalidTensor()
   local owned = tensor.DoubleTensor{{1, 2}, {3, 4}}

@@ -455,6 +455,21 @@ TEST(LayoutTest, ReverseOfAnEmptyDimensionKeepsTheOffset) {
   EXPECT_EQ(reversed.num_elements(), 0);
 }
 
+// Found by the lua_program fuzzer: reverse moved the offset of an empty
+// layout by 2^62 * 2, a signed overflow. An empty view keeps its offset.
+TEST(LayoutTest, ViewsOfAnEmptyLayoutWithHugeStridesKeepTheOffset) {
+  const Layout wide = Contiguous({3, 0, Index{1} << 62});
+  ASSERT_THAT(wide.strides(), ElementsAre(Index{1} << 62, Index{1} << 62, 1));
+  const Layout at_edge = Make({3, 0}, {kMax, 1}, kMax);
+  for (const Layout& layout : {wide, at_edge}) {
+    for (const Layout& view : {Ok(layout.Reverse(0)), Ok(layout.Select(0, 2)),
+                               Ok(layout.Narrow(0, 2, 1))}) {
+      EXPECT_EQ(view.offset(), layout.offset());
+      EXPECT_EQ(view.num_elements(), 0);
+    }
+  }
+}
+
 TEST(LayoutTest, ReverseRejectsBadDimensions) {
   EXPECT_THAT(Contiguous({3}).Reverse(1), StatusIs(kOutOfRange));
   EXPECT_THAT(Contiguous({3}).Reverse(-1), StatusIs(kOutOfRange));
