@@ -7,6 +7,7 @@
 // Views share storage and validity with self, as select and narrow do.
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -216,6 +217,10 @@ namespace {
 NResultsOr PushPieces(lua_State* L, const char* method, const Tensor& t, int dim, Index size) {
   const Index extent = t.shape()[dim];
   const Index count = extent / size + (extent % size != 0);  // no overflow for huge sizes
+  // A tensor without elements may have a dimension of 2^62 entries.
+  if (count > std::numeric_limits<int>::max()) {
+    return ArgumentError(method, 1, absl::StrCat(count, " pieces are more than a table holds"));
+  }
   lua_createtable(L, static_cast<int>(count), 0);
   for (Index i = 0; i < count; ++i) {
     absl::StatusOr<Tensor> piece = t.Narrow(dim, i * size, std::min(size, extent - i * size));
@@ -254,7 +259,8 @@ NResultsOr Chunk(LuaTensor& self, lua_State* L) {
     if (std::string e = ReadDim(L, 3, t, "chunk", &dim); !e.empty()) return e;
   }
   const Index extent = t.shape()[dim];
-  return PushPieces(L, "chunk", t, dim, extent / n + (extent % n != 0));
+  // An empty dimension gives no pieces, as split does (not a size of 0).
+  return PushPieces(L, "chunk", t, dim, std::max<Index>(1, extent / n + (extent % n != 0)));
 }
 
 // [-(k+1), +1, m] repeatTensor(r1, ..., rk) or repeatTensor{...}: a new

@@ -98,6 +98,8 @@ absl::StatusOr<Tensor> Triangle(const Tensor& tensor, const char* operation, All
   absl::StatusOr<Tensor> matrix = Clone(tensor, allocator);
   if (!matrix.ok()) return matrix.status();
   const Index rows = matrix->shape()[0], columns = matrix->shape()[1];
+  // Without elements there may still be 2^62 rows to walk, each empty.
+  if (matrix->num_elements() == 0) return matrix;
   DispatchDType(matrix->dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* data = reinterpret_cast<T*>(*matrix->data());

@@ -44,9 +44,11 @@ absl::StatusOr<Strides> RowMajorStrides(absl::Span<const Index> shape) {
   Index stride = 1;
   for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
     strides[i] = stride;
-    if (i > 0 && MultiplyOverflows(stride, std::max<Index>(shape[i], 1), &stride)) {
-      return absl::OutOfRangeError(
-          absl::StrCat("shape ", ShapeToString(shape), " has strides beyond 64 bits"));
+    // Dimension 0 too: its extent times its stride bounds every offset a
+    // view computes (narrow, reverse), even where another extent is 0.
+    if (MultiplyOverflows(stride, std::max<Index>(shape[i], 1), &stride)) {
+      return absl::OutOfRangeError(absl::StrCat(
+          "shape ", ShapeToString(shape), " has extents that multiply past 64 bits"));
     }
   }
   return strides;

@@ -207,6 +207,15 @@ TEST(LayoutTest, ContiguousStridesTreatZeroExtentsAsOne) {
   EXPECT_THAT(Layout::Contiguous(std::vector<Index>{})->strides(), IsEmpty());
 }
 
+// Their strides would let a view move its offset past 64 bits.
+TEST(LayoutTest, ContiguousRejectsEmptyShapesWhoseOtherExtentsMultiplyPast64Bits) {
+  EXPECT_THAT(Layout::Contiguous(std::vector<Index>{3, 0, Index{1} << 62}),
+              StatusIs(kOutOfRange, HasSubstr("multiply past 64 bits")));
+  EXPECT_THAT(Layout::Contiguous(std::vector<Index>{Index{1} << 62, 0, 2}),
+              StatusIs(kOutOfRange, HasSubstr("[4611686018427387904, 0, 2]")));
+  EXPECT_THAT(Layout::Contiguous(std::vector<Index>{Index{1} << 62, 0}), IsOk());
+}
+
 TEST(LayoutTest, ShapeStringListsTheExtents) {
   EXPECT_EQ(Contiguous({3, 2}).ShapeString(), "[3, 2]");
   EXPECT_EQ(Layout().ShapeString(), "[]");
@@ -458,8 +467,7 @@ TEST(LayoutTest, ReverseOfAnEmptyDimensionKeepsTheOffset) {
 // Found by the lua_program fuzzer: reverse moved the offset of an empty
 // layout by 2^62 * 2, a signed overflow. An empty view keeps its offset.
 TEST(LayoutTest, ViewsOfAnEmptyLayoutWithHugeStridesKeepTheOffset) {
-  const Layout wide = Contiguous({3, 0, Index{1} << 62});
-  ASSERT_THAT(wide.strides(), ElementsAre(Index{1} << 62, Index{1} << 62, 1));
+  const Layout wide = Make({3, 0, Index{1} << 62}, {Index{1} << 62, Index{1} << 62, 1}, 0);
   const Layout at_edge = Make({3, 0}, {kMax, 1}, kMax);
   for (const Layout& layout : {wide, at_edge}) {
     for (const Layout& view : {Ok(layout.Reverse(0)), Ok(layout.Select(0, 2)),
