@@ -8,10 +8,10 @@
 // NB: following DeepMind Lab, a layout of rank 0 holds no elements, and
 // selecting from a rank-1 layout keeps rank 1 with extent 1.
 //
-// A view without elements keeps the offset of the layout it came from. Its
-// strides are unchecked (one zero extent makes any others valid, so
-// [3, 0, 2^62] has a stride of 2^62 beside the extent 3), and moving the
-// offset by them could overflow; it addresses nothing anyway.
+// A view without elements keeps the offset of the layout it came from.
+// Create checks the offsets of layouts with elements only, so an empty one
+// may carry any strides (shape [3, 0, 2^62], strides [2^62, 2^62, 1]), and
+// moving the offset by them could overflow; it addresses nothing anyway.
 //
 // Example:
 //   absl::StatusOr<Layout> rows = Layout::Contiguous({3, 2});  // strides {2, 1}
