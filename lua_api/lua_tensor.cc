@@ -165,7 +165,7 @@ void LuaTensor::Push(lua_State* L, tensor::Tensor&& tensor) {
   Class<LuaTensor>::CreateObject(L, name, std::move(tensor));
 }
 
-std::string LuaTensor::CheckSelf(const tensor::Tensor& self, const char* method) {
+std::string LuaTensor::CheckLentSelf(const tensor::Tensor& self, const char* method) {
   absl::Status valid = self.CheckValid();
   if (valid.ok()) [[likely]] {
     return {};

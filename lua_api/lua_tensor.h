@@ -69,10 +69,17 @@ class LuaTensor {
   // its memory was lent by <lender> ...".
   std::string CheckSelf(const char* method) const { return CheckSelf(tensor_, method); }
   // The same for a tensor that a method holds as its self, such as apply's
-  // after the callback ran.
-  static std::string CheckSelf(const tensor::Tensor& self, const char* method);
+  // after the callback ran. Inline, as every method asks it first.
+  static std::string CheckSelf(const tensor::Tensor& self, const char* method) {
+    if (self.owns_storage()) [[likely]] {
+      return {};
+    }
+    return CheckLentSelf(self, method);
+  }
 
  private:
+  static std::string CheckLentSelf(const tensor::Tensor& self, const char* method);
+
   tensor::Tensor tensor_;
 };
 

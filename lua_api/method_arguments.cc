@@ -16,37 +16,19 @@ std::string ArgumentAt(const char* method, int index, absl::string_view why) {
   return ArgumentError(method, index - 1, why);
 }
 
-std::string ReadBounded(lua_State* L, int index, const char* method, const char* what, Index low,
-                        Index high, Index* out) {
+std::string OutOfRange(const char* method, int index, const char* what, Index value, Index low,
+                       Index high) {
+  return ArgumentAt(method, index,
+                    absl::StrCat(what, " ", value, " out of range [", low, ", ", high, "]"));
+}
+
+std::string DimensionOfEmpty(lua_State* L, int index, const char* method) {
   std::int64_t value;
   if (std::string why = ReadInteger(L, index, &value); !why.empty()) {
     return ArgumentAt(method, index, why);
   }
-  if (value < low || value > high) {
-    return ArgumentAt(method, index,
-                      absl::StrCat(what, " ", value, " out of range [", low, ", ", high, "]"));
-  }
-  *out = value;
-  return {};
-}
-
-std::string ReadDim(lua_State* L, int index, const tensor::Tensor& t, const char* method, int* dim,
-                    int extra) {
-  if (t.rank() + extra == 0) {
-    std::int64_t value;
-    if (std::string why = ReadInteger(L, index, &value); !why.empty()) {
-      return ArgumentAt(method, index, why);
-    }
-    return ArgumentAt(method, index,
-                      absl::StrCat("dimension ", value, " out of range: the tensor is empty"));
-  }
-  Index value;
-  if (std::string e = ReadBounded(L, index, method, "dimension", 1, t.rank() + extra, &value);
-      !e.empty()) {
-    return e;
-  }
-  *dim = static_cast<int>(value - 1);
-  return {};
+  return ArgumentAt(method, index,
+                    absl::StrCat("dimension ", value, " out of range: the tensor is empty"));
 }
 
 std::string ReadOptionalNumber(lua_State* L, int index, const char* method, double* value) {
@@ -65,11 +47,6 @@ std::string CheckNoMore(lua_State* L, int last, const char* method) {
 NResultsOr PushResult(lua_State* L, const char* method, absl::StatusOr<tensor::Tensor> result) {
   if (!result.ok()) return StatusError(method, result.status());
   LuaTensor::Push(L, *std::move(result));
-  return 1;
-}
-
-NResultsOr ReturnSelf(lua_State* L) {
-  lua_pushvalue(L, 1);
   return 1;
 }
 

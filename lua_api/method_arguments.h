@@ -13,6 +13,7 @@
 #ifndef LUA_API_METHOD_ARGUMENTS_H_
 #define LUA_API_METHOD_ARGUMENTS_H_
 
+#include <cstdint>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -21,6 +22,7 @@
 #include "lua_api/lua_tensor.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/push.h"
+#include "lua_api/read.h"
 #include "tensor/tensor.h"
 
 namespace lua_api {
@@ -28,15 +30,42 @@ namespace lua_api {
 // "bad argument #<index - 1> to '<method>' (<why>)".
 std::string ArgumentAt(const char* method, int index, absl::string_view why);
 
+// The errors of ReadBounded and ReadDim, out of line: those two are inline,
+// as the readers of every method's integers.
+std::string OutOfRange(const char* method, int index, const char* what, tensor::Index value,
+                       tensor::Index low, tensor::Index high);
+std::string DimensionOfEmpty(lua_State* L, int index, const char* method);
+
 // [-0, +0, -] An integer `what` in [low, high] at stack `index`.
-std::string ReadBounded(lua_State* L, int index, const char* method, const char* what,
-                        tensor::Index low, tensor::Index high, tensor::Index* out);
+inline std::string ReadBounded(lua_State* L, int index, const char* method, const char* what,
+                               tensor::Index low, tensor::Index high, tensor::Index* out) {
+  std::int64_t value;
+  if (std::string why = ReadInteger(L, index, &value); !why.empty()) [[unlikely]] {
+    return ArgumentAt(method, index, why);
+  }
+  if (value < low || value > high) [[unlikely]] {
+    return OutOfRange(method, index, what, value, low, high);
+  }
+  *out = value;
+  return {};
+}
 
 // [-0, +0, -] A 1-based dimension in [1, rank of t + extra] at stack
 // `index`, as the 0-based *dim. `extra` is 1 where a new dimension may go
 // after the last (unsqueeze-like methods).
-std::string ReadDim(lua_State* L, int index, const tensor::Tensor& t, const char* method,
-                    int* dim, int extra = 0);
+inline std::string ReadDim(lua_State* L, int index, const tensor::Tensor& t, const char* method,
+                           int* dim, int extra = 0) {
+  if (t.rank() + extra == 0) [[unlikely]] {
+    return DimensionOfEmpty(L, index, method);
+  }
+  tensor::Index value;
+  if (std::string e = ReadBounded(L, index, method, "dimension", 1, t.rank() + extra, &value);
+      !e.empty()) [[unlikely]] {
+    return e;
+  }
+  *dim = static_cast<int>(value - 1);
+  return {};
+}
 
 // [-0, +0, -] An optional number; *value keeps its default for nil or none.
 std::string ReadOptionalNumber(lua_State* L, int index, const char* method, double* value);
@@ -58,7 +87,10 @@ NResultsOr PushValueResult(lua_State* L, const char* method, const absl::StatusO
 
 // [-0, +1, -] Mutating methods return self, the userdata they were called
 // on, not a new userdata over the same tensor: `t:add(1) == t` by identity.
-NResultsOr ReturnSelf(lua_State* L);
+inline NResultsOr ReturnSelf(lua_State* L) {
+  lua_pushvalue(L, 1);
+  return 1;
+}
 
 }  // namespace lua_api
 

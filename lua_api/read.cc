@@ -1,6 +1,5 @@
 #include "lua_api/read.h"
 
-#include <cmath>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -24,23 +23,6 @@ std::string Expected(lua_State* L, int index, absl::string_view what) {
     got = absl::StrCat(got, " ", absl::StrFormat("%.17g", lua_tonumber(L, index)));
   }
   return absl::StrCat(what, " expected, got ", got);
-}
-
-std::string ReadNumber(lua_State* L, int index, double* value) {
-  if (lua_type(L, index) != LUA_TNUMBER) return Expected(L, index, "number");
-  *value = lua_tonumber(L, index);
-  return {};
-}
-
-std::string ReadInteger(lua_State* L, int index, std::int64_t* value) {
-  if (lua_type(L, index) != LUA_TNUMBER) return Expected(L, index, "integer");
-  const double number = lua_tonumber(L, index);
-  // 2^63 is exact in double; every double below it converts exactly.
-  if (!(std::trunc(number) == number && number >= -0x1p63 && number < 0x1p63)) {
-    return Expected(L, index, "integer");
-  }
-  *value = static_cast<std::int64_t>(number);
-  return {};
 }
 
 std::string ReadString(lua_State* L, int index, std::string* value) {

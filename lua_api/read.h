@@ -25,11 +25,37 @@ namespace lua_api {
 // (its metatable's __name field) for userdata that have one.
 std::string TypeNameAt(lua_State* L, int index);
 
+// "<what> expected, got <type at index>".
+std::string Expected(lua_State* L, int index, absl::string_view what);
+
+// ReadNumber and ReadInteger are inline, their errors not: methods read
+// their arguments on every call, and the success path is a few loads.
+
 // A number; NaN and infinities are numbers too.
-std::string ReadNumber(lua_State* L, int index, double* value);
+inline std::string ReadNumber(lua_State* L, int index, double* value) {
+  if (lua_type(L, index) != LUA_TNUMBER) [[unlikely]] {
+    return Expected(L, index, "number");
+  }
+  *value = lua_tonumber(L, index);
+  return {};
+}
 
 // A whole, finite number that fits in int64.
-std::string ReadInteger(lua_State* L, int index, std::int64_t* value);
+inline std::string ReadInteger(lua_State* L, int index, std::int64_t* value) {
+  if (lua_type(L, index) == LUA_TNUMBER) [[likely]] {
+    const double number = lua_tonumber(L, index);
+    // 2^63 is exact in double; every double in range converts exactly, and
+    // NaN is out of range.
+    if (number >= -0x1p63 && number < 0x1p63) [[likely]] {
+      const auto whole = static_cast<std::int64_t>(number);
+      if (static_cast<double>(whole) == number) [[likely]] {
+        *value = whole;
+        return {};
+      }
+    }
+  }
+  return Expected(L, index, "integer");
+}
 
 // A string (not a number converted to one).
 std::string ReadString(lua_State* L, int index, std::string* value);
@@ -37,9 +63,6 @@ std::string ReadString(lua_State* L, int index, std::string* value);
 // "bad argument #<argument> to '<function>' (<why>)". For methods,
 // argument 1 is the first after self, as luaL_argerror counts.
 std::string ArgumentError(absl::string_view function, int argument, absl::string_view why);
-
-// "<what> expected, got <type at index>".
-std::string Expected(lua_State* L, int index, absl::string_view what);
 
 }  // namespace lua_api
 

@@ -84,7 +84,8 @@ NResultsOr ScalarOp(LuaTensor& self, lua_State* L) {
 // t:add(value, u) for a tensor u: t += value * u (value 1), pairing the
 // elements of t and u in layout order (Torch7's add).
 NResultsOr Add(LuaTensor& self, lua_State* L) {
-  const bool scaled = !lua_isnoneornil(L, 3);
+  // lua_gettop first: t:add(x), the common call, then needs no type check.
+  const bool scaled = lua_gettop(L) >= 3 && !lua_isnoneornil(L, 3);
   if (!scaled && LuaTensor::Read(L, 2) == nullptr) return ScalarOp<ElementOp::kAdd>(self, L);
   if (std::string e = self.CheckSelf("add"); !e.empty()) return e;
   double value = 1;  // t:add(u) is t:add(1, u), as in Torch7

@@ -1,5 +1,6 @@
 #include "tensor/elementwise.h"
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -249,58 +250,83 @@ T RoundValue(T x, Rounding rounding) {
   return static_cast<T>(std::round(v));
 }
 
-}  // namespace
-
-const char* ElementOpName(ElementOp op) {
-  switch (op) {
-    case ElementOp::kAssign: return "fill";
-    case ElementOp::kAdd: return "add";
-    case ElementOp::kSub: return "sub";
-    case ElementOp::kMul: return "mul";
-    case ElementOp::kDiv: break;
+// ApplyScalars after the checks that need no element type, for one type
+// and op: the values against T, then the work.
+template <typename T, ElementOp kOp>
+absl::Status ApplyScalarsAs(const Tensor& tensor, std::byte* origin, bool contiguous,
+                            absl::Span<const double> values) {
+  if (absl::Status s = CheckScalarValues<T>(tensor.dtype(), kOp, values, ElementOpName(kOp));
+      !s.ok()) {
+    return s;
   }
-  return "div";
+  if (tensor.num_elements() == 0) return absl::OkStatus();
+  if (values.size() > 1) {
+    const absl::InlinedVector<ComputeType<T>, 4> converted(values.begin(), values.end());
+    ApplyPerLastDim<kOp, T>(tensor, origin, converted);
+    return absl::OkStatus();
+  }
+  const auto v = static_cast<ComputeType<T>>(values[0]);
+  if (contiguous) {
+    // The common case needs no loop plan.
+    T* x = reinterpret_cast<T*>(origin);
+    for (Index i = 0, n = tensor.num_elements(); i < n; ++i) x[i] = Combine<kOp, T>(x[i], v);
+  } else {
+    ApplyScalarRuns<kOp, T>(PlanLoop<1>(tensor.shape(), {OperandOf(tensor, origin)}, Order::kAny),
+                            v);
+  }
+  return absl::OkStatus();
 }
+
+using ScalarKernel = absl::Status (*)(const Tensor&, std::byte*, bool, absl::Span<const double>);
+using ScalarKernelsByOp = std::array<ScalarKernel, 5>;
+
+template <typename T>
+constexpr ScalarKernelsByOp ScalarKernelsOf() {
+  return {&ApplyScalarsAs<T, ElementOp::kAssign>, &ApplyScalarsAs<T, ElementOp::kAdd>,
+          &ApplyScalarsAs<T, ElementOp::kSub>, &ApplyScalarsAs<T, ElementOp::kMul>,
+          &ApplyScalarsAs<T, ElementOp::kDiv>};
+}
+
+template <std::size_t... kDType>
+constexpr std::array<ScalarKernelsByOp, sizeof...(kDType)> ScalarKernelTable(
+    std::index_sequence<kDType...>) {
+  return {ScalarKernelsOf<typename DTypeTraits<kAllDTypes[kDType]>::type>()...};
+}
+
+// ApplyScalarsAs by [dtype][op]: one indirect call, where nested dispatch
+// lambdas cost a small tensor's add about 60 instructions more.
+constexpr auto kScalarKernels =
+    ScalarKernelTable(std::make_index_sequence<std::size(kAllDTypes)>());
+static_assert([] {
+  for (std::size_t i = 0; i < std::size(kAllDTypes); ++i) {
+    if (static_cast<std::size_t>(kAllDTypes[i]) != i) return false;
+  }
+  return true;
+}(), "kScalarKernels is indexed by DType: kAllDTypes must list them in order");
+
+}  // namespace
 
 absl::Status ApplyScalars(const Tensor& tensor, ElementOp op, absl::Span<const double> values) {
   const char* name = ElementOpName(op);
   if (!tensor.device().is_cpu()) [[unlikely]] {
     return ApplyScalarsOnDevice(tensor, op, values, name);
   }
-  absl::StatusOr<std::byte*> origin = CpuData(tensor, name);
+  // On the CPU, data() is CpuData without its device check.
+  absl::StatusOr<std::byte*> origin = tensor.data();
   if (!origin.ok()) return origin.status();
-  if (absl::Status s = CheckScalarsFor(tensor, op, values, name); !s.ok()) return s;
+  // One value for a tensor that is not bool passes every check here: small
+  // tensors in level scripts pay for each step, so it asks once.
+  if (values.size() != 1 || tensor.dtype() == DType::kBool) {
+    if (absl::Status s = CheckScalarsFor(tensor, op, values, name); !s.ok()) return s;
+  }
   // A contiguous layout never overlaps itself: small tensors in level
   // scripts pay for every step, so the common case asks once.
   const bool contiguous = tensor.layout().IsContiguous();
   if (!contiguous) {
     if (absl::Status s = internal::CheckWritable(tensor, name); !s.ok()) return s;
   }
-  return DispatchDType(tensor.dtype(), [&](auto tag) -> absl::Status {
-    using T = typename decltype(tag)::type;
-    if (absl::Status s = CheckScalarValues<T>(tensor.dtype(), op, values, name); !s.ok()) {
-      return s;
-    }
-    if (tensor.num_elements() == 0) return absl::OkStatus();
-    DispatchOp(op, [&](auto op_tag) {
-      constexpr ElementOp kOp = decltype(op_tag)::value;
-      if (values.size() > 1) {
-        const absl::InlinedVector<ComputeType<T>, 4> converted(values.begin(), values.end());
-        ApplyPerLastDim<kOp, T>(tensor, *origin, converted);
-        return;
-      }
-      const auto v = static_cast<ComputeType<T>>(values[0]);
-      if (contiguous) {
-        // The common case needs no loop plan.
-        T* x = reinterpret_cast<T*>(*origin);
-        for (Index i = 0, n = tensor.num_elements(); i < n; ++i) x[i] = Combine<kOp, T>(x[i], v);
-      } else {
-        ApplyScalarRuns<kOp, T>(
-            PlanLoop<1>(tensor.shape(), {OperandOf(tensor, *origin)}, Order::kAny), v);
-      }
-    });
-    return absl::OkStatus();
-  });
+  return kScalarKernels[static_cast<int>(tensor.dtype())][static_cast<int>(op)](
+      tensor, *origin, contiguous, values);
 }
 
 absl::Status ApplyComponents(const Tensor& dst, ElementOp op, const Tensor& src) {

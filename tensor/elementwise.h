@@ -27,7 +27,17 @@ namespace tensor {
 enum class ElementOp { kAssign, kAdd, kSub, kMul, kDiv };
 
 // "fill", "add", "sub", "mul", "div": the verb of each op, for messages.
-const char* ElementOpName(ElementOp op);
+// Inline: hot paths name their op on every call, in case of an error.
+constexpr const char* ElementOpName(ElementOp op) {
+  switch (op) {
+    case ElementOp::kAssign: return "fill";
+    case ElementOp::kAdd: return "add";
+    case ElementOp::kSub: return "sub";
+    case ElementOp::kMul: return "mul";
+    case ElementOp::kDiv: break;
+  }
+  return "div";
+}
 
 // x = x op v for every element x of `tensor`. With one value, v is that
 // value; with as many values as the last extent, v is values[j] for the
