@@ -7,6 +7,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <sanitizer/asan_interface.h>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "lua_api/read.h"
@@ -142,7 +144,58 @@ class TableReader {
   std::vector<tensor::Index> path_;
 };
 
+// Freed LuaTensor blocks of this thread, for reuse. A block freed on
+// another thread than the one that allocated it is fine: both ends are
+// the global operator new and delete. Under AddressSanitizer a pooled
+// block is poisoned, so a use after __gc is still reported.
+class BlockPool {
+ public:
+  ~BlockPool() {
+    for (int i = 0; i < size_; ++i) {
+      ASAN_UNPOISON_MEMORY_REGION(blocks_[i], sizeof(LuaTensor));
+      ::operator delete(blocks_[i]);
+    }
+  }
+
+  void* Take() {
+    if (size_ == 0) return ::operator new(sizeof(LuaTensor));
+    void* block = blocks_[--size_];
+    ASAN_UNPOISON_MEMORY_REGION(block, sizeof(LuaTensor));
+    return block;
+  }
+
+  void Give(void* block) {
+    if (size_ == kCapacity) {
+      ::operator delete(block);
+      return;
+    }
+    ASAN_POISON_MEMORY_REGION(block, sizeof(LuaTensor));
+    blocks_[size_++] = block;
+  }
+
+ private:
+  // 256 blocks of about 160 bytes: enough for a burst of garbage views.
+  static constexpr int kCapacity = 256;
+  void* blocks_[kCapacity];
+  int size_ = 0;
+};
+
+thread_local BlockPool block_pool;
+
 }  // namespace
+
+void* LuaTensor::operator new(std::size_t size) {
+  // Only LuaTensor itself: nothing derives from it, but be exact.
+  return size == sizeof(LuaTensor) ? block_pool.Take() : ::operator new(size);
+}
+
+void LuaTensor::operator delete(void* block, std::size_t size) {
+  if (size == sizeof(LuaTensor)) {
+    block_pool.Give(block);
+  } else {
+    ::operator delete(block);
+  }
+}
 
 const char* LuaTensor::TypeName(tensor::DType dtype) {
   switch (dtype) {

@@ -22,6 +22,7 @@
 #define LUA_API_LUA_TENSOR_H_
 
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -42,6 +43,13 @@ class LuaTensor {
   explicit LuaTensor(tensor::Tensor&& tensor) : tensor_(std::move(tensor)) {}
 
   const tensor::Tensor& tensor() const { return tensor_; }
+
+  // Views are made per call and collected in bursts, which overflow
+  // malloc's per-thread cache: a select spent 300 instructions in malloc
+  // and free. So freed LuaTensors wait in a small per-thread pool for the
+  // next one.
+  static void* operator new(std::size_t size);
+  static void operator delete(void* block, std::size_t size);
 
   // Makes this userdata hold `tensor` instead: how an owning tensor is
   // resized, or a module function's `res` receives a result of another
