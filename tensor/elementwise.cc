@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "absl/base/attributes.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -250,6 +251,22 @@ T RoundValue(T x, Rounding rounding) {
   return static_cast<T>(std::round(v));
 }
 
+// ApplyScalarsAs' loops that need a plan: several values, or a layout that
+// is not contiguous. Out of line, so the contiguous case saves no registers
+// for them.
+template <typename T, ElementOp kOp>
+ABSL_ATTRIBUTE_NOINLINE void ApplyScalarsPlanned(const Tensor& tensor, std::byte* origin,
+                                                 absl::Span<const double> values) {
+  if (tensor.num_elements() == 0) return;
+  if (values.size() > 1) {
+    const absl::InlinedVector<ComputeType<T>, 4> converted(values.begin(), values.end());
+    ApplyPerLastDim<kOp, T>(tensor, origin, converted);
+    return;
+  }
+  ApplyScalarRuns<kOp, T>(PlanLoop<1>(tensor.shape(), {OperandOf(tensor, origin)}, Order::kAny),
+                          static_cast<ComputeType<T>>(values[0]));
+}
+
 // ApplyScalars after the checks that need no element type, for one type
 // and op: the values against T, then the work.
 template <typename T, ElementOp kOp>
@@ -259,20 +276,13 @@ absl::Status ApplyScalarsAs(const Tensor& tensor, std::byte* origin, bool contig
       !s.ok()) {
     return s;
   }
-  if (tensor.num_elements() == 0) return absl::OkStatus();
-  if (values.size() > 1) {
-    const absl::InlinedVector<ComputeType<T>, 4> converted(values.begin(), values.end());
-    ApplyPerLastDim<kOp, T>(tensor, origin, converted);
-    return absl::OkStatus();
-  }
-  const auto v = static_cast<ComputeType<T>>(values[0]);
-  if (contiguous) {
+  if (values.size() == 1 && contiguous) {
     // The common case needs no loop plan.
+    const auto v = static_cast<ComputeType<T>>(values[0]);
     T* x = reinterpret_cast<T*>(origin);
     for (Index i = 0, n = tensor.num_elements(); i < n; ++i) x[i] = Combine<kOp, T>(x[i], v);
   } else {
-    ApplyScalarRuns<kOp, T>(PlanLoop<1>(tensor.shape(), {OperandOf(tensor, origin)}, Order::kAny),
-                            v);
+    ApplyScalarsPlanned<T, kOp>(tensor, origin, values);
   }
   return absl::OkStatus();
 }

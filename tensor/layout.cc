@@ -144,12 +144,9 @@ bool Layout::MayOverlapItself() const {
   return false;
 }
 
-absl::Status Layout::CheckDim(int dim, const char* operation) const {
-  if (dim < 0 || dim >= rank()) {
-    return absl::OutOfRangeError(absl::StrCat(operation, ": dimension ", dim,
-                                              " is out of range for shape ", ShapeString()));
-  }
-  return absl::OkStatus();
+absl::Status Layout::DimOutOfRange(int dim, const char* operation) const {
+  return absl::OutOfRangeError(
+      absl::StrCat(operation, ": dimension ", dim, " is out of range for shape ", ShapeString()));
 }
 
 absl::StatusOr<Layout> Layout::Select(int dim, Index index) const {

@@ -114,7 +114,14 @@ class Layout {
         offset_(offset),
         num_elements_(num_elements) {}
 
-  absl::Status CheckDim(int dim, const char* operation) const;
+  // Inline, with its error out of line: every view checks a dimension.
+  absl::Status CheckDim(int dim, const char* operation) const {
+    if (dim < 0 || dim >= rank()) [[unlikely]] {
+      return DimOutOfRange(dim, operation);
+    }
+    return absl::OkStatus();
+  }
+  absl::Status DimOutOfRange(int dim, const char* operation) const;
 
   Shape shape_;
   Strides strides_;
