@@ -148,15 +148,14 @@ class TableReader {
 // another thread than the one that allocated it is fine: both ends are
 // the global operator new and delete. Under AddressSanitizer a pooled
 // block is poisoned, so a use after __gc is still reported.
+//
+// The pool is trivially destructible, so it stays usable to the very end
+// of its thread: a Lua state closed by a later destructor (another
+// thread_local, or a static one on the main thread) still frees its
+// tensors through it. BlockPoolCloser empties it at thread exit; from
+// then on blocks go straight back to operator delete.
 class BlockPool {
  public:
-  ~BlockPool() {
-    for (int i = 0; i < size_; ++i) {
-      ASAN_UNPOISON_MEMORY_REGION(blocks_[i], sizeof(LuaTensor));
-      ::operator delete(blocks_[i]);
-    }
-  }
-
   void* Take() {
     if (size_ == 0) return ::operator new(sizeof(LuaTensor));
     void* block = blocks_[--size_];
@@ -164,23 +163,45 @@ class BlockPool {
     return block;
   }
 
-  void Give(void* block) {
-    if (size_ == kCapacity) {
-      ::operator delete(block);
-      return;
-    }
-    ASAN_POISON_MEMORY_REGION(block, sizeof(LuaTensor));
-    blocks_[size_++] = block;
+  void Give(void* block);
+
+  void Close() {
+    closed_ = true;
+    while (size_ > 0) ::operator delete(Take());
   }
 
  private:
   // 256 blocks of about 160 bytes: enough for a burst of garbage views.
   static constexpr int kCapacity = 256;
-  void* blocks_[kCapacity];
+  void* blocks_[kCapacity] = {};
   int size_ = 0;
+  bool closed_ = false;
+  bool closer_armed_ = false;
 };
 
-thread_local BlockPool block_pool;
+constinit thread_local BlockPool block_pool;
+
+// Its destructor, run at thread exit, closes this thread's pool.
+struct BlockPoolCloser {
+  ~BlockPoolCloser() { block_pool.Close(); }
+};
+
+thread_local BlockPoolCloser block_pool_closer;
+
+void BlockPool::Give(void* block) {
+  if (closed_ || size_ == kCapacity) {
+    ::operator delete(block);
+    return;
+  }
+  if (!closer_armed_) {
+    // A thread_local with a destructor is constructed, and its destructor
+    // registered, at its first use on the thread: this one.
+    static_cast<void>(&block_pool_closer);
+    closer_armed_ = true;
+  }
+  ASAN_POISON_MEMORY_REGION(block, sizeof(LuaTensor));
+  blocks_[size_++] = block;
+}
 
 }  // namespace
 
