@@ -6,7 +6,9 @@
 // keeps no reference counts, validity tokens or error messages. The same
 // Lua loops, shaped like ../shared/bench/ops_bench.lua's, run over both in
 // one process, so their ratio holds on a noisy machine where absolute
-// times do not. ops_bench's streaming cases and matrix products run both
+// times do not. Under LuaJIT, add takes the compiled FFI path of
+// lua_api/tensor_methods_ffi.cc, which no C API binding can follow, so
+// there it runs below the floor. ops_bench's streaming cases and matrix products run both
 // from Lua and as direct calls of the core on tensors of the same shapes,
 // for the same kind of ratio. Built twice: lua_call_benchmark (Lua 5.1)
 // and lua_call_benchmark_luajit.

@@ -114,7 +114,15 @@ class Class {
     if (lua_type(L, index) != LUA_TUSERDATA || lua_objlen(L, index) != sizeof(Box)) {
       return nullptr;
     }
-    Box* box = static_cast<Box*>(lua_touserdata(L, index));
+    return ObjectInBlock(lua_touserdata(L, index));
+  }
+
+  // [-0, +0, -] The T in `block`, the block of a userdata that has T's
+  // metatable, or null once __gc destroyed it. For callers that see the
+  // block without the Lua value (LuaJIT's FFI passes a userdata as its
+  // block); REQUIRES: the block is at least as large as a Box.
+  static T* ObjectInBlock(void* block) {
+    Box* box = static_cast<Box*>(block);
     return box->tag == Tag() ? box->object : nullptr;
   }
 

@@ -67,6 +67,11 @@ void RegisterBlasMethods(lua_State* L, const char* metatable);
 // cuda, cpu, device.                                tensor_methods_device.cc
 void RegisterDeviceMethods(lua_State* L, const char* metatable);
 
+// Under LuaJIT with its `ffi` module, replaces fill, add, sub, mul and div
+// with wrappers that take a compiled fast path for one number. Call it
+// after RegisterMathMethods.                           tensor_methods_ffi.cc
+void RegisterFfiFastPaths(lua_State* L, const char* metatable);
+
 // Each Register*Functions adds its group's module functions (tensor.floor,
 // ...) to the module table at stack `module_index`; see module_functions.h.
 

@@ -422,6 +422,7 @@ extern "C" int luaopen_dmlab_system_tensor(lua_State* L) {
   for (tensor::DType dtype : lua_api::kLuaDTypes) {
     Class<LuaTensor>::Share(L, family, LuaTensor::TypeName(dtype));
   }
+  lua_api::RegisterFfiFastPaths(L, family);
   lua_createtable(L, 0, 8);
   for (tensor::DType dtype : lua_api::kLuaDTypes) {
     lua_pushinteger(L, static_cast<lua_Integer>(dtype));
