@@ -141,7 +141,7 @@ testing.case('a value that is not a tensor as self gets the classic bad-self err
   local forged = newproxy(true)
   getmetatable(forged).__metatable = DOUBLE
   local selves = {
-    1, 'text', {}, io.stdout, random.Generator and random.Generator() or newproxy(), forged,
+    1, 'text', {}, io.stdout, random.Generator(), newproxy(), forged,
     setmetatable({}, debug.getmetatable(t)),
   }
   for _, self in ipairs(selves) do
