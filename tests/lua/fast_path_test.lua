@@ -88,26 +88,21 @@ end)
 
 testing.case('a failing call in a compiled loop raises the classic error and writes nothing', function()
   local bytes = tensor.ByteTensor(3)
-  local values = listOf(1, HOT)
-  values[HOT - 50] = 0.5
-  local done, err = repeatUntilError(bytes, 'add', values)
-  testing.assertEqual(done, HOT - 51)
-  testing.assertEqual(err, "'add': 0.5 is not a value of uint8")
-  testing.assertEqual(bytes:val(), listOf(HOT - 51, 3))
-
-  values = listOf(1, HOT)
-  values[HOT] = 0
-  done, err = repeatUntilError(bytes, 'div', values)
-  testing.assertEqual(done, HOT - 1)
-  testing.assertEqual(err, "'div': integer division by zero; nothing was changed")
-  testing.assertEqual(bytes:val(), listOf(HOT - 51, 3))
-
-  values = listOf(0, HOT)
-  values[HOT] = 256
-  done, err = repeatUntilError(bytes, 'fill', values)
-  testing.assertEqual(done, HOT - 1)
-  testing.assertEqual(err, "'fill': 256 is not a value of uint8")
-  testing.assertEqual(bytes:val(), {0, 0, 0})
+  -- method, the value of most calls, the failing call's index and value,
+  -- its message, and the elements after it.
+  for _, c in ipairs{
+    {'add', 1, HOT - 50, 0.5, "'add': 0.5 is not a value of uint8", HOT - 51},
+    {'div', 1, HOT, 0, "'div': integer division by zero; nothing was changed", HOT - 51},
+    {'fill', 0, HOT, 256, "'fill': 256 is not a value of uint8", 0},
+  } do
+    local method, value, at, bad, message, after = unpack(c)
+    local values = listOf(value, HOT)
+    values[at] = bad
+    local done, err = repeatUntilError(bytes, method, values)
+    testing.assertEqual(done, at - 1, method)
+    testing.assertEqual(err, message)
+    testing.assertEqual(bytes:val(), listOf(after, 3), method)
+  end
 end)
 
 testing.case('a tensor whose loan ended is invalid in the loop that ran during the loan', function()
