@@ -82,6 +82,11 @@ int Panic(lua_State* L) {
   return 0;
 }
 
+std::string InstructionLimitMessage(std::int64_t limit) {
+  return absl::StrCat("the level exceeded the instruction limit of ", limit,
+                      " instructions in one callback (setting instructionLimit)");
+}
+
 // The count hook. It holds no C++ objects, so its lua_error is safe.
 void CountHook(lua_State* L, lua_Debug*) {
   lua_pushlightuserdata(L, const_cast<char*>(&kWatchdogKey));
@@ -109,6 +114,29 @@ void CountHook(lua_State* L, lua_Debug*) {
                   static_cast<lua_Number>(watchdog->limit));
   lua_error(L);
 }
+
+// [-0, +1, -] Whether the watchdog (upvalue 1) has tripped, for the guard
+// of xpcall's handlers below.
+int WatchdogTripped(lua_State* L) {
+  const auto* watchdog = static_cast<Sandbox::Watchdog*>(lua_touserdata(L, lua_upvalueindex(1)));
+  lua_pushboolean(L, watchdog->armed && watchdog->tripped);
+  return 1;
+}
+
+// Run once in a VM with a watchdog, with WatchdogTripped as argument. Lua
+// runs the message handler of an error raised from a hook with hooks off,
+// so a level's handler that loops (xpcall(spin, spin)) would never be
+// stopped: once the watchdog has tripped, handlers are skipped and the
+// error goes on as it is. Before that, a handler runs with the hook on.
+constexpr char kGuardHandlers[] = R"lua(
+local rawXpcall, tripped = xpcall, ...
+function xpcall(f, handler, ...)
+  return rawXpcall(f, function(message)
+    if tripped() then return message end
+    return handler(message)
+  end, ...)
+end
+)lua";
 
 // Module names `require` may find beside the level: letters, digits and
 // '_' between dots.
@@ -173,8 +201,7 @@ for name in pairs(os) do
   if not keepOs[name] then os[name] = nil end
 end
 dofile, loadfile, newproxy = nil, nil, nil
--- Only the traceback, which reads nothing but the script's own stack, so
--- that errors keep theirs (lua_api::Call's message handler uses it).
+-- Only the traceback, which reads nothing but the script's own stack.
 debug, package.loaded.debug = {traceback = debug.traceback}, nil
 package.loadlib, package.path, package.cpath = nil, '', ''
 table.insert(searchers, 1, package.loaders[1])  -- preload
@@ -264,6 +291,14 @@ absl::StatusOr<std::unique_ptr<Sandbox>> Sandbox::Create(const LevelLimits& limi
     // LuaJIT never calls count hooks from compiled code.
     luaJIT_setmode(L, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_OFF);
 #endif
+    if (luaL_loadbuffer(L, kGuardHandlers, sizeof(kGuardHandlers) - 1, "=sandbox") != 0) {
+      return absl::InternalError(lua_tostring(L, -1));
+    }
+    lua_pushlightuserdata(L, &sandbox->watchdog_);
+    lua_pushcclosure(L, &WatchdogTripped, 1);
+    if (lua_api::NResultsOr guarded = lua_api::Call(L, 1, 0); !guarded.ok()) {
+      return absl::InternalError(absl::StrCat("cannot guard xpcall: ", guarded.error()));
+    }
   }
   return sandbox;
 }
@@ -291,7 +326,29 @@ absl::Status Sandbox::Load(absl::string_view source, const std::string& chunk_na
   return absl::InvalidArgumentError(absl::StrCat("cannot load the level: ", message));
 }
 
+absl::Status Sandbox::InstructionMeter::Spend(std::int64_t units) {
+  Watchdog& watchdog = sandbox_->watchdog_;
+  if (!watchdog.armed) return absl::OkStatus();
+  if (!watchdog.tripped && units < watchdog.limit - watchdog.executed) {
+    watchdog.executed += units;
+    return absl::OkStatus();
+  }
+  // As when the hook trips: every later instruction fails too.
+  watchdog.tripped = true;
+  lua_sethook(sandbox_->L_, &CountHook, LUA_MASKCOUNT, 1);
+  return absl::ResourceExhaustedError(absl::StrCat(
+      InstructionLimitMessage(watchdog.limit),
+      "; a tensor operation counts one instruction per element it visits"));
+}
+
 lua_api::NResultsOr Sandbox::Call(int nargs, int nresults) {
+  // A host may call the level again from inside one of its callbacks (it
+  // lists properties, then reads each). Such a nested call runs under the
+  // outer call's limits: the count goes on, and nothing the outer call
+  // armed is reset or switched off when the nested one returns.
+  const bool outermost = depth_ == 0;
+  const bool outer_refused = memory_.refused;
+  const bool outer_enforcing = memory_.enforcing;
   memory_.refused = false;
   if (memory_.limit != 0) {
     lua_pushlightuserdata(L_, &memory_);
@@ -299,14 +356,22 @@ lua_api::NResultsOr Sandbox::Call(int nargs, int nresults) {
     lua_insert(L_, -(nargs + 2));
     ++nargs;  // the function itself becomes RunCapped's first argument
   }
-  if (watchdog_.limit > 0) {
+  if (outermost && watchdog_.limit > 0) {
     watchdog_ = {.limit = watchdog_.limit, .executed = 0, .armed = true, .tripped = false};
     lua_sethook(L_, &CountHook, LUA_MASKCOUNT,
                 static_cast<int>(std::min(watchdog_.limit, kHookStep)));
   }
-  lua_api::NResultsOr result = lua_api::Call(L_, nargs, nresults);
-  memory_.enforcing = false;
-  if (watchdog_.limit > 0) {
+  ++depth_;
+  lua_api::NResultsOr result = 0;
+  {
+    tensor::ScopedWorkMeter metered(watchdog_.limit > 0 ? &meter_ : nullptr);
+    result = lua_api::Call(L_, nargs, nresults);
+  }
+  --depth_;
+  memory_.enforcing = outer_enforcing;
+  const bool refused = memory_.refused;
+  memory_.refused = outer_refused || refused;
+  if (outermost && watchdog_.limit > 0) {
     watchdog_.armed = false;
     lua_sethook(L_, nullptr, 0, 0);
   }
@@ -314,15 +379,14 @@ lua_api::NResultsOr Sandbox::Call(int nargs, int nresults) {
   // The script may have caught the first error and raised another.
   std::string message = result.error();
   if (watchdog_.tripped && message.find("instruction limit") == std::string::npos) {
-    message = absl::StrCat("the level exceeded the instruction limit of ", watchdog_.limit,
-                           " instructions in one callback (setting instructionLimit): ", message);
+    message = absl::StrCat(InstructionLimitMessage(watchdog_.limit), ": ", message);
   }
-  if (memory_.refused) {
+  if (refused) {
     absl::StrAppend(&message, "\n(the level's Lua memory reached its limit of ",
                     Megabytes(memory_.limit), ": setting memoryLimitMegabytes)");
     // Lua 5.1 has no emergency collection: free the failed callback's
     // garbage now, so that the next one does not start at the cap.
-    lua_cpcall(L_, &CollectGarbage, nullptr);
+    if (outermost) lua_cpcall(L_, &CollectGarbage, nullptr);
   }
   return message;
 }

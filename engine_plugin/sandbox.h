@@ -64,6 +64,7 @@
 #include "lua_api/lua.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/tensor_limits.h"
+#include "tensor/work_meter.h"
 
 namespace engine_plugin {
 
@@ -91,8 +92,13 @@ class Sandbox {
 
   // [-(nargs + 1), +n, -] lua_api::Call under the memory cap and the
   // watchdog. When a limit stopped the call, the message names it and
-  // the setting that sets it.
+  // the setting that sets it. A Call made while another runs (a host
+  // calling the level from inside a callback) runs under the outer call's
+  // limits and leaves them as they were.
   lua_api::NResultsOr Call(int nargs, int nresults);
+
+  // Whether a Call is running.
+  bool in_call() const { return depth_ > 0; }
 
   Sandbox(const Sandbox&) = delete;
   Sandbox& operator=(const Sandbox&) = delete;
@@ -112,11 +118,23 @@ class Sandbox {
   };
 
  private:
+  // Charges the tensor kernels' work to the watchdog (tensor/work_meter.h).
+  class InstructionMeter final : public tensor::WorkMeter {
+   public:
+    explicit InstructionMeter(Sandbox* sandbox) : sandbox_(sandbox) {}
+    absl::Status Spend(std::int64_t units) override;
+
+   private:
+    Sandbox* const sandbox_;
+  };
+
   explicit Sandbox(const LevelLimits& limits) : limits_(limits) {}
 
   LevelLimits limits_;
   Memory memory_;
   Watchdog watchdog_;
+  InstructionMeter meter_{this};
+  int depth_ = 0;  // Calls running, nested ones included
   lua_State* L_ = nullptr;
 };
 

@@ -7,24 +7,60 @@
 namespace lua_api {
 namespace {
 
-// The message handler: appends debug.traceback to the error.
+// How many frames a traceback shows from the top and from the bottom of a
+// deep stack, as Lua 5.1's debug.traceback does.
+constexpr int kFramesFromTop = 12;
+constexpr int kFramesFromBottom = 10;
+
+// [-0, +1, m] One traceback line for the frame that `frame` describes.
+void PushFrameLine(lua_State* L, lua_Debug* frame) {
+  lua_getinfo(L, "Snl", frame);
+  if (frame->currentline > 0) {
+    lua_pushfstring(L, "\n\t%s:%d:", frame->short_src, frame->currentline);
+  } else {
+    lua_pushfstring(L, "\n\t%s:", frame->short_src);
+  }
+  if (frame->namewhat != nullptr && *frame->namewhat != '\0') {
+    lua_pushfstring(L, " in function '%s'", frame->name);
+  } else if (*frame->what == 'm') {
+    lua_pushliteral(L, " in main chunk");
+  } else if (*frame->what == 'C' || *frame->what == 't') {
+    lua_pushliteral(L, " ?");
+  } else {
+    lua_pushfstring(L, " in function <%s:%d>", frame->short_src, frame->linedefined);
+  }
+  lua_concat(L, 2);  // two strings: no metamethod can run
+}
+
+// The message handler: appends a traceback of the stack that raised the
+// error. It is C through and through, and reads nothing a script can
+// replace (the global debug.traceback, or a metatable on debug): a level
+// could otherwise make the handler loop, and Lua runs the handler of an
+// error raised from a hook (the instruction watchdog's) with hooks off.
 int Traceback(lua_State* L) {
   if (!lua_isstring(L, 1)) {
     // A non-string error (a table, nil): describe it instead.
     lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
     lua_replace(L, 1);
   }
-  lua_getglobal(L, "debug");
-  if (lua_istable(L, -1)) {
-    lua_getfield(L, -1, "traceback");
-    if (lua_isfunction(L, -1)) {
-      lua_pushvalue(L, 1);
-      lua_pushinteger(L, 2);
-      lua_call(L, 2, 1);
-      return 1;
-    }
-  }
   lua_settop(L, 1);
+  lua_pushliteral(L, "\nstack traceback:");
+  // Level 0 is this handler; level 1 raised the error.
+  lua_Debug frame;
+  int depth = 1;
+  while (lua_getstack(L, depth, &frame)) ++depth;
+  for (int level = 1; level < depth; ++level) {
+    if (level == kFramesFromTop + 1 && depth - level > kFramesFromBottom) {
+      lua_pushliteral(L, "\n\t...");
+      lua_concat(L, 2);
+      level = depth - kFramesFromBottom - 1;
+      continue;
+    }
+    lua_getstack(L, level, &frame);
+    PushFrameLine(L, &frame);
+    lua_concat(L, 2);
+  }
+  lua_concat(L, 2);
   return 1;
 }
 

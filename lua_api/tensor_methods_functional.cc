@@ -26,6 +26,7 @@
 #include "lua_api/tensor_methods.h"
 #include "tensor/dtype.h"
 #include "tensor/tensor.h"
+#include "tensor/work_meter.h"
 
 namespace lua_api {
 namespace {
@@ -228,6 +229,10 @@ NResultsOr ApplyOp(LuaTensor& self, lua_State* L) {
     }
     absl::StatusOr<std::byte*> origin = tensor.data();
     if (!origin.ok()) return StatusError(method, origin.status());
+    // fn may be a C function, which runs no counted instruction.
+    if (absl::Status charged = tensor::ChargeWork(tensor.num_elements()); !charged.ok()) {
+      return StatusError(method, charged);
+    }
     std::vector<Index> index(tensor.rank(), 0);
     WalkState state;
     state.layout = &tensor.layout();

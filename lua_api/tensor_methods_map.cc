@@ -32,6 +32,7 @@
 #include "lua_api/tensor_methods.h"
 #include "tensor/dtype.h"
 #include "tensor/tensor.h"
+#include "tensor/work_meter.h"
 
 namespace lua_api {
 namespace {
@@ -201,6 +202,10 @@ NResultsOr MapOp(LuaTensor& self, lua_State* L) {
     absl::StatusOr<std::byte*> origin = tensors[i].data();
     if (!origin.ok()) return StatusError(method, origin.status());
     origins[i] = *origin;
+  }
+  // fn may be a C function, which runs no counted instruction.
+  if (absl::Status charged = tensor::ChargeWork(self.tensor().num_elements()); !charged.ok()) {
+    return StatusError(method, charged);
   }
   if (self.tensor().num_elements() > 0) {
     ++nesting;

@@ -14,6 +14,7 @@
 #include "tensor/internal/kernel_support.h"
 #include "tensor/internal/product_kernels.h"
 #include "tensor/internal/scalar_cast.h"
+#include "tensor/work_meter.h"
 
 namespace tensor {
 namespace {
@@ -233,6 +234,14 @@ absl::Status AddProduct(BlasOp op, const Tensor& out, double beta, const Tensor&
   }
   absl::StatusOr<Shape> shape = CheckProduct(op, out, beta, add, alpha, lhs, rhs);
   if (!shape.ok()) return shape.status();
+  // One unit per multiply-add: the result's elements times the length of
+  // the sums (lhs's last extent; an outer product has none), and a
+  // batch-summed product once more per batch.
+  const Index inner = info.kind == internal::ProductKind::kOuter ? 1 : lhs.shape().back();
+  const Index batches = info.kind == internal::ProductKind::kBatchSum ? lhs.shape()[0] : 1;
+  if (absl::Status s = ChargeWork(ProductOfWork(out.num_elements(), inner, batches)); !s.ok()) {
+    return absl::ResourceExhaustedError(absl::StrCat(info.name, ": ", s.message()));
+  }
 
   if (out.num_elements() == 0) return absl::OkStatus();
   if (ProductVanishes(info.kind, alpha, lhs)) return Scale(out, beta, add);

@@ -7,6 +7,7 @@
 #include "tensor/elementwise.h"
 #include "tensor/internal/kernel_support.h"
 #include "tensor/internal/product_sum.h"
+#include "tensor/work_meter.h"
 
 namespace tensor {
 namespace {
@@ -144,6 +145,13 @@ absl::Status Convolve(ConvOp op, const Tensor& out, const Tensor& input, const T
   }
   if (absl::Status s = internal::CheckSameDType(out, input, name); !s.ok()) return s;
   if (absl::Status s = internal::CheckWritable(out, name); !s.ok()) return s;
+  // One unit per multiply-add: each output element sums a kernel's worth.
+  const Index kernel_plane = kernel.shape()[kernel.rank() - 2] * kernel.shape()[kernel.rank() - 1];
+  const Index planes = input.rank() == 3 ? input.shape()[0] : 1;
+  if (absl::Status s = ChargeWork(ProductOfWork(out.num_elements(), kernel_plane, planes));
+      !s.ok()) {
+    return absl::ResourceExhaustedError(absl::StrCat(name, ": ", s.message()));
+  }
   absl::StatusOr<ConvViews> views = ViewsOf(input, kernel);
   if (!views.ok()) return views.status();
   const bool direct = !internal::MayAlias(out, input) && !internal::MayAlias(out, kernel);

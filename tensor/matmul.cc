@@ -16,6 +16,7 @@
 #include "tensor/internal/device_dispatch.h"
 #include "tensor/internal/blas_matrix.h"
 #include "tensor/internal/kernel_support.h"
+#include "tensor/work_meter.h"
 
 namespace tensor {
 namespace {
@@ -118,6 +119,10 @@ absl::StatusOr<Tensor> MatMul(const Tensor& lhs, const Tensor& rhs, Allocator& a
   if (absl::StatusOr<std::byte*> d = internal::CpuData(lhs, "mmul"); !d.ok()) return d.status();
   if (absl::StatusOr<std::byte*> d = internal::CpuData(rhs, "mmul"); !d.ok()) return d.status();
   if (absl::Status s = CheckOperands(lhs, rhs); !s.ok()) return s;
+  if (absl::Status s = ChargeWork(ProductOfWork(lhs.shape()[0], lhs.shape()[1], rhs.shape()[1]));
+      !s.ok()) {
+    return absl::ResourceExhaustedError(absl::StrCat("mmul: ", s.message()));
+  }
   const DType dtype = lhs.dtype();
   if (dtype == DType::kFloat16 || dtype == DType::kBFloat16) {
     absl::StatusOr<Tensor> a = Convert(lhs, DType::kFloat32);

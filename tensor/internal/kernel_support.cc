@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "tensor/work_meter.h"
 
 namespace tensor::internal {
 
@@ -16,6 +17,10 @@ absl::StatusOr<std::byte*> CpuData(const Tensor& tensor, const char* operation) 
     return absl::FailedPreconditionError(absl::StrCat(
         operation, ": the tensor is on ", tensor.device().ToString(),
         "; this operation runs on the CPU, so copy the tensor to the CPU first"));
+  }
+  // Every kernel asks for its operands' data before it visits them.
+  if (absl::Status charged = ChargeWork(tensor.layout().num_elements()); !charged.ok()) {
+    return absl::ResourceExhaustedError(absl::StrCat(operation, ": ", charged.message()));
   }
   return data;
 }

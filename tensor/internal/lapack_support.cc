@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "tensor/internal/copy.h"
 #include "tensor/internal/kernel_support.h"
+#include "tensor/work_meter.h"
 
 namespace tensor::internal {
 namespace {
@@ -98,6 +99,12 @@ absl::StatusOr<FortranMatrix> NewFortranMatrix(DType dtype, Index rows, Index co
 
 absl::StatusOr<FortranMatrix> FortranCopy(const Tensor& matrix, Allocator& allocator,
                                           Index rows) {
+  // Every LAPACK routine here costs about rows * columns * min(rows,
+  // columns) operations on the copy it works in.
+  const Index m = std::max(rows, matrix.shape()[0]), n = matrix.shape()[1];
+  if (absl::Status s = ChargeWork(ProductOfWork(m, n, std::min(m, n))); !s.ok()) {
+    return absl::ResourceExhaustedError(s.message());
+  }
   absl::StatusOr<FortranMatrix> copy = NewFortranMatrix(
       matrix.dtype(), std::max(rows, matrix.shape()[0]), matrix.shape()[1], allocator);
   if (!copy.ok()) return copy.status();

@@ -85,6 +85,36 @@ inline const double* Doubles(const ObservationValue& value) {
   return reinterpret_cast<const double*>(*value.tensor.data());
 }
 
+// A one-room map for levels that need only somewhere to start.
+inline constexpr char kMap[] = R"(function api:nextMap() return "*****\n*P  *\n*****\n" end)";
+
+// A level whose start(episode) runs `body` in episode 0 only, so that the
+// next start shows the engine usable again.
+inline std::string FailingStart(const std::string& body) {
+  return "local api = {}\n" + std::string(kMap) + "\nfunction api:start(episode)\n" +
+         "  if episode == 0 then\n" + body + "\n  end\nend\nreturn api\n";
+}
+
+// Init, a Start(0) that must fail with every one of `messages`, then a
+// Start(1) and an Advance that must succeed.
+inline void ExpectStartFailsThenRecovers(
+    const std::string& name, const std::string& source,
+    const std::vector<std::pair<std::string, std::string>>& settings,
+    const std::vector<std::string>& messages) {
+  std::unique_ptr<Engine> engine = InitEngine(WriteLevel(name, source), settings);
+  ASSERT_NE(engine, nullptr);
+  absl::Status failed = engine->Start(0, 1);
+  ASSERT_FALSE(failed.ok());
+  for (const std::string& message : messages) {
+    EXPECT_NE(failed.message().find(message), absl::string_view::npos)
+        << "'" << message << "' is not in: " << failed.message();
+  }
+  absl::Status started = engine->Start(1, 1);
+  ASSERT_TRUE(started.ok()) << started;
+  double reward = 0;
+  EXPECT_TRUE(engine->Advance(5, &reward).ok());
+}
+
 inline Actions Forward() { return {0, 0, 0, 1, 0, 0, 0}; }
 
 }  // namespace engine_plugin

@@ -21,7 +21,6 @@ using ::testing::AllOf;
 using ::testing::HasSubstr;
 using Settings = std::vector<std::pair<std::string, std::string>>;
 
-constexpr char kMap[] = R"(function api:nextMap() return "*****\n*P  *\n*****\n" end)";
 
 // A level file whose init asserts `expression`.
 std::string AssertingLevel(const std::string& expression) {
@@ -142,29 +141,6 @@ TEST(SandboxTest, BuiltInLevelsAreUnaffectedAndRunInTheSandboxToo) {
     absl::StatusOr<EpisodeStatus> status = engine->Advance(100, &reward);
     EXPECT_TRUE(status.ok()) << status.status();
   }
-}
-
-// A level whose start(episode) runs `body` in episode 0 only, so that the
-// next start shows the engine usable again.
-std::string FailingStart(const std::string& body) {
-  return absl::StrCat("local api = {}\n", kMap, "\nfunction api:start(episode)\n",
-                      "  if episode == 0 then\n", body, "\n  end\nend\nreturn api\n");
-}
-
-// Init, a Start(0) that must fail with every one of `messages`, then a
-// Start(1) and an Advance that must succeed.
-void ExpectStartFailsThenRecovers(const std::string& name, const std::string& source,
-                                  const Settings& settings,
-                                  const std::vector<std::string>& messages) {
-  std::unique_ptr<Engine> engine = InitEngine(WriteLevel(name, source), settings);
-  ASSERT_NE(engine, nullptr);
-  absl::Status failed = engine->Start(0, 1);
-  ASSERT_FALSE(failed.ok());
-  for (const std::string& message : messages) EXPECT_THAT(std::string(failed.message()), HasSubstr(message));
-  absl::Status started = engine->Start(1, 1);
-  ASSERT_TRUE(started.ok()) << started;
-  double reward = 0;
-  EXPECT_TRUE(engine->Advance(5, &reward).ok());
 }
 
 TEST(SandboxTest, AGrowingTableHitsTheMemoryCap) {
