@@ -117,6 +117,25 @@ lua_api::NResultsOr VisitProperty(lua_State* L) {
   return 0;
 }
 
+// The part of the stack a method of LevelScript uses: everything above
+// what was there when it began, which it leaves as it found. A host may
+// call the level again from inside a callback (listProperty's visitor
+// reading each key), so a method must not touch what lies below.
+class StackScope {
+ public:
+  explicit StackScope(lua_State* L) : L_(L), base_(lua_gettop(L)) {}
+  ~StackScope() { lua_settop(L_, base_); }
+  StackScope(const StackScope&) = delete;
+  StackScope& operator=(const StackScope&) = delete;
+
+  // The absolute index of the method's `i`th slot (1-based).
+  int at(int i) const { return base_ + i; }
+
+ private:
+  lua_State* const L_;
+  const int base_;
+};
+
 absl::Status LuaError(const char* what, const std::string& message) {
   return absl::InvalidArgumentError(absl::StrCat(what, ": ", message));
 }
@@ -188,20 +207,18 @@ absl::Status LevelScript::CallCallback(const char* name, int nargs, int nresults
 }
 
 absl::Status LevelScript::Init(const Settings& settings) {
-  lua_settop(L_, 0);
+  const StackScope stack(L_);
   if (!PushCallback("init")) return absl::OkStatus();
   lua_createtable(L_, 0, static_cast<int>(settings.size()));
   for (const auto& [key, value] : settings) {
     lua_pushlstring(L_, value.data(), value.size());
     lua_setfield(L_, -2, key.c_str());
   }
-  absl::Status status = CallCallback("init", 1, 0);
-  lua_settop(L_, 0);
-  return status;
+  return CallCallback("init", 1, 0);
 }
 
 absl::Status LevelScript::Start(int episode, std::uint64_t seed) {
-  lua_settop(L_, 0);
+  const StackScope stack(L_);
   // require is the script's global, so this runs under the level's limits.
   lua_pushstring(L_, "require");
   lua_rawget(L_, LUA_GLOBALSINDEX);  // raw: no metamethod of _G runs unprotected
@@ -213,50 +230,43 @@ absl::Status LevelScript::Start(int episode, std::uint64_t seed) {
   lua_api::LuaRandom* generator = lua_api::LuaRandom::Read(L_, -1);
   if (generator == nullptr) {
     std::string got = lua_api::TypeNameAt(L_, -1);
-    lua_settop(L_, 0);
     return absl::InvalidArgumentError(absl::StrCat(
         "require 'dmlab.system.random' gave ", got, ", not the random module: the level "
         "replaced it, so the engine cannot seed it"));
   }
   generator->Seed(seed);
-  lua_settop(L_, 0);
   if (!PushCallback("start")) return absl::OkStatus();
   lua_pushinteger(L_, episode);
   lua_pushnumber(L_, static_cast<lua_Number>(seed));
-  absl::Status status = CallCallback("start", 2, 0);
-  lua_settop(L_, 0);
-  return status;
+  return CallCallback("start", 2, 0);
 }
 
 absl::StatusOr<MapText> LevelScript::NextMap() {
-  lua_settop(L_, 0);
+  const StackScope stack(L_);
   if (!PushCallback("nextMap")) {
     return absl::InvalidArgumentError("the level has no nextMap callback, so no map to load");
   }
   if (absl::Status status = CallCallback("nextMap", 0, 1); !status.ok()) return status;
   MapText map;
-  if (lua_type(L_, 1) == LUA_TSTRING) {
+  if (lua_type(L_, stack.at(1)) == LUA_TSTRING) {
     std::size_t length = 0;
-    const char* text = lua_tolstring(L_, 1, &length);
+    const char* text = lua_tolstring(L_, stack.at(1), &length);
     (std::memchr(text, '\n', length) != nullptr ? map.entity : map.name).assign(text, length);
-    lua_settop(L_, 0);
     return map;
   }
-  const MapLayers* maze = ReadMaze(L_, 1);
+  const MapLayers* maze = ReadMaze(L_, stack.at(1));
   if (maze == nullptr) {
-    std::string got = lua_api::TypeNameAt(L_, 1);
-    lua_settop(L_, 0);
+    std::string got = lua_api::TypeNameAt(L_, stack.at(1));
     return absl::InvalidArgumentError(absl::StrCat(
         "level callback 'nextMap' must return a text map, a map name or a maze, not ", got));
   }
   map.entity = maze->EntityLayer();
   map.variations = maze->VariationsLayer();
-  lua_settop(L_, 0);
   return map;
 }
 
 absl::StatusOr<double> LevelScript::PickupReward(const Pickup& pickup, double default_reward) {
-  lua_settop(L_, 0);
+  const StackScope stack(L_);
   if (!PushCallback("pickup")) return default_reward;
   lua_createtable(L_, 0, 4);
   lua_pushinteger(L_, pickup.id + 1);
@@ -274,9 +284,8 @@ absl::StatusOr<double> LevelScript::PickupReward(const Pickup& pickup, double de
   if (absl::Status status = CallCallback("pickup", 1, 1); !status.ok()) return status;
   double reward = default_reward;
   std::string why;
-  if (!lua_isnil(L_, 1)) why = lua_api::ReadNumber(L_, 1, &reward);
+  if (!lua_isnil(L_, stack.at(1))) why = lua_api::ReadNumber(L_, stack.at(1), &reward);
   if (why.empty() && !std::isfinite(reward)) why = "finite reward expected";
-  lua_settop(L_, 0);
   if (!why.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("level callback 'pickup' returned ", why));
   }
@@ -284,31 +293,30 @@ absl::StatusOr<double> LevelScript::PickupReward(const Pickup& pickup, double de
 }
 
 absl::StatusOr<bool> LevelScript::HasEpisodeFinished(double time_seconds) {
-  lua_settop(L_, 0);
+  const StackScope stack(L_);
   if (!PushCallback("hasEpisodeFinished")) return false;
   lua_pushnumber(L_, time_seconds);
   if (absl::Status status = CallCallback("hasEpisodeFinished", 1, 1); !status.ok()) {
     return status;
   }
-  const bool finished = lua_toboolean(L_, 1);
-  lua_settop(L_, 0);
+  const bool finished = lua_toboolean(L_, stack.at(1));
   return finished;
 }
 
 absl::StatusOr<std::vector<ObservationSpec>> LevelScript::CustomObservationSpecs() {
-  lua_settop(L_, 0);
+  const StackScope stack(L_);
   std::vector<ObservationSpec> specs;
   if (!PushCallback("customObservationSpec")) return specs;
   if (absl::Status status = CallCallback("customObservationSpec", 0, 1); !status.ok()) {
     return status;
   }
   std::string why;
-  if (!lua_istable(L_, 1)) {
-    why = lua_api::Expected(L_, 1, "list of specs");
+  if (!lua_istable(L_, stack.at(1))) {
+    why = lua_api::Expected(L_, stack.at(1), "list of specs");
   } else {
-    const int count = static_cast<int>(lua_objlen(L_, 1));
+    const int count = static_cast<int>(lua_objlen(L_, stack.at(1)));
     for (int i = 1; i <= count && why.empty(); ++i) {
-      lua_rawgeti(L_, 1, i);
+      lua_rawgeti(L_, stack.at(1), i);
       ObservationSpec spec;
       why = ReadSpec(L_, &spec);
       if (!why.empty()) why = absl::StrCat("entry ", i, ": ", why);
@@ -316,7 +324,6 @@ absl::StatusOr<std::vector<ObservationSpec>> LevelScript::CustomObservationSpecs
       lua_pop(L_, 1);
     }
   }
-  lua_settop(L_, 0);
   if (!why.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat("level callback 'customObservationSpec' returned a bad spec: ", why));
@@ -325,7 +332,7 @@ absl::StatusOr<std::vector<ObservationSpec>> LevelScript::CustomObservationSpecs
 }
 
 absl::StatusOr<LevelObservation> LevelScript::CustomObservation(const ObservationSpec& spec) {
-  lua_settop(L_, 0);
+  const StackScope stack(L_);
   const std::string what = absl::StrCat("customObservation('", spec.name, "')");
   if (!PushCallback("customObservation")) {
     return absl::InvalidArgumentError(
@@ -338,22 +345,19 @@ absl::StatusOr<LevelObservation> LevelScript::CustomObservation(const Observatio
   LevelObservation result;
   result.value.type = spec.type;
   if (spec.type == ObservationType::kString) {
-    std::string why = lua_api::ReadString(L_, 1, &result.value.text);
-    lua_settop(L_, 0);
+    std::string why = lua_api::ReadString(L_, stack.at(1), &result.value.text);
     if (!why.empty()) return absl::InvalidArgumentError(absl::StrCat(what, ": ", why));
     return result;
   }
   const tensor::DType expected =
       spec.type == ObservationType::kBytes ? tensor::DType::kUInt8 : tensor::DType::kFloat64;
-  lua_api::LuaTensor* returned = lua_api::LuaTensor::Read(L_, 1);
+  lua_api::LuaTensor* returned = lua_api::LuaTensor::Read(L_, stack.at(1));
   if (returned == nullptr) {
-    std::string got = lua_api::TypeNameAt(L_, 1);
-    lua_settop(L_, 0);
+    std::string got = lua_api::TypeNameAt(L_, stack.at(1));
     return absl::InvalidArgumentError(absl::StrCat(
         what, ": ", lua_api::LuaTensor::TypeName(expected), " expected, got ", got));
   }
   tensor::Tensor value = returned->tensor();
-  lua_settop(L_, 0);
   if (absl::Status valid = value.CheckValid(); !valid.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(what, ": ", valid.message()));
   }
@@ -381,47 +385,42 @@ absl::StatusOr<LevelObservation> LevelScript::CustomObservation(const Observatio
 }
 
 absl::Status LevelScript::ObserveFrame(const tensor::Tensor& rgb, const tensor::Tensor& depth) {
-  lua_settop(L_, 0);
+  const StackScope stack(L_);
   if (!PushCallback("observeFrame")) return absl::OkStatus();
   lua_api::LuaTensor::Push(L_, tensor::Tensor(rgb));
   lua_api::LuaTensor::Push(L_, tensor::Tensor(depth));
-  absl::Status status = CallCallback("observeFrame", 2, 0);
-  lua_settop(L_, 0);
-  return status;
+  return CallCallback("observeFrame", 2, 0);
 }
 
 absl::StatusOr<std::optional<std::string>> LevelScript::ReadProperty(absl::string_view key) {
-  lua_settop(L_, 0);
+  const StackScope stack(L_);
   if (!PushCallback("readProperty")) return std::nullopt;
   lua_pushlstring(L_, key.data(), key.size());
   if (absl::Status status = CallCallback("readProperty", 1, 1); !status.ok()) return status;
   std::optional<std::string> value;
-  if (lua_type(L_, 1) == LUA_TSTRING || lua_type(L_, 1) == LUA_TNUMBER) {
-    value = lua_tostring(L_, 1);
-  } else if (!lua_isnil(L_, 1)) {
-    std::string got = lua_api::TypeNameAt(L_, 1);
-    lua_settop(L_, 0);
+  if (lua_type(L_, stack.at(1)) == LUA_TSTRING || lua_type(L_, stack.at(1)) == LUA_TNUMBER) {
+    value = lua_tostring(L_, stack.at(1));
+  } else if (!lua_isnil(L_, stack.at(1))) {
+    std::string got = lua_api::TypeNameAt(L_, stack.at(1));
     return absl::InvalidArgumentError(absl::StrCat(
         "level callback 'readProperty' must return a string, number or nil, not ", got));
   }
-  lua_settop(L_, 0);
   return value;
 }
 
 absl::StatusOr<std::optional<bool>> LevelScript::WriteProperty(absl::string_view key,
                                                                absl::string_view value) {
-  lua_settop(L_, 0);
+  const StackScope stack(L_);
   if (!PushCallback("writeProperty")) return std::nullopt;
   lua_pushlstring(L_, key.data(), key.size());
   lua_pushlstring(L_, value.data(), value.size());
   if (absl::Status status = CallCallback("writeProperty", 2, 1); !status.ok()) return status;
-  const bool accepted = lua_toboolean(L_, 1);
-  lua_settop(L_, 0);
+  const bool accepted = lua_toboolean(L_, stack.at(1));
   return accepted;
 }
 
 absl::StatusOr<bool> LevelScript::ListProperty(absl::string_view key, Visit visit) {
-  lua_settop(L_, 0);
+  const StackScope stack(L_);
   if (!PushCallback("listProperty")) return false;
   lua_pushlstring(L_, key.data(), key.size());
   Visit** box = static_cast<Visit**>(lua_newuserdata(L_, sizeof(Visit*)));
@@ -429,7 +428,6 @@ absl::StatusOr<bool> LevelScript::ListProperty(absl::string_view key, Visit visi
   lua_pushcclosure(L_, &lua_api::Raising<&VisitProperty>, 1);
   absl::Status status = CallCallback("listProperty", 2, 0);
   *box = nullptr;  // Still alive: unreachable boxes are collected only later.
-  lua_settop(L_, 0);
   if (!status.ok()) return status;
   return true;
 }

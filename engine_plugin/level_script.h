@@ -86,6 +86,9 @@ class LevelScript {
   // the tensors and revokes them afterwards.
   absl::Status ObserveFrame(const tensor::Tensor& rgb, const tensor::Tensor& depth);
   bool has_observe_frame() const { return has_observe_frame_; }
+  // Whether one of the level's callbacks is running: a host calling in
+  // from inside one (listProperty's visitor) makes a nested call.
+  bool in_callback() const { return vm_->in_call(); }
 
   // Properties (nullopt: the level has no such callback or returned nil).
   absl::StatusOr<std::optional<std::string>> ReadProperty(absl::string_view key);
