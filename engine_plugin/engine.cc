@@ -207,6 +207,10 @@ absl::Status RefuseNested(const LevelScript* script, const char* what) {
             "the callback returns"));
 }
 
+// Event type names stay registered for the engine's life: bound them.
+constexpr std::size_t kMaxEventNameBytes = 1024;
+constexpr std::size_t kMaxEventTypes = 4096;
+
 absl::Status Annotate(const absl::Status& status, absl::string_view context) {
   return absl::Status(status.code(), absl::StrCat(context, ": ", status.message()));
 }
@@ -261,6 +265,10 @@ struct Engine::State final : GameHost, EventSink {
   std::vector<std::optional<LevelObservation>> observations;
   std::vector<std::string> event_type_names;
   std::vector<Event> events;
+  // The bytes of this step's events (names and values), and their
+  // budget: the level's tensor memory limit.
+  std::size_t event_bytes = 0;
+  std::size_t event_bytes_limit = 0;
 
   // Last, so it is destroyed first: its Lua VM refers to this State.
   std::unique_ptr<LevelScript> script;
@@ -278,6 +286,26 @@ struct Engine::State final : GameHost, EventSink {
   int frame_height() const override { return height; }
 
   // EventSink
+  absl::Status ReserveEvent(absl::string_view name, std::size_t bytes) override {
+    if (name.size() > kMaxEventNameBytes) {
+      return absl::InvalidArgumentError(absl::StrCat("the event name has ", name.size(),
+                                                     " bytes; at most ", kMaxEventNameBytes));
+    }
+    if (event_type_names.size() >= kMaxEventTypes &&
+        std::find(event_type_names.begin(), event_type_names.end(), name) ==
+            event_type_names.end()) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "the level already has ", kMaxEventTypes, " event types, the most an engine keeps"));
+    }
+    if (bytes > event_bytes_limit - event_bytes) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "the events of one step may hold ", event_bytes_limit >> 20,
+          " MiB (setting tensorMemoryLimitMegabytes); this one needs ", bytes, " bytes and ",
+          event_bytes_limit - event_bytes, " are left"));
+    }
+    event_bytes += bytes;
+    return absl::OkStatus();
+  }
   void AddEvent(std::string name, std::vector<ObservationValue> values) override {
     auto known = std::find(event_type_names.begin(), event_type_names.end(), name);
     const int type = static_cast<int>(known - event_type_names.begin());
@@ -295,6 +323,7 @@ struct Engine::State final : GameHost, EventSink {
     target_loan = nullptr;
     observations.assign(specs.size(), std::nullopt);
     events.clear();
+    event_bytes = 0;
   }
 
   absl::Status LoadMap() {
@@ -557,9 +586,11 @@ absl::Status Engine::Init() {
   // The last frame that starts within the limit ends the episode.
   s.episode_length_frames =
       static_cast<std::int64_t>(std::ceil(s.episode_length_seconds * s.fps - 1e-9));
+  const LevelLimits limits =
+      ResolveLimits(s.limit_settings, /*from_path=*/!s.level.directory.empty());
+  s.event_bytes_limit = limits.tensors.memory_bytes;
   absl::StatusOr<std::unique_ptr<LevelScript>> script = LevelScript::Load(
-      s.level.source, s.level.chunk_name, s.level.directory,
-      ResolveLimits(s.limit_settings, /*from_path=*/!s.level.directory.empty()), &s, &s);
+      s.level.source, s.level.chunk_name, s.level.directory, limits, &s, &s);
   if (!script.ok()) return script.status();
   if (absl::Status status = (*script)->Init(s.settings); !status.ok()) return status;
   absl::StatusOr<std::vector<ObservationSpec>> custom = (*script)->CustomObservationSpecs();

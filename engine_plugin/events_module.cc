@@ -1,5 +1,6 @@
 #include "engine_plugin/events_module.h"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "lua_api/preload.h"
 #include "lua_api/read.h"
 #include "tensor/convert.h"
+#include "tensor/work_meter.h"
 
 namespace engine_plugin {
 namespace {
@@ -18,14 +20,11 @@ namespace {
 using lua_api::ArgumentError;
 using lua_api::NResultsOr;
 
-// The event value of the string or tensor at stack `index` (argument
-// index - 1 of add), or the whole argument error.
-std::string ReadEventValue(lua_State* L, int index, ObservationValue* value) {
+// The bytes the value at stack `index` (argument index - 1 of add) takes
+// as an event value, or the whole argument error.
+std::string MeasureEventValue(lua_State* L, int index, std::size_t* bytes) {
   if (lua_type(L, index) == LUA_TSTRING) {
-    std::size_t length = 0;
-    const char* text = lua_tolstring(L, index, &length);
-    value->type = ObservationType::kString;
-    value->text.assign(text, length);
+    *bytes = lua_objlen(L, index);
     return {};
   }
   if (lua_api::LuaTensor::Read(L, index) == nullptr) {
@@ -36,6 +35,23 @@ std::string ReadEventValue(lua_State* L, int index, ObservationValue* value) {
     return e;
   }
   const tensor::Tensor& source = lua_tensor->tensor();
+  // An expanded view may have far more elements than bytes of storage.
+  *bytes = static_cast<std::size_t>(tensor::ProductOfWork(
+      source.num_elements(), source.dtype() == tensor::DType::kUInt8 ? 1 : sizeof(double)));
+  return {};
+}
+
+// The event value of the string or tensor at stack `index`, which
+// MeasureEventValue accepted.
+std::string ReadEventValue(lua_State* L, int index, ObservationValue* value) {
+  if (lua_type(L, index) == LUA_TSTRING) {
+    std::size_t length = 0;
+    const char* text = lua_tolstring(L, index, &length);
+    value->type = ObservationType::kString;
+    value->text.assign(text, length);
+    return {};
+  }
+  const tensor::Tensor& source = lua_api::LuaTensor::Read(L, index)->tensor();
   const bool bytes = source.dtype() == tensor::DType::kUInt8;
   absl::StatusOr<tensor::Tensor> copy =
       tensor::Convert(source, bytes ? tensor::DType::kUInt8 : tensor::DType::kFloat64);
@@ -51,11 +67,21 @@ NResultsOr Add(lua_State* L) {
   if (std::string why = lua_api::ReadString(L, 2, &name); !why.empty()) {
     return ArgumentError("add", 1, why);
   }
+  std::size_t total = name.size();
+  for (int index = 3; index <= lua_gettop(L); ++index) {
+    std::size_t bytes = 0;
+    if (std::string e = MeasureEventValue(L, index, &bytes); !e.empty()) return e;
+    total = bytes > SIZE_MAX - total ? SIZE_MAX : total + bytes;
+  }
+  EventSink* sink = HostOf<EventSink>(L);
+  if (absl::Status reserved = sink->ReserveEvent(name, total); !reserved.ok()) {
+    return lua_api::StatusError("add", reserved);
+  }
   std::vector<ObservationValue> values(lua_gettop(L) - 2);
   for (int index = 3; index <= lua_gettop(L); ++index) {
     if (std::string e = ReadEventValue(L, index, &values[index - 3]); !e.empty()) return e;
   }
-  HostOf<EventSink>(L)->AddEvent(std::move(name), std::move(values));
+  sink->AddEvent(std::move(name), std::move(values));
   return 0;
 }
 

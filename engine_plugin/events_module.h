@@ -4,7 +4,9 @@
 //   events:add(name, ...)   each value a string or a tensor. A ByteTensor
 //                           arrives as bytes, any other tensor as doubles;
 //                           both are copied, so the script may go on
-//                           changing its tensors.
+//                           changing its tensors. The host may refuse an
+//                           event (a name too long, a step's events over
+//                           its budget) before anything is copied.
 // The host reads them through the engine (Engine::events) or the C ABI:
 // an event type is registered on first use of its name.
 //
@@ -13,9 +15,12 @@
 #ifndef ENGINE_PLUGIN_EVENTS_MODULE_H_
 #define ENGINE_PLUGIN_EVENTS_MODULE_H_
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "engine_plugin/observation.h"
 #include "lua_api/lua.h"
 
@@ -24,6 +29,10 @@ namespace engine_plugin {
 class EventSink {
  public:
   virtual ~EventSink() = default;
+  // Before the module copies an event's values: whether the host takes an
+  // event called `name` whose values hold `bytes` (its rules and budget;
+  // an error is raised in the script), counting them if it does.
+  virtual absl::Status ReserveEvent(absl::string_view name, std::size_t bytes) = 0;
   virtual void AddEvent(std::string name, std::vector<ObservationValue> values) = 0;
 };
 

@@ -110,7 +110,7 @@ NResultsOr Pickups(lua_State* L) {
 // Reads field `key` of the table at index 2, a list of two numbers, into
 // *a and *b. Absent fields leave them as they are.
 std::string ReadPair(lua_State* L, const char* key, double* a, double* b) {
-  lua_getfield(L, 2, key);
+  lua_api::PushRawField(L, 2, key);
   std::string why;
   if (!lua_isnil(L, -1)) {
     if (!lua_istable(L, -1) || lua_objlen(L, -1) != 2) {
@@ -133,7 +133,7 @@ std::string ReadPair(lua_State* L, const char* key, double* a, double* b) {
 }
 
 std::string ReadExtent(lua_State* L, const char* key, int* extent) {
-  lua_getfield(L, 2, key);
+  lua_api::PushRawField(L, 2, key);
   std::string why;
   if (!lua_isnil(L, -1)) {
     std::int64_t value = 0;

@@ -14,6 +14,7 @@
 #include "lua_api/n_results_or.h"
 #include "lua_api/random.h"
 #include "lua_api/read.h"
+#include "lua_api/tensor_limits.h"
 #include "lua_api/tensor_module.h"
 #include "tensor/device_transfer.h"
 
@@ -33,17 +34,9 @@ std::string ShapeText(absl::Span<const std::int64_t> shape) {
   return absl::StrCat("[", absl::StrJoin(shape, ", "), "]");
 }
 
-// [-0, +1, -] t[key] of the table at `index`, raw: this runs outside any
-// protected call, where a metamethod's error would abort the host.
-void RawField(lua_State* L, int index, const char* key) {
-  index = index < 0 ? lua_gettop(L) + index + 1 : index;
-  lua_pushstring(L, key);
-  lua_rawget(L, index);
-}
-
 // [-0, +0, -] A string field of the table at `index`, or why not.
 std::string StringField(lua_State* L, int index, const char* key, std::string* out) {
-  RawField(L, index, key);
+  lua_api::PushRawField(L, index, key);
   std::string why = lua_api::ReadString(L, -1, out);
   lua_pop(L, 1);
   return why.empty() ? why : absl::StrCat(key, ": ", why);
@@ -68,7 +61,7 @@ std::string ReadSpec(lua_State* L, ObservationSpec* spec) {
   } else {
     return absl::StrCat("type: 'Bytes', 'Doubles' or 'String' expected, got '", type, "'");
   }
-  RawField(L, entry, "shape");
+  lua_api::PushRawField(L, entry, "shape");
   std::string why;
   if (!lua_istable(L, -1)) {
     why = absl::StrCat("shape: ", lua_api::Expected(L, -1, "table of extents"));
@@ -191,7 +184,7 @@ absl::StatusOr<std::unique_ptr<LevelScript>> LevelScript::Load(absl::string_view
 
 bool LevelScript::PushCallback(const char* name) {
   lua_rawgeti(L_, LUA_REGISTRYINDEX, api_ref_);
-  RawField(L_, -1, name);
+  lua_api::PushRawField(L_, -1, name);
   if (lua_isnil(L_, -1)) {
     lua_pop(L_, 2);
     return false;
@@ -378,7 +371,11 @@ absl::StatusOr<LevelObservation> LevelScript::CustomObservation(const Observatio
   // On the tensor's own device: a level that computes an observation on a
   // GPU hands it on there (the C ABI copies it to the host only for hosts
   // that ask for host memory).
-  absl::StatusOr<tensor::Tensor> compacted = tensor::ToDevice(value, value.device());
+  // From the level's tensor allocator: the copy counts against its tensor
+  // memory budget, so a declared 16000x16000 observation returned as an
+  // expand of one element is refused rather than materialised.
+  absl::StatusOr<tensor::Tensor> compacted =
+      tensor::ToDevice(value, value.device(), lua_api::TensorAllocator(L_));
   if (!compacted.ok()) return compacted.status();
   result.value.tensor = *std::move(compacted);
   return result;

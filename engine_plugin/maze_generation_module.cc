@@ -56,7 +56,7 @@ std::string CheckKeys(lua_State* L, int index, const char* function,
 }
 
 bool HasField(lua_State* L, int index, const char* key) {
-  lua_getfield(L, index, key);
+  lua_api::PushRawField(L, index, key);
   const bool has = !lua_isnil(L, -1);
   lua_pop(L, 1);
   return has;
@@ -68,7 +68,7 @@ bool HasField(lua_State* L, int index, const char* key) {
 template <typename T, typename Read>
 std::string ReadField(lua_State* L, int index, const char* function, const char* key, Read read,
                       T* value, bool optional = true) {
-  lua_getfield(L, index, key);
+  lua_api::PushRawField(L, index, key);
   std::string why = optional && lua_isnil(L, -1) ? std::string() : read(L, -1, value);
   lua_pop(L, 1);
   return why.empty() ? why : ArgumentError(function, 1, absl::StrCat(key, ": ", why));

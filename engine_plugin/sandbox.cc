@@ -12,6 +12,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "lua_api/call.h"
+#include "lua_api/lua_memory.h"
 #include "lua_api/native_code.h"
 #include "lua_api/read.h"
 
@@ -30,37 +31,12 @@ constexpr char kBinaryChunk = '\033';
 
 std::string Megabytes(std::size_t bytes) { return absl::StrCat(bytes >> 20, " MiB"); }
 
-// The lua_Alloc of a capped VM; `ud` is its Sandbox::Memory.
-void* CappedAllocate(void* ud, void* block, std::size_t old_size, std::size_t new_size) {
-  auto* memory = static_cast<Sandbox::Memory*>(ud);
-  if (new_size == 0) {
-    std::free(block);
-    memory->used -= old_size;
-    return nullptr;
-  }
-  // Shrinking must never fail (Lua relies on it), so only growth counts.
-  // Inside the modules' C++ functions a refusal would longjmp over their
-  // destructors, so there the cap stretches to twice its size: enough for
-  // any result they push short of a pathological one (the nested tables of
-  // a huge tensor's val()), and the script's next allocation is refused.
-  const std::size_t ceiling =
-      lua_api::InNativeCode::active() ? memory->limit * 2 : memory->limit;
-  if (memory->enforcing && new_size > old_size &&
-      memory->used + (new_size - old_size) > ceiling) {
-    memory->refused = true;
-    return nullptr;
-  }
-  void* resized = std::realloc(block, new_size);
-  if (resized != nullptr) memory->used = memory->used - old_size + new_size;
-  return resized;
-}
-
 // [-(n + 1), +m, e] Calls the function under its n arguments with the cap
 // enforced (upvalue 1 is the Memory). It runs inside Call's lua_pcall, so
 // that only allocations under that protection can be refused: a refusal
 // outside one would be an unprotected error, which aborts the host.
 int RunCapped(lua_State* L) {
-  auto* memory = static_cast<Sandbox::Memory*>(lua_touserdata(L, lua_upvalueindex(1)));
+  auto* memory = static_cast<lua_api::LuaMemoryCap*>(lua_touserdata(L, lua_upvalueindex(1)));
   memory->enforcing = true;
   lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
   memory->enforcing = false;
@@ -263,11 +239,11 @@ absl::Status OpenRestricted(lua_State* L, const std::string& directory) {
 absl::StatusOr<std::unique_ptr<Sandbox>> Sandbox::Create(const LevelLimits& limits,
                                                          const std::string& directory) {
   std::unique_ptr<Sandbox> sandbox(new Sandbox(limits));
-  Memory& memory = sandbox->memory_;
+  lua_api::LuaMemoryCap& memory = sandbox->memory_;
   memory.limit = limits.memory_bytes;
   // Only a cap needs an allocator of ours; 64-bit LuaJIT without GC64
   // accepts none, so an uncapped VM keeps the default one.
-  lua_State* L = memory.limit == 0 ? luaL_newstate() : lua_newstate(&CappedAllocate, &memory);
+  lua_State* L = memory.limit == 0 ? luaL_newstate() : lua_api::NewCappedState(&memory);
   if (L == nullptr) {
     return absl::ResourceExhaustedError(
         memory.limit == 0 ? "cannot create a Lua state"

@@ -21,18 +21,17 @@
 //        package.cpath;
 //      - the tensor file constructor ({file = ...}) is refused.
 //    Under LuaJIT, the jit and ffi modules are not opened either.
-//  - A memory cap (`memory_bytes`): the VM's allocator refuses to grow the
-//    Lua heap past it while script code runs, which the script sees as
-//    Lua's "not enough memory" error. The engine's own small allocations
-//    between callbacks are never refused, so a full heap cannot make the
-//    engine fail outside a protected call. Lua 5.1 has no emergency
-//    collection: garbage not yet collected counts, so leave headroom.
-//    Inside the modules' C++ functions (lua_api::InNativeCode) a refusal
-//    would longjmp over their destructors, so there the cap stretches to
-//    twice its size and the script's next allocation is refused instead.
-//    Only a C++ function that alone allocates more than the cap (val() of
-//    a huge tensor) can still be refused mid-way: it then leaks what it
-//    held, and never crashes.
+//  - A memory cap (`memory_bytes`, lua_api/lua_memory.h): the VM's
+//    allocator refuses to grow the Lua heap past it while script code
+//    runs, which the script sees as Lua's "not enough memory" error. The
+//    engine's own small allocations between callbacks are never refused,
+//    so a full heap cannot make the engine fail outside a protected call.
+//    Lua 5.1 has no emergency collection: garbage not yet collected
+//    counts, so leave headroom. Inside the modules' C++ functions nothing
+//    is refused (a refusal would longjmp over their destructors): the
+//    script's next allocation is, and the functions whose results grow
+//    with their input (val()) check the room left first. The C++ side of
+//    each tensor the script holds counts too.
 //  - An instruction watchdog (`instruction_limit`): a count hook that
 //    aborts a callback once it has run that many Lua VM instructions
 //    (checked every 1000, in every coroutine), with an error that names
@@ -62,6 +61,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "lua_api/lua.h"
+#include "lua_api/lua_memory.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/tensor_limits.h"
 #include "tensor/work_meter.h"
@@ -103,13 +103,7 @@ class Sandbox {
   Sandbox(const Sandbox&) = delete;
   Sandbox& operator=(const Sandbox&) = delete;
 
-  // The VM's allocator and hook state; public for the C callbacks only.
-  struct Memory {
-    std::size_t limit = 0;  // 0: none
-    std::size_t used = 0;
-    bool enforcing = false;  // only while script code runs
-    bool refused = false;
-  };
+  // The watchdog's state; public for the C callbacks only.
   struct Watchdog {
     std::int64_t limit = 0;
     std::int64_t executed = 0;
@@ -131,7 +125,7 @@ class Sandbox {
   explicit Sandbox(const LevelLimits& limits) : limits_(limits) {}
 
   LevelLimits limits_;
-  Memory memory_;
+  lua_api::LuaMemoryCap memory_;
   Watchdog watchdog_;
   InstructionMeter meter_{this};
   int depth_ = 0;  // Calls running, nested ones included

@@ -16,6 +16,7 @@
 #ifndef LUA_API_CLASS_H_
 #define LUA_API_CLASS_H_
 
+#include <cstddef>
 #include <cstring>
 #include <initializer_list>
 #include <string>
@@ -24,6 +25,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "lua_api/lua.h"
+#include "lua_api/lua_memory.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/native_code.h"
 #include "lua_api/read.h"
@@ -90,12 +92,16 @@ class Class {
 
   // [-0, +1, m] A new object of T, constructed from `args`, with the
   // metatable registered as `name` (the same pointer as given to Register).
+  // The object's C++ memory (T::NativeBytes() if T says, else sizeof(T))
+  // counts against L's Lua memory cap (lua_memory.h) until __gc.
   template <typename... Args>
   static T* CreateObject(lua_State* L, const char* name, Args&&... args) {
     Box* box = static_cast<Box*>(lua_newuserdata(L, sizeof(Box)));
     box->tag = nullptr;  // not a T until constructed: a throw leaves it inert
     T* object = new T(std::forward<Args>(args)...);
     box->object = object;
+    box->charged = NativeBytes(*object);
+    ChargeLuaMemory(L, static_cast<std::ptrdiff_t>(box->charged));
     box->tag = Tag();
     lua_pushlightuserdata(L, const_cast<char*>(name));
     lua_rawget(L, LUA_REGISTRYINDEX);
@@ -133,7 +139,7 @@ class Class {
   static int Member(lua_State* L) {
     {
       InNativeCode native;
-      NResultsOr result = Invoke<Method>(L);
+      NResultsOr result = Catching([L] { return Invoke<Method>(L); });
       if (result.ok()) return result.n_results();
       lua_pushlstring(L, result.error().data(), result.error().size());
     }  // `result` and its message are gone before the longjmp.
@@ -170,7 +176,16 @@ class Class {
   struct Box {
     const void* tag;
     T* object;
+    std::size_t charged;  // what CreateObject charged to the Lua memory cap
   };
+
+  static std::size_t NativeBytes(const T& object) {
+    if constexpr (requires { object.NativeBytes(); }) {
+      return object.NativeBytes();
+    } else {
+      return sizeof(T);
+    }
+  }
 
   template <auto Method>
   static NResultsOr Invoke(lua_State* L) {
@@ -193,7 +208,9 @@ class Class {
   // destroyed again.
   static int Gc(lua_State* L) {
     if (T* self = ReadObject(L, 1)) {
-      static_cast<Box*>(lua_touserdata(L, 1))->tag = nullptr;
+      Box* box = static_cast<Box*>(lua_touserdata(L, 1));
+      box->tag = nullptr;
+      ChargeLuaMemory(L, -static_cast<std::ptrdiff_t>(box->charged));
       delete self;
     }
     return 0;

@@ -44,6 +44,13 @@ class LuaTensor {
 
   const tensor::Tensor& tensor() const { return tensor_; }
 
+  // The C++ memory this object holds, charged to the Lua memory cap: a
+  // view of many dimensions keeps its shape and strides on the heap.
+  std::size_t NativeBytes() const { return NativeBytesOfRank(tensor_.rank()); }
+  static std::size_t NativeBytesOfRank(int rank) {
+    return sizeof(LuaTensor) + 2 * sizeof(tensor::Index) * static_cast<std::size_t>(rank);
+  }
+
   // Views are made per call and collected in bursts, which overflow
   // malloc's per-thread cache: a select spent 300 instructions in malloc
   // and free. So freed LuaTensors wait in a small per-thread pool for the

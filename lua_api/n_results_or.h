@@ -13,6 +13,8 @@
 #ifndef LUA_API_N_RESULTS_OR_H_
 #define LUA_API_N_RESULTS_OR_H_
 
+#include <exception>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -36,6 +38,21 @@ class NResultsOr {
   std::string error_;
 };
 
+// Runs `function` (returning NResultsOr) and turns a C++ exception into
+// an error: none may unwind through Lua's C frames, where it would end the
+// process. Only std::exception is caught: LuaJIT raises its own errors by
+// unwinding C++ frames, and those must pass.
+template <typename Function>
+NResultsOr Catching(Function&& function) {
+  try {
+    return function();
+  } catch (const std::bad_alloc&) {
+    return "not enough memory (a C++ allocation failed)";
+  } catch (const std::exception& e) {
+    return std::string("internal error: ") + e.what();
+  }
+}
+
 // Wraps a free NResultsOr function as a lua_CFunction that raises its
 // error only after the function's C++ scope has closed.
 //   lua_pushcfunction(L, &Raising<&Narrow>);
@@ -43,7 +60,7 @@ template <NResultsOr (*Function)(lua_State*)>
 int Raising(lua_State* L) {
   {
     InNativeCode native;
-    NResultsOr result = Function(L);
+    NResultsOr result = Catching([L] { return Function(L); });
     if (result.ok()) return result.n_results();
     lua_pushlstring(L, result.error().data(), result.error().size());
   }

@@ -7,9 +7,15 @@
 
 namespace lua_api {
 
+void PushRawField(lua_State* L, int index, const char* key) {
+  index = index < 0 && index > LUA_REGISTRYINDEX ? lua_gettop(L) + index + 1 : index;
+  lua_pushstring(L, key);
+  lua_rawget(L, index);
+}
+
 std::string TypeNameAt(lua_State* L, int index) {
   if (lua_type(L, index) == LUA_TUSERDATA && lua_getmetatable(L, index)) {
-    lua_getfield(L, -1, "__name");
+    PushRawField(L, -1, "__name");
     std::string name = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "userdata";
     lua_pop(L, 2);
     return name;

@@ -21,6 +21,11 @@
 
 namespace lua_api {
 
+// [-0, +1, -] Pushes t[key] of the table at `index`, raw: C++ code reads
+// script tables this way, so no metamethod (script code, which may raise
+// an error) runs while C++ objects are alive or outside a protected call.
+void PushRawField(lua_State* L, int index, const char* key);
+
 // "nil", "number", "table", ..., or the type name of a tensor userdata
 // (its metatable's __name field) for userdata that have one.
 std::string TypeNameAt(lua_State* L, int index);

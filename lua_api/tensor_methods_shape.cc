@@ -18,6 +18,7 @@
 #include "lua_api/class.h"
 #include "lua_api/extents_argument.h"
 #include "lua_api/lua.h"
+#include "lua_api/lua_memory.h"
 #include "lua_api/lua_tensor.h"
 #include "lua_api/method_arguments.h"
 #include "lua_api/module_functions.h"
@@ -220,6 +221,14 @@ NResultsOr PushPieces(lua_State* L, const char* method, const Tensor& t, int dim
   // A tensor without elements may have a dimension of 2^62 entries.
   if (count > std::numeric_limits<int>::max()) {
     return ArgumentError(method, 1, absl::StrCat(count, " pieces are more than a table holds"));
+  }
+  // Each piece is a tensor object: check that they fit (lua_memory.h).
+  constexpr std::size_t kBytesPerPiece = 64;
+  if (std::string e = CheckLuaMemory(
+          L, static_cast<std::size_t>(count) * (kBytesPerPiece + LuaTensor::NativeBytesOfRank(t.rank())),
+          method);
+      !e.empty()) {
+    return e;
   }
   lua_createtable(L, static_cast<int>(count), 0);
   for (Index i = 0; i < count; ++i) {

@@ -14,6 +14,7 @@
 #include "absl/types/span.h"
 #include "lua_api/class.h"
 #include "lua_api/lua.h"
+#include "lua_api/lua_memory.h"
 #include "lua_api/lua_tensor.h"
 #include "lua_api/method_arguments.h"
 #include "lua_api/n_results_or.h"
@@ -27,6 +28,7 @@
 #include "tensor/print.h"
 #include "tensor/tensor.h"
 #include "tensor/typed_view.h"
+#include "tensor/work_meter.h"
 
 namespace lua_api {
 namespace {
@@ -103,6 +105,20 @@ NResultsOr PushValues(const Tensor& t, lua_State* L) {
   }
   // One level of nesting holds a table and its parent.
   if (!lua_checkstack(L, t.rank() + 2)) return "'val': the tensor has too many dimensions";
+  // The result is as large as the tensor has elements, whatever its
+  // storage: check that it fits before building it (lua_memory.h).
+  const Index rows = t.shape().back() == 0 ? 0 : t.num_elements() / t.shape().back();
+  constexpr std::size_t kBytesPerNumber = 16, kBytesPerTable = 64;
+  if (std::string e = CheckLuaMemory(L,
+                                     static_cast<std::size_t>(t.num_elements()) * kBytesPerNumber +
+                                         static_cast<std::size_t>(rows) * kBytesPerTable,
+                                     "val");
+      !e.empty()) {
+    return e;
+  }
+  if (absl::Status charged = tensor::ChargeWork(t.num_elements()); !charged.ok()) {
+    return StatusError("val", charged);
+  }
   return tensor::DispatchDType(t.dtype(), [&](auto tag) -> NResultsOr {
     using T = typename decltype(tag)::type;
     absl::StatusOr<tensor::TypedView<T>> view = tensor::TypedView<T>::Of(t);

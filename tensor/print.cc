@@ -7,14 +7,31 @@
 
 #include "absl/strings/str_cat.h"
 #include "tensor/device_transfer.h"
-#include "tensor/internal/kernel_support.h"
 
 namespace tensor {
 namespace {
 
-// Dimensions longer than this are elided to their first and last kShown
-// entries when the tensor has more than max_elements elements.
+// Dimensions longer than twice this are elided to their first and last
+// kShown entries when the tensor has more than max_elements elements.
 constexpr Index kShown = 3;
+
+// Bounds on what is printed, whatever the tensor: printing recurses once
+// per dimension, and a tensor of small extents in many dimensions (6^12
+// elements, none elided) would print billions of values. Past them, the
+// tensor is summarised by its header and a count.
+constexpr int kMaxPrintedRank = 64;
+constexpr Index kMaxPrintedValues = 10000;
+
+// How many values a printer showing `shown` entries of each long
+// dimension prints (saturating at kMaxPrintedValues + 1).
+Index PrintedValues(const Layout& layout, Index shown) {
+  Index values = 1;
+  for (Index extent : layout.shape()) {
+    values *= extent > 2 * shown ? 2 * shown : extent;
+    if (values > kMaxPrintedValues) return kMaxPrintedValues + 1;
+  }
+  return values;
+}
 
 template <typename T>
 std::string FormatValue(T value) {
@@ -35,8 +52,10 @@ std::string FormatValue(T value) {
 template <typename T>
 class Printer {
  public:
-  Printer(const Layout& layout, const T* origin, bool elide)
-      : layout_(layout), origin_(origin), elide_(elide) {}
+  // Prints every entry when `shown` is 0; else `shown` entries at each
+  // end of each dimension longer than 2 * shown.
+  Printer(const Layout& layout, const T* origin, Index shown)
+      : layout_(layout), origin_(origin), shown_(shown) {}
 
   std::string Print() {
     // The first pass finds the widest value, the second aligns to it.
@@ -49,7 +68,7 @@ class Printer {
  private:
   bool Elided(int dim, Index i) const {
     const Index extent = layout_.shape()[dim];
-    return elide_ && extent > 2 * kShown && i >= kShown && i < extent - kShown;
+    return shown_ > 0 && extent > 2 * shown_ && i >= shown_ && i < extent - shown_;
   }
 
   // Prints the sub-tensor at dimension `dim` starting at `offset` into
@@ -63,7 +82,7 @@ class Printer {
     for (Index i = 0; i < extent; ++i) {
       if (Elided(dim, i)) {
         if (out) absl::StrAppend(out, "...", separator);
-        i = extent - kShown - 1;
+        i = extent - shown_ - 1;
         continue;
       }
       if (innermost) {
@@ -84,7 +103,7 @@ class Printer {
 
   const Layout& layout_;
   const T* const origin_;
-  const bool elide_;
+  const Index shown_;
   std::size_t width_ = 0;
 };
 
@@ -100,17 +119,29 @@ absl::StatusOr<std::string> ToString(const Tensor& tensor, const PrintOptions& o
     text->insert(text->find(']') + 1, absl::StrCat(" device: ", tensor.device().ToString()));
     return text;
   }
-  absl::StatusOr<std::byte*> origin = internal::CpuData(tensor, "tostring");
+  // Not CpuData: that charges every element as work (work_meter.h), and
+  // printing reads at most kMaxPrintedValues of them.
+  absl::StatusOr<std::byte*> origin = tensor.data();
   if (!origin.ok()) return origin.status();
   std::string out = absl::StrCat("[", std::string(options.type_prefix.data(), options.type_prefix.size()),
                                  DTypeTensorName(tensor.dtype()),
                                  "]\nShape: ", tensor.layout().ShapeString());
   if (tensor.num_elements() == 0) return absl::StrCat(out, " Empty");
+  // Elide long dimensions to kShown entries at each end, or to one if that
+  // is still too many values; past that, summarise.
+  Index shown = 0;
+  if (tensor.num_elements() > std::min(options.max_elements, kMaxPrintedValues)) {
+    shown = PrintedValues(tensor.layout(), kShown) <= kMaxPrintedValues ? kShown : 1;
+  }
+  if (tensor.rank() > kMaxPrintedRank ||
+      (shown > 0 && PrintedValues(tensor.layout(), shown) > kMaxPrintedValues)) {
+    return absl::StrCat(out, "\n[", tensor.num_elements(), " elements in ", tensor.rank(),
+                        " dimensions: too many to print]");
+  }
   out.push_back('\n');
   DispatchDType(tensor.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    Printer<T> printer(tensor.layout(), reinterpret_cast<const T*>(*origin),
-                       tensor.num_elements() > options.max_elements);
+    Printer<T> printer(tensor.layout(), reinterpret_cast<const T*>(*origin), shown);
     out.append(printer.Print());
   });
   return out;

@@ -10,9 +10,13 @@
 // " device: cuda:0" after the class name.
 //
 // Values are right-aligned to the widest one printed; floating types show
-// 6 significant digits. Past `max_elements`, every dimension longer than 6
-// shows its first and last 3 entries around "...". A tensor without
-// elements prints "Shape: [0] Empty" (or "Shape: [] Empty").
+// 6 significant digits. Past `max_elements` (or 10000), every dimension
+// longer than 6 shows its first and last 3 entries around "...", or its
+// first and last one if that would still print over 10000 values. A tensor
+// that would print more, or has over 64 dimensions, prints its header and
+// "[N elements in R dimensions: too many to print]": output stays small
+// and printing never recurses deeply, whatever the shape. A tensor
+// without elements prints "Shape: [0] Empty" (or "Shape: [] Empty").
 //
 // Example:
 //   absl::StatusOr<std::string> text = ToString(t, {.max_elements = 100});

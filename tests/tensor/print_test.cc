@@ -1,5 +1,6 @@
 #include "tensor/print.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -411,6 +412,38 @@ TEST(PrintElisionTest, ElidedViewShowsTheViewsOwnEnds) {
             " [1998, 1948, 1898, ...,  148,   98,   48],\n"
             " [1999, 1949, 1899, ...,  149,   99,   49],\n"
             " [2000, 1950, 1900, ...,  150,  100,   50]]");
+}
+
+// --- Bounds --------------------------------------------------------------------------
+
+// Printing used to recurse once per dimension (30000 dimensions overflowed
+// the C stack) and to print every value of a tensor whose extents were all
+// too short to elide (6^12 values, a multi-GB string).
+TEST(PrintBoundsTest, ManyDimensionsAreSummarised) {
+  Tensor one = Must(TensorOf(DType::kFloat64, {1}, {7}));
+  for (Index rank : {65, 30000}) {
+    Tensor deep = Must(one.Reshape(std::vector<Index>(rank, 1)));
+    const std::string text = Print(deep);
+    EXPECT_THAT(text, ::testing::EndsWith(
+                          absl::StrCat("\n[1 elements in ", rank, " dimensions: too many to print]")));
+  }
+  // 64 dimensions still print.
+  EXPECT_THAT(Print(Must(one.Reshape(std::vector<Index>(64, 1)))),
+              ::testing::EndsWith(std::string(64, '[') + "7" + std::string(64, ']')));
+}
+
+TEST(PrintBoundsTest, ShortExtentsInManyDimensionsStaySmall) {
+  Tensor byte = Must(TensorOf(DType::kUInt8, {1}, {5}));
+  // 6^12 elements: each dimension is shown at its two ends.
+  const std::string twelve = Print(Must(byte.Expand(std::vector<Index>(12, 6))));
+  EXPECT_LT(twelve.size(), 200000u);
+  EXPECT_EQ(std::count(twelve.begin(), twelve.end(), '5'), 4096);
+  // A variant: 3^30 elements would print 2^30 values even then.
+  EXPECT_THAT(Print(Must(byte.Expand(std::vector<Index>(30, 3)))),
+              ::testing::EndsWith("[205891132094649 elements in 30 dimensions: too many to print]"));
+  // A huge expand of one dimension is elided as any long dimension is.
+  EXPECT_EQ(Print(Must(byte.Expand({Index{1} << 50}))),
+            absl::StrCat(kByteHeader, "Shape: [1125899906842624]\n[5, 5, 5, ..., 5, 5, 5]"));
 }
 
 // --- Validity ---------------------------------------------------------------------
