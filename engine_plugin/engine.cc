@@ -445,6 +445,9 @@ struct Engine::State final : GameHost, EventSink {
     }
   }
 
+  // A copy of `value` that nothing else holds.
+  absl::StatusOr<ObservationValue> CopyOf(const ObservationValue& value);
+
   absl::StatusOr<const LevelObservation*> Observe(int index) {
     if (!started) return absl::FailedPreconditionError("no observations before start");
     if (index < 0 || index >= static_cast<int>(specs.size())) {
@@ -629,6 +632,13 @@ absl::StatusOr<ObservationValue> Engine::Observation(int index) {
   return (*observed)->value;
 }
 
+absl::StatusOr<ObservationValue> Engine::SteadyObservation(int index) {
+  absl::StatusOr<const LevelObservation*> observed = state_->Observe(index);
+  if (!observed.ok()) return observed.status();
+  if (!(*observed)->shares_script_storage) return (*observed)->value;
+  return state_->CopyOf((*observed)->value);
+}
+
 absl::StatusOr<ObservationValue> Engine::RetainObservation(int index) {
   absl::StatusOr<const LevelObservation*> observed = state_->Observe(index);
   if (!observed.ok()) return observed.status();
@@ -637,21 +647,25 @@ absl::StatusOr<ObservationValue> Engine::RetainObservation(int index) {
     return observation.value;
   }
   // The script may write into its tensor after this step, and the next
-  // frame overwrites a host's frame target: hold a copy. A level's tensor
-  // on a GPU is copied there (a device RGB_INTERLEAVED is pool storage,
-  // returned above); on the CPU the copy comes from the pool.
-  const tensor::Tensor& source = observation.value.tensor;
+  // frame overwrites a host's frame target: hold a copy.
+  return state_->CopyOf(observation.value);
+}
+
+absl::StatusOr<ObservationValue> Engine::State::CopyOf(const ObservationValue& value) {
+  // A level's tensor on a GPU is copied there (a device RGB_INTERLEAVED is
+  // pool storage, never copied); on the CPU the copy comes from the pool.
+  const tensor::Tensor& source = value.tensor;
   if (!source.device().is_cpu()) {
     absl::StatusOr<tensor::Tensor> copy = tensor::ToDevice(source, source.device());
     if (!copy.ok()) return copy.status();
-    return ObservationValue{observation.value.type, *std::move(copy), {}};
+    return ObservationValue{value.type, *std::move(copy), {}};
   }
   absl::StatusOr<tensor::Tensor> copy =
-      state_->pool.Acquire(source.dtype(), source.layout().shape());
+      pool.Acquire(source.dtype(), source.layout().shape());
   if (!copy.ok()) return copy.status();
   std::memcpy(*copy->data(), *source.data(),
               static_cast<std::size_t>(source.layout().num_elements()) * source.item_size());
-  return ObservationValue{observation.value.type, *std::move(copy), {}};
+  return ObservationValue{value.type, *std::move(copy), {}};
 }
 
 void Engine::Act(const Actions& actions) {

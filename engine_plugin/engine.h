@@ -113,6 +113,13 @@ class Engine {
   // shape without a copy; anything else is compacted once or is an error.
   absl::StatusOr<ObservationValue> Observation(int index);
 
+  // Like Observation, but also unchanged until the next Start or Advance
+  // when the value is a tensor the level script holds: a property callback
+  // or another custom observation may write into that before then, so
+  // such a value is copied once here. Every other value is Observation's,
+  // without a copy. The C ABI's observation() is this.
+  absl::StatusOr<ObservationValue> SteadyObservation(int index);
+
   // Like Observation, but safe to hold across steps even when the value
   // came from the level script (which may write into its tensor later):
   // such values are copied once into engine-owned storage here.

@@ -339,7 +339,7 @@ int GetObservation(void* context, int index, EnvCApi_Observation* observation) {
     }
     std::unique_ptr<ExportedObservation>& cached = ctx.frame[index];
     if (cached == nullptr) {
-      absl::StatusOr<ObservationValue> value = ctx.engine->Observation(index);
+      absl::StatusOr<ObservationValue> value = ctx.engine->SteadyObservation(index);
       if (!value.ok()) {
         return Fail(ctx, 1,
                     absl::StrCat("observation '", ctx.engine->observation_specs()[index].name,
