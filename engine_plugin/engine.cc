@@ -3,10 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <random>
-#include <sstream>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -15,6 +13,7 @@
 #include "absl/strings/strip.h"
 #include "engine_plugin/events_module.h"
 #include "engine_plugin/game_module.h"
+#include "engine_plugin/level_files.h"
 #include "engine_plugin/level_script.h"
 #include "engine_plugin/observation_pool.h"
 #include "engine_plugin/raycaster.h"
@@ -124,15 +123,6 @@ LevelLimits ResolveLimits(const LimitSettings& settings, bool from_path) {
   return limits;
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return absl::NotFoundError(absl::StrCat("cannot open '", path, "'"));
-  std::ostringstream contents;
-  contents << file.rdbuf();
-  if (file.bad()) return absl::DataLossError(absl::StrCat("cannot read '", path, "'"));
-  return contents.str();
-}
-
 struct LevelSource {
   std::string source;
   std::string chunk_name;
@@ -145,7 +135,7 @@ bool IsPath(absl::string_view level) {
 
 absl::StatusOr<LevelSource> FindLevel(const std::string& level) {
   if (IsPath(level)) {
-    absl::StatusOr<std::string> source = ReadFile(level);
+    absl::StatusOr<std::string> source = ReadLevelFile(level);
     if (!source.ok()) return source.status();
     const std::size_t slash = level.rfind('/');
     return LevelSource{*std::move(source), "@" + level,
@@ -179,9 +169,9 @@ absl::StatusOr<MapText> FindMap(const std::string& directory, const std::string&
   MapText map;
   if (!directory.empty()) {
     const std::string stem = absl::StrCat(directory, "/maps/", name);
-    if (absl::StatusOr<std::string> entity = ReadFile(stem + ".txt"); entity.ok()) {
+    if (absl::StatusOr<std::string> entity = ReadLevelFile(stem + ".txt"); entity.ok()) {
       map.entity = *std::move(entity);
-      if (absl::StatusOr<std::string> v = ReadFile(stem + ".variations.txt"); v.ok()) {
+      if (absl::StatusOr<std::string> v = ReadLevelFile(stem + ".variations.txt"); v.ok()) {
         map.variations = *std::move(v);
       }
       return map;

@@ -2,15 +2,13 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "engine_plugin/level_files.h"
 #include "lua_api/call.h"
 #include "lua_api/lua_memory.h"
 #include "lua_api/native_code.h"
@@ -143,14 +141,13 @@ lua_api::NResultsOr LoadNeighbour(lua_State* L) {
   } else {
     const std::string path = absl::StrCat(lua_tostring(L, lua_upvalueindex(1)), "/",
                                           absl::StrReplaceAll(name, {{".", "/"}}), ".lua");
-    std::ifstream file(path, std::ios::binary);
-    if (!file) {
+    absl::StatusOr<std::string> read = ReadLevelFile(path);
+    if (absl::IsNotFound(read.status())) {
       looked = absl::StrCat("\n\tno file '", path, "'");
     } else {
-      std::ostringstream contents;
-      contents << file.rdbuf();
-      const std::string source = contents.str();
       const std::string error = absl::StrCat("error loading module '", name, "' from '", path, "': ");
+      if (!read.ok()) return absl::StrCat(error, read.status().message());
+      const std::string& source = *read;
       if (!source.empty() && source[0] == kBinaryChunk) {
         return absl::StrCat(error, "binary chunks are not allowed in the sandbox");
       }

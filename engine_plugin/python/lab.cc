@@ -211,6 +211,11 @@ PyObject* LabStep(PyObject* self, PyObject* const* args, Py_ssize_t count, PyObj
     }
     num_steps = static_cast<int>(value);
   }
+  // Refused before anything happens: the episode goes on.
+  if (num_steps < 1) {
+    PyErr_Format(PyExc_ValueError, "num_steps must be >= 1, got %d", num_steps);
+    return nullptr;
+  }
   LabState* state = Usable(self);
   if (state == nullptr) return nullptr;
   if (!Running(*state)) {

@@ -3,10 +3,19 @@
 namespace labenv {
 
 ThreadPool::ThreadPool(int threads) {
-  for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { Work(); });
+  try {
+    for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { Work(); });
+  } catch (...) {
+    // The system refused a thread: the destructor will not run, and a
+    // joinable std::thread destroyed unjoined ends the process.
+    Stop();
+    throw;
+  }
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { Stop(); }
+
+void ThreadPool::Stop() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;

@@ -27,6 +27,8 @@ namespace labenv {
 class ThreadPool {
  public:
   // `threads` >= 1 counts the caller of Run, so threads - 1 are started.
+  // Throws std::system_error when the system refuses a thread (having
+  // stopped those it started).
   explicit ThreadPool(int threads);
   ~ThreadPool();
 
@@ -39,6 +41,8 @@ class ThreadPool {
 
  private:
   void Work();
+  // Wakes the workers to exit and joins them.
+  void Stop();
   // Takes and runs tasks of the current batch until none are left.
   void Drain();
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -298,12 +299,14 @@ int VectorLabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
   }
   int threads = std::min<int>(n, std::max(1u, std::thread::hardware_concurrency()));
   if (threads_arg != Py_None) {
-    threads = static_cast<int>(PyLong_AsLong(threads_arg));
-    if (threads == -1 && PyErr_Occurred()) return -1;
-    if (threads < 1) {
-      PyErr_Format(PyExc_ValueError, "num_threads must be >= 1, got %d", threads);
+    const long asked = PyLong_AsLong(threads_arg);
+    if (asked == -1 && PyErr_Occurred()) return -1;
+    if (asked < 1) {
+      PyErr_Format(PyExc_ValueError, "num_threads must be >= 1, got %ld", asked);
       return -1;
     }
+    // A thread beyond one per environment would never have work.
+    threads = static_cast<int>(std::min<long>(asked, n));
   }
   if (StateOf(self) != nullptr) {
     PyErr_SetString(PyExc_RuntimeError, "VectorLab.__init__ may only be called once");
@@ -340,7 +343,12 @@ int VectorLabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
   }
   state->action_count = ActionCount(first);
   state->actions.resize(static_cast<std::size_t>(n) * state->action_count);
-  state->pool = std::make_unique<ThreadPool>(threads);
+  try {
+    state->pool = std::make_unique<ThreadPool>(threads);
+  } catch (const std::system_error& e) {
+    PyErr_Format(PyExc_RuntimeError, "VectorLab: cannot start %d threads: %s", threads, e.what());
+    return -1;
+  }
   reinterpret_cast<VectorLabObject*>(self)->state = state.release();
   return 0;
 }

@@ -144,6 +144,8 @@ def test_a_wrong_action(lab, action, error, message):
 def test_bad_step_arguments(lab):
     with pytest.raises(ValueError, match="num_steps must be >= 1"):
         lab.step(FORWARD, num_steps=0)
+    assert lab.is_running()  # refused before anything happened
+    assert lab.num_steps() == 0
     with pytest.raises(TypeError, match="missing required argument 'action'"):
         lab.step()
     with pytest.raises(TypeError, match="unexpected keyword argument 'steps'"):

@@ -167,6 +167,12 @@ def test_errors():
         labenv.VectorLab(0, "demo_maze", ["RGB_INTERLEAVED"])
     with pytest.raises(ValueError, match="num_threads must be >= 1"):
         labenv.VectorLab(2, "demo_maze", ["RGB_INTERLEAVED"], num_threads=0)
+    # More threads than environments would idle: it used to start them
+    # all, and a refused thread ended the process.
+    for threads in (100000, 2**40):
+        envs = labenv.VectorLab(2, "demo_maze", ["RGB_INTERLEAVED"], num_threads=threads)
+        assert envs.num_threads == 2
+        envs.close()
     with pytest.raises(RuntimeError, match="no built-in level 'nope'"):
         labenv.VectorLab(2, "nope", ["RGB_INTERLEAVED"])
     with pytest.raises(ValueError, match="Unknown observation 'NOPE'."):

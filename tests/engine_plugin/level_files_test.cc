@@ -1,0 +1,74 @@
+// ReadLevelFile, and the paths that reach it: a level, the modules beside
+// it and its maps. A device, a pipe or a directory used to be read without
+// bound (/dev/zero ended the process) or misreported.
+#include "engine_plugin/level_files.h"
+
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "engine_plugin/engine.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/engine_plugin/engine_test_support.h"
+
+namespace engine_plugin {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string TempPath(const std::string& name) {
+  const char* directory = std::getenv("TEST_TMPDIR");
+  return std::string(directory ? directory : "/tmp") + "/" + name;
+}
+
+TEST(LevelFilesTest, ReadsARegularFile) {
+  const std::string path = TempPath("plain.txt");
+  std::ofstream(path) << "hello";
+  absl::StatusOr<std::string> read = ReadLevelFile(path);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(*read, "hello");
+  EXPECT_TRUE(absl::IsNotFound(ReadLevelFile(TempPath("missing.txt")).status()));
+}
+
+TEST(LevelFilesTest, RefusesAnythingButARegularFile) {
+  const std::string fifo = TempPath("pipe.lua");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& path : {std::string("/dev/zero"), TempPath(""), fifo}) {
+    SCOPED_TRACE(path);
+    absl::StatusOr<std::string> read = ReadLevelFile(path);
+    EXPECT_THAT(std::string(read.status().message()), HasSubstr("is not a regular file"));
+  }
+}
+
+TEST(LevelFilesTest, LevelPathsAreReadThroughIt) {
+  for (const std::string& path : {std::string("/dev/zero"), TempPath("") + "/"}) {
+    SCOPED_TRACE(path);
+    absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(path);
+    EXPECT_THAT(std::string(engine.status().message()), HasSubstr("is not a regular file"));
+  }
+}
+
+TEST(LevelFilesTest, NeighbourModulesAndMapsAreReadThroughIt) {
+  const std::string directory = TempPath("neighbours");
+  ASSERT_EQ(mkdir(directory.c_str(), 0700), 0);
+  ASSERT_EQ(mkdir((directory + "/maps").c_str(), 0700), 0);
+  ASSERT_EQ(mkfifo((directory + "/piped.lua").c_str(), 0600), 0);
+  ASSERT_EQ(symlink("/dev/zero", (directory + "/maps/zero.txt").c_str()), 0);
+  const std::string level = directory + "/level.lua";
+  std::ofstream(level) << "local api = {}\n"
+                          "function api:init() assert(not pcall(require, 'piped')) end\n"
+                          "function api:nextMap() return 'zero' end\n"
+                          "return api\n";
+  std::unique_ptr<Engine> engine = InitEngine(level);
+  ASSERT_NE(engine, nullptr);
+  // The map file is /dev/zero: not read, and not found among the built-in ones.
+  EXPECT_THAT(std::string(engine->Start(0, 1).message()), HasSubstr("zero"));
+}
+
+}  // namespace
+}  // namespace engine_plugin
