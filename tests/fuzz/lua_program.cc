@@ -23,6 +23,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "tests/fuzz/decisions.h"
 #include "tests/fuzz/fuzz_lua.h"
 
 namespace fuzz {
@@ -39,25 +40,6 @@ constexpr int kMaxDepth = 3;  // callbacks and lend bodies inside each other
 // Generated programs have no loops, so only an apply over a large tensor
 // runs long; a small budget stops it after some 30000 callbacks.
 constexpr long kInstructionBudget = 100'000;
-
-class Decisions {
- public:
-  Decisions(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-  bool done() const { return at_ >= size_; }
-  // In [0, n); 0 once the input is used up.
-  int Pick(int n) { return done() ? 0 : data_[at_++] % n; }
-  int Byte() { return Pick(256); }
-
- private:
-  const std::uint8_t* data_;
-  std::size_t size_;
-  std::size_t at_ = 0;
-};
-
-template <std::size_t N>
-const char* PickFrom(Decisions& in, const char* const (&options)[N]) {
-  return options[in.Pick(static_cast<int>(N))];
-}
 
 constexpr const char* kTypes[] = {"ByteTensor",  "CharTensor",  "Int16Tensor",  "Int32Tensor",
                                   "Int64Tensor", "FloatTensor", "DoubleTensor", "Tensor"};
@@ -85,27 +67,6 @@ constexpr const char* kSpecialNumbers[] = {
 constexpr const char* kOddIntegers[] = {"0",    "-1",   "5",      "1.5",   "(0/0)", "(1/0)",
                                         "2^31", "2^53", "-2^63",  "2^62",  "100",   "nil",
                                         "'2'",  "{}",   "true",   "65"};
-
-// Builds text with <<, whose operands C++17 evaluates left to right: the
-// decisions are read in the same order under every compiler, so gcc's
-// replay of a corpus file runs the program that clang's fuzzer ran.
-// (Function arguments, as in absl::StrCat(Integer(), Integer()), have no
-// such order.)
-class Text {
- public:
-  Text& operator<<(absl::string_view piece) {
-    text_.append(piece.data(), piece.size());
-    return *this;
-  }
-  Text& operator<<(int value) {
-    absl::StrAppend(&text_, value);
-    return *this;
-  }
-  operator absl::string_view() const { return text_; }
-
- private:
-  std::string text_;
-};
 
 class ProgramWriter {
  public:

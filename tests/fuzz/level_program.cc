@@ -1,0 +1,284 @@
+// level_program: hostile level scripts run through the real plugin.
+//
+// lua_program drives the tensor module under the harness's own hook; this
+// target drives what a host embeds: a level file loaded by the C ABI, in
+// the sandbox, under the engine's limits and call path. The input bytes
+// are decisions (decisions.h) that write a level whose callbacks (init,
+// start, nextMap, hasEpisodeFinished, observeFrame, customObservation,
+// readProperty, writeProperty, listProperty) run statements aimed at the
+// limits: loops, message handlers that loop (xpcall), a replaced
+// debug.traceback, huge ranks and expands in printing, events and
+// observations, tensor work over expanded views, memory growth, val() of
+// huge views, option tables whose __index errors. Then the decisions
+// drive the host: start, advance, observation, retain, events, properties,
+// and listProperty visitors that call the engine back (read, write,
+// start, advance, observation).
+//
+// Findings: a crash or sanitizer report; a hang or a run past libFuzzer's
+// -timeout (every limit must stop its callback); RSS past -rss_limit_mb
+// (memory outside the caps); and a broken promise of the C ABI, checked
+// here: an observation() payload must not change before the next start
+// or advance, whatever level code runs in between. Lua errors and refused
+// calls are normal outcomes. FUZZ_PRINT_PROGRAM=1 prints each level.
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine_plugin/env_c_api.h"
+#include "tests/fuzz/decisions.h"
+
+namespace fuzz {
+namespace {
+
+constexpr int kMaxStatements = 4;  // per callback
+constexpr int kMaxHostCalls = 12;
+
+// Statements a hostile level runs. `SPIN` loops for ever; `ONES(n)` is a
+// table of n ones; `K` is a tensor the level keeps (and hands out as the
+// observation KEPT without a copy).
+constexpr const char* kStatements[] = {
+    "SPIN()",
+    "xpcall(SPIN, SPIN)",
+    "debug.traceback = SPIN SPIN()",
+    "debug = setmetatable({}, {__index = SPIN}) error('x')",
+    "for i = 1, 1e9 do pcall(error) end",
+    "coroutine.wrap(function() xpcall(SPIN, SPIN) end)()",
+    "V = tostring(tensor.DoubleTensor(1):view(ONES(3)))",
+    "V = tostring(tensor.DoubleTensor(1):view(ONES(65)))",
+    "V = tostring(tensor.DoubleTensor(1):view(ONES(30000)))",
+    "V = tostring(tensor.ByteTensor{1}:expand(SIXES(12)))",
+    "V = tostring(tensor.ByteTensor{1}:expand(SIXES(30)))",
+    "events:add('e', tensor.ByteTensor{1}:expand(2 ^ 30))",
+    "events:add('e', tensor.DoubleTensor(3):fill(1), 'text')",
+    "events:add(string.rep('n', 2 ^ 22))",
+    "events:add('s', string.rep('x', 2 ^ 23))",
+    "for i = 1, 5000 do events:add('e' .. i) end",
+    "V = tensor.ByteTensor{1}:expand(2 ^ 50):sum()",
+    "V = tensor.ByteTensor{1}:expand(2 ^ 40) == tensor.ByteTensor{1}:expand(2 ^ 40)",
+    "tensor.ByteTensor{1}:expand(2 ^ 40):apply(select)",
+    "V = tensor.DoubleTensor(2 ^ 12):mv(tensor.DoubleTensor(1, 1):expand(2 ^ 12, 2 ^ 30),"
+    " tensor.DoubleTensor{1}:expand(2 ^ 30))",
+    "local t = {} for i = 1, 2 ^ 24 do t[i] = {} end",
+    "V = string.rep('x', 2 ^ 30)",
+    "V = tensor.DoubleTensor{1}:expand(2 ^ 26):val()",
+    "V = tensor.ByteTensor{1}:expand(2 ^ 24):split(1)",
+    "for i = 1, 1000 do KEEP[i] = tensor.DoubleTensor(1):view(ONES(3000)) end",
+    "V = tensor.ByteTensor(2 ^ 30)",
+    "for i = 1, 100 do KEEP[i] = tensor.ByteTensor(2 ^ 20) end",
+    "V = maze_generation.randomMazeGeneration(setmetatable({seed = 1, height = 11, width = 11},"
+    " {__index = function() error('boom') end}))",
+    "V = maze_generation.mazeGeneration{entity = string.rep('*', 2 ^ 20)}",
+    "K:fill(9)",
+    "K = tensor.ByteTensor(4):fill(5)",
+    "error(setmetatable({}, {__tostring = SPIN}))",
+    "error({})",
+    "V = require('..x')",
+    "V = loadstring(string.dump(function() end))",
+    "collectgarbage()",
+    "if SAVED then SAVED('late', 'r') end",
+    "V = K:clone()",
+};
+
+constexpr const char* kCallbacks[] = {"init",          "start",        "hasEpisodeFinished",
+                                      "observeFrame",  "readProperty", "writeProperty",
+                                      "customObservation"};
+
+// What customObservation returns for KEPT.
+constexpr const char* kObservationResults[] = {
+    "K", "K", "K:clone()", "tensor.ByteTensor(1):expand(4)", "tensor.DoubleTensor(4)", "nil",
+    "'text'", "tensor.ByteTensor(4, 1):select(2, 1)"};
+
+// listProperty's listing.
+constexpr const char* kListings[] = {
+    "visit('a', 'rw') visit('b', 'r')",
+    "for i = 1, 3 do visit('k' .. i, 'rwl') end",
+    "SAVED = visit visit('x', 'r')",
+    "visit(1, 2)",
+    "visit('a', 'r') SPIN()",
+};
+
+class LevelWriter {
+ public:
+  explicit LevelWriter(Decisions& in) : in_(in) {}
+
+  std::string Write() {
+    out_ << "local tensor = require 'dmlab.system.tensor'\n"
+            "local events = require 'dmlab.system.events'\n"
+            "local maze_generation = require 'dmlab.system.maze_generation'\n"
+            "local function SPIN() while true do end end\n"
+            "local function ONES(n) local t = {} for i = 1, n do t[i] = 1 end return t end\n"
+            "local function SIXES(n) local t = {} for i = 1, n do t[i] = 6 end return t end\n"
+            "local V, KEEP, SAVED, K = nil, {}, nil, tensor.ByteTensor(4):fill(1)\n"
+            "local api = {}\n"
+            "function api:nextMap() return '*****\\n*P  *\\n*****\\n' end\n"
+            "function api:customObservationSpec()\n"
+            "  return {{name = 'KEPT', type = 'Bytes', shape = {4}}}\n"
+            "end\n";
+    for (const char* callback : kCallbacks) {
+      if (in_.Pick(3) == 0) continue;
+      out_ << "function api:" << callback << "(a, b)\n";
+      Statements();
+      if (std::strcmp(callback, "customObservation") == 0) {
+        out_ << "  return " << PickFrom(in_, kObservationResults) << "\n";
+      } else if (std::strcmp(callback, "hasEpisodeFinished") == 0) {
+        out_ << "  return " << (in_.Pick(4) == 0 ? "true" : "false") << "\n";
+      } else if (std::strcmp(callback, "readProperty") == 0) {
+        out_ << "  return " << (in_.Pick(2) ? "'v'" : "K") << "\n";
+      } else if (std::strcmp(callback, "writeProperty") == 0) {
+        out_ << "  K:fill(tonumber(b) or 0) return true\n";
+      }
+      out_ << "end\n";
+    }
+    if (in_.Pick(4) != 0) {
+      out_ << "function api:listProperty(key, visit)\n  " << PickFrom(in_, kListings) << "\n";
+      Statements();
+      out_ << "end\n";
+    }
+    out_ << "return api\n";
+    return out_.str();
+  }
+
+ private:
+  void Statements() {
+    for (int n = in_.Pick(kMaxStatements + 1); n > 0; --n) {
+      const char* statement = PickFrom(in_, kStatements);
+      if (in_.Pick(4) != 0) {
+        out_ << "  pcall(function() " << statement << " end)\n";
+      } else {
+        out_ << "  " << statement << "\n";
+      }
+    }
+  }
+
+  Decisions& in_;
+  Text out_;
+};
+
+// The host: a C ABI context and the payload it holds from observation()
+// in the current step, with a copy of its bytes to compare against.
+struct Host {
+  Decisions* in;
+  EnvCApi api;
+  void* context = nullptr;
+  int kept = -1;  // the index of KEPT
+  const void* held = nullptr;
+  std::vector<std::uint8_t> held_bytes;
+
+  void NewStep() { held = nullptr; }
+
+  void Hold() {
+    EnvCApi_Observation observation;
+    if (kept < 0 || api.observation(context, kept, &observation) != 0) return;
+    const std::uint8_t* bytes = observation.payload.bytes;
+    held = bytes;
+    held_bytes.assign(bytes, bytes + 4);
+  }
+
+  // The C ABI's promise: observation() stays unchanged within a step.
+  void CheckHeld() const {
+    if (held == nullptr) return;
+    if (std::memcmp(held, held_bytes.data(), held_bytes.size()) != 0) {
+      std::fputs("level_program: an observation() payload changed within a step\n", stderr);
+      std::abort();
+    }
+  }
+
+  void Call(int depth);
+};
+
+// One visit of listProperty's callback: the host calls the engine back.
+void Visit(void* userdata, const char*, EnvCApi_PropertyAttributes) {
+  auto* host = static_cast<Host*>(userdata);
+  host->Call(/*depth=*/1);
+}
+
+void Host::Call(int depth) {
+  double reward = 0;
+  const char* value = nullptr;
+  switch (in->Pick(depth == 0 ? 9 : 6)) {
+    case 0: Hold(); break;
+    case 1: api.read_property(context, "k", &value); break;
+    case 2: api.write_property(context, "k", in->Pick(2) ? "7" : "x"); break;
+    case 3:
+      if (depth < 2) api.list_property(context, this, "", &Visit);
+      break;
+    case 4: {
+      EnvCApi_Event event;
+      if (api.event_count(context) > 0) api.event(context, 0, &event);
+      break;
+    }
+    case 5: {
+      // Refused when nested; when it runs, a new step begins.
+      EnvCApi_RetainedObservation* handle = nullptr;
+      EnvCApi_Observation observation;
+      if (kept >= 0 && api.retain_observation(context, kept, &observation, &handle) == 0) {
+        env_release_observation(handle);
+      }
+      break;
+    }
+    case 6:
+      NewStep();
+      api.start(context, in->Pick(3), in->Byte());
+      break;
+    default:
+      NewStep();
+      if (api.advance(context, 1 + in->Pick(3), &reward) == EnvCApi_EnvironmentStatus_Error) {
+        api.start(context, 0, 1);
+      }
+      break;
+  }
+  if (depth == 1 && in->Pick(2) == 0) {
+    // A nested start or advance must be refused, and change nothing.
+    if (in->Pick(2)) {
+      api.start(context, 0, 1);
+    } else {
+      api.advance(context, 1, &reward);
+    }
+  }
+  CheckHeld();
+}
+
+std::string LevelPath() {
+  const char* directory = std::getenv("TEST_TMPDIR");
+  return absl::StrCat(directory ? directory : "/tmp", "/level_program_", getpid(), ".lua");
+}
+
+}  // namespace
+}  // namespace fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  fuzz::Decisions in(data, size);
+  const std::string level = fuzz::LevelWriter(in).Write();
+  if (std::getenv("FUZZ_PRINT_PROGRAM") != nullptr) std::fputs(level.c_str(), stderr);
+  static const std::string path = fuzz::LevelPath();
+  std::ofstream(path, std::ios::trunc) << level;
+
+  fuzz::Host host;
+  host.in = &in;
+  char error[256];
+  if (env_connect(path.c_str(), &host.api, &host.context, error, sizeof(error)) != 0) return 0;
+  // Small limits, so that each one is reached within milliseconds.
+  const char* settings[][2] = {{"width", "8"},
+                               {"height", "8"},
+                               {"instructionLimit", in.Pick(2) ? "20000" : "200000"},
+                               {"memoryLimitMegabytes", in.Pick(2) ? "8" : "32"},
+                               {"tensorMemoryLimitMegabytes", in.Pick(2) ? "4" : "16"}};
+  for (const auto& [key, value] : settings) host.api.setting(host.context, key, value);
+  if (host.api.init(host.context) == 0) {
+    for (int i = 0; i < host.api.observation_count(host.context); ++i) {
+      if (std::strcmp(host.api.observation_name(host.context, i), "KEPT") == 0) host.kept = i;
+    }
+    host.api.start(host.context, 0, 1);
+    for (int call = 0; call < fuzz::kMaxHostCalls && !in.done(); ++call) host.Call(/*depth=*/0);
+  }
+  host.api.release_context(host.context);
+  return 0;
+}
