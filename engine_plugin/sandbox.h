@@ -11,7 +11,8 @@
 //      - no io, dofile, loadfile, newproxy (user finalizers), and no
 //        os.execute, exit, getenv, remove, rename, tmpname, setlocale;
 //      - of debug only debug.traceback, which reads just the script's own
-//        stack and gives errors their tracebacks;
+//        stack (the engine's errors take their traceback in C, never
+//        through this, which the script may replace);
 //      - load and loadstring refuse binary chunks, which Lua 5.1 runs
 //        unverified (crafted bytecode can crash the host);
 //      - require finds only the preloaded modules (dmlab.system.*) and
@@ -35,11 +36,15 @@
 //  - An instruction watchdog (`instruction_limit`): a count hook that
 //    aborts a callback once it has run that many Lua VM instructions
 //    (checked every 1000, in every coroutine), with an error that names
-//    the limit. Once tripped, every further instruction of that callback
-//    fails too, so pcall cannot swallow it. Time spent inside one C
-//    function (a long string.rep, a tensor op) is not counted. LuaJIT
-//    runs count hooks only in its interpreter, so under LuaJIT a Sandbox
-//    with a limit turns the JIT compiler off.
+//    the limit. Once tripped, the hook re-raises at every further
+//    instruction of that callback, so pcall cannot swallow it; and since
+//    Lua runs the message handler of a hook's error with hooks off,
+//    xpcall then skips the script's handlers. Tensor kernels charge the
+//    elements they visit to the same count (tensor/work_meter.h), so one
+//    C call cannot run for hours either. Lua's own C functions (a long
+//    string.rep, a backtracking string.find) count as one instruction.
+//    LuaJIT runs count hooks only in its interpreter, so under LuaJIT a
+//    Sandbox with a limit turns the JIT compiler off.
 //  - Tensor limits (`tensors`, see lua_api/tensor_limits.h): the bytes of
 //    tensor storage alive at once, and whether files may be read.
 //

@@ -1,4 +1,5 @@
 #include "engine_plugin/python/device_observation.h"
+#include "engine_plugin/python/guarded.h"
 
 #include <cstdint>
 #include <vector>
@@ -98,19 +99,19 @@ PyObject* Repr(PyObject* self) {
 }
 
 PyMethodDef kMethods[] = {
-    {"__dlpack__", reinterpret_cast<PyCFunction>(DeviceObservationDlpack),
+    {"__dlpack__", reinterpret_cast<PyCFunction>(Guarded<&DeviceObservationDlpack>),
      METH_VARARGS | METH_KEYWORDS,
      "__dlpack__(*, stream=None)\n--\n\nA DLPack capsule over the device buffer, without a "
      "copy; it keeps this observation alive. The consumer must treat it as read-only."},
-    {"__dlpack_device__", DeviceObservationDlpackDevice, METH_NOARGS,
+    {"__dlpack_device__", Guarded<&DeviceObservationDlpackDevice>, METH_NOARGS,
      "__dlpack_device__()\n--\n\n(kDLCUDA, N): the buffer is on CUDA device N."},
     {nullptr, nullptr, 0, nullptr},
 };
 
 PyGetSetDef kGetSet[] = {
-    {"shape", GetShape, nullptr, "The extents, as a tuple.", nullptr},
-    {"dtype", GetDType, nullptr, "The element type, as a numpy dtype.", nullptr},
-    {"device", GetDevice, nullptr, "'cuda:N'.", nullptr},
+    {"shape", Guarded<&GetShape>, nullptr, "The extents, as a tuple.", nullptr},
+    {"dtype", Guarded<&GetDType>, nullptr, "The element type, as a numpy dtype.", nullptr},
+    {"device", Guarded<&GetDevice>, nullptr, "'cuda:N'.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr},
 };
 

@@ -1,4 +1,5 @@
 #include "engine_plugin/python/lab.h"
+#include "engine_plugin/python/guarded.h"
 
 #include <climits>
 #include <cstdint>
@@ -510,43 +511,43 @@ PyObject* LabProperties(PyObject* self, PyObject* args, PyObject* kwargs) {
 }
 
 PyMethodDef kLabMethods[] = {
-    {"reset", reinterpret_cast<PyCFunction>(LabReset), METH_VARARGS | METH_KEYWORDS,
+    {"reset", reinterpret_cast<PyCFunction>(Guarded<&LabReset>), METH_VARARGS | METH_KEYWORDS,
      "reset(episode=-1, seed=None)\n--\n\nStarts an episode: `episode` (default: the last "
      "plus one) with `seed` (default: a random one). Returns True."},
-    {"step", reinterpret_cast<PyCFunction>(LabStep), METH_FASTCALL | METH_KEYWORDS,
+    {"step", reinterpret_cast<PyCFunction>(Guarded<&LabStep>), METH_FASTCALL | METH_KEYWORDS,
      "step(action, num_steps=1)\n--\n\nApplies `action` (np.intc array of shape (7,)) for "
      "`num_steps` frames and returns their total reward."},
-    {"observations", LabObservations, METH_NOARGS,
+    {"observations", Guarded<&LabObservations>, METH_NOARGS,
      "observations()\n--\n\nThe requested observations of the current frame: read-only "
      "ObservationArrays that alias the engine's buffers (strings are str)."},
-    {"device_observations", LabDeviceObservations, METH_NOARGS,
+    {"device_observations", Guarded<&LabDeviceObservations>, METH_NOARGS,
      "device_observations()\n--\n\nLike observations(), but an observation the engine keeps "
      "on a GPU (observationDevice=cuda:N) comes as a DeviceObservation over that buffer, "
      "without a copy, for torch.from_dlpack."},
-    {"observation_spec", LabObservationSpec, METH_NOARGS,
+    {"observation_spec", Guarded<&LabObservationSpec>, METH_NOARGS,
      "observation_spec()\n--\n\nEvery observation the level offers: [{'name', 'shape', "
      "'dtype'}]."},
-    {"action_spec", LabActionSpec, METH_NOARGS,
+    {"action_spec", Guarded<&LabActionSpec>, METH_NOARGS,
      "action_spec()\n--\n\nThe discrete actions: [{'min', 'max', 'name'}]."},
-    {"fps", LabFps, METH_NOARGS, "fps()\n--\n\nFrames per second of the simulation."},
-    {"num_steps", LabNumSteps, METH_NOARGS,
+    {"fps", Guarded<&LabFps>, METH_NOARGS, "fps()\n--\n\nFrames per second of the simulation."},
+    {"num_steps", Guarded<&LabNumSteps>, METH_NOARGS,
      "num_steps()\n--\n\nFrames stepped since the last reset()."},
-    {"is_running", LabIsRunning, METH_NOARGS,
+    {"is_running", Guarded<&LabIsRunning>, METH_NOARGS,
      "is_running()\n--\n\nWhether the episode is running (reset and not yet ended)."},
-    {"status", LabStatus, METH_NOARGS,
+    {"status", Guarded<&LabStatus>, METH_NOARGS,
      "status()\n--\n\nThe episode's state (labenv's addition): 'initialised' (before the "
      "first reset), 'running', 'terminated' (the level ended it), 'interrupted' "
      "(episodeLengthSeconds cut it short), 'error' (reset again), 'closed' or 'uninitialised' "
      "(__init__ failed)."},
-    {"events", LabEvents, METH_NOARGS,
+    {"events", Guarded<&LabEvents>, METH_NOARGS,
      "events()\n--\n\nThe events of the last reset or step: [(name, [values])]."},
-    {"close", LabClose, METH_NOARGS,
+    {"close", Guarded<&LabClose>, METH_NOARGS,
      "close()\n--\n\nReleases the engine instance; True if this call closed it."},
-    {"write_property", reinterpret_cast<PyCFunction>(LabWriteProperty),
+    {"write_property", reinterpret_cast<PyCFunction>(Guarded<&LabWriteProperty>),
      METH_VARARGS | METH_KEYWORDS, "write_property(key, value)\n--\n\nWrites a property."},
-    {"read_property", reinterpret_cast<PyCFunction>(LabReadProperty),
+    {"read_property", reinterpret_cast<PyCFunction>(Guarded<&LabReadProperty>),
      METH_VARARGS | METH_KEYWORDS, "read_property(key)\n--\n\nReads a property (a str)."},
-    {"properties", reinterpret_cast<PyCFunction>(LabProperties), METH_VARARGS | METH_KEYWORDS,
+    {"properties", reinterpret_cast<PyCFunction>(Guarded<&LabProperties>), METH_VARARGS | METH_KEYWORDS,
      "properties(key='')\n--\n\nThe properties under `key`: {key: attribute bits}."},
     {nullptr, nullptr, 0, nullptr},
 };
@@ -565,7 +566,7 @@ int AddLabType(PyObject* module) {
       "or a path to a level script; `config` maps setting names to str values.";
   lab_type.tp_methods = kLabMethods;
   lab_type.tp_new = LabNew;
-  lab_type.tp_init = LabInit;
+  lab_type.tp_init = Guarded<&LabInit>;
   lab_type.tp_dealloc = LabDealloc;
   return AddModuleType(module, "Lab", &lab_type);
 }

@@ -1,4 +1,5 @@
 #include "engine_plugin/python/observation_array.h"
+#include "engine_plugin/python/guarded.h"
 
 #include <cstdint>
 #include <cstring>
@@ -99,11 +100,11 @@ PyObject* ObservationArrayDlpackDevice(PyObject*, PyObject*) {
 }
 
 PyMethodDef kObservationArrayMethods[] = {
-    {"__dlpack__", reinterpret_cast<PyCFunction>(ObservationArrayDlpack),
+    {"__dlpack__", reinterpret_cast<PyCFunction>(Guarded<&ObservationArrayDlpack>),
      METH_VARARGS | METH_KEYWORDS,
      "__dlpack__(*, stream=None)\n--\n\nA DLPack capsule over this array's memory, without a "
      "copy; it keeps the array alive. The consumer must treat it as read-only."},
-    {"__dlpack_device__", ObservationArrayDlpackDevice, METH_NOARGS,
+    {"__dlpack_device__", Guarded<&ObservationArrayDlpackDevice>, METH_NOARGS,
      "__dlpack_device__()\n--\n\n(kDLCPU, 0): observations are in host memory."},
     {nullptr, nullptr, 0, nullptr},
 };

@@ -1,4 +1,5 @@
 #include "engine_plugin/python/vector_lab.h"
+#include "engine_plugin/python/guarded.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -487,30 +488,30 @@ PyObject* VectorLabNumThreads(PyObject* self, void*) {
 }
 
 PyMethodDef kVectorLabMethods[] = {
-    {"reset", reinterpret_cast<PyCFunction>(VectorLabReset), METH_VARARGS | METH_KEYWORDS,
+    {"reset", reinterpret_cast<PyCFunction>(Guarded<&VectorLabReset>), METH_VARARGS | METH_KEYWORDS,
      "reset(seed=None)\n--\n\nStarts episode 0 of every env (env i with seed + i) and returns "
      "the batched observations."},
-    {"step", reinterpret_cast<PyCFunction>(VectorLabStep), METH_VARARGS | METH_KEYWORDS,
+    {"step", reinterpret_cast<PyCFunction>(Guarded<&VectorLabStep>), METH_VARARGS | METH_KEYWORDS,
      "step(actions, num_steps=1)\n--\n\nSteps every env with its row of `actions` (np.intc, "
      "shape (n, 7)); returns (observations, reward, terminated, truncated). Envs whose "
      "episode ended in the previous step start a new one instead (next-step autoreset)."},
-    {"observation_spec", VectorLabObservationSpec, METH_NOARGS,
+    {"observation_spec", Guarded<&VectorLabObservationSpec>, METH_NOARGS,
      "observation_spec()\n--\n\nOne env's observations, as Lab.observation_spec()."},
-    {"action_spec", VectorLabActionSpec, METH_NOARGS,
+    {"action_spec", Guarded<&VectorLabActionSpec>, METH_NOARGS,
      "action_spec()\n--\n\nOne env's actions, as Lab.action_spec()."},
-    {"fps", VectorLabFps, METH_NOARGS, "fps()\n--\n\nFrames per second of the simulation."},
-    {"read_property", reinterpret_cast<PyCFunction>(VectorLabReadProperty),
+    {"fps", Guarded<&VectorLabFps>, METH_NOARGS, "fps()\n--\n\nFrames per second of the simulation."},
+    {"read_property", reinterpret_cast<PyCFunction>(Guarded<&VectorLabReadProperty>),
      METH_VARARGS | METH_KEYWORDS,
      "read_property(key)\n--\n\nEach env's value of a property: [str] of length n."},
-    {"close", VectorLabClose, METH_NOARGS,
+    {"close", Guarded<&VectorLabClose>, METH_NOARGS,
      "close()\n--\n\nReleases every engine instance and the threads; True if this call "
      "closed it."},
     {nullptr, nullptr, 0, nullptr},
 };
 
 PyGetSetDef kVectorLabGetSets[] = {
-    {"num_envs", VectorLabNumEnvs, nullptr, "The number of environments, n.", nullptr},
-    {"num_threads", VectorLabNumThreads, nullptr,
+    {"num_envs", Guarded<&VectorLabNumEnvs>, nullptr, "The number of environments, n.", nullptr},
+    {"num_threads", Guarded<&VectorLabNumThreads>, nullptr,
      "Threads that step the environments (the caller's included); 0 once closed.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr},
 };
@@ -530,7 +531,7 @@ int AddVectorLabType(PyObject* module) {
   vector_lab_type.tp_methods = kVectorLabMethods;
   vector_lab_type.tp_getset = kVectorLabGetSets;
   vector_lab_type.tp_new = VectorLabNew;
-  vector_lab_type.tp_init = VectorLabInit;
+  vector_lab_type.tp_init = Guarded<&VectorLabInit>;
   vector_lab_type.tp_dealloc = VectorLabDealloc;
   return AddModuleType(module, "VectorLab", &vector_lab_type);
 }
