@@ -11,7 +11,6 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "engine_plugin/events_module.h"
 #include "engine_plugin/game_module.h"
 #include "engine_plugin/level_files.h"
 #include "engine_plugin/level_script.h"
@@ -88,41 +87,6 @@ absl::StatusOr<tensor::Device> ParseObservationDevice(absl::string_view value) {
       "'"));
 }
 
-// The limits settings as given; those not given take the defaults of the
-// sandbox or of a trusted level.
-struct LimitSettings {
-  std::optional<bool> sandbox;
-  std::optional<std::int64_t> memory_megabytes;
-  std::optional<std::int64_t> instruction_limit;
-  std::optional<std::int64_t> tensor_memory_megabytes;
-};
-
-// Defaults in the sandbox: generous for a level, small enough that a
-// runaway one is stopped within seconds and some hundreds of MiB.
-constexpr std::int64_t kSandboxMemoryMegabytes = 256;
-constexpr std::int64_t kSandboxInstructionLimit = 1'000'000'000;
-constexpr std::int64_t kSandboxTensorMemoryMegabytes = 1024;
-constexpr std::int64_t kMaxMegabytes = std::int64_t{1} << 20;  // 1 TiB
-
-// `from_path`: the level was loaded from a file, not built in.
-LevelLimits ResolveLimits(const LimitSettings& settings, bool from_path) {
-  LevelLimits limits;
-  limits.restrict_libraries = settings.sandbox.value_or(from_path);
-  const bool sandbox = limits.restrict_libraries;
-  limits.memory_bytes = static_cast<std::size_t>(
-                            settings.memory_megabytes.value_or(sandbox ? kSandboxMemoryMegabytes : 0))
-                        << 20;
-  limits.instruction_limit =
-      settings.instruction_limit.value_or(sandbox ? kSandboxInstructionLimit : 0);
-  limits.tensors.memory_bytes =
-      settings.tensor_memory_megabytes
-          ? static_cast<std::size_t>(*settings.tensor_memory_megabytes) << 20
-          : sandbox ? static_cast<std::size_t>(kSandboxTensorMemoryMegabytes) << 20
-                    : lua_api::kDefaultTensorMemoryBytes;
-  limits.tensors.file_access = !sandbox;
-  return limits;
-}
-
 struct LevelSource {
   std::string source;
   std::string chunk_name;
@@ -197,10 +161,6 @@ absl::Status RefuseNested(const LevelScript* script, const char* what) {
             "the callback returns"));
 }
 
-// Event type names stay registered for the engine's life: bound them.
-constexpr std::size_t kMaxEventNameBytes = 1024;
-constexpr std::size_t kMaxEventTypes = 4096;
-
 absl::Status Annotate(const absl::Status& status, absl::string_view context) {
   return absl::Status(status.code(), absl::StrCat(context, ": ", status.message()));
 }
@@ -209,7 +169,7 @@ absl::Status Annotate(const absl::Status& status, absl::string_view context) {
 
 absl::Span<const ActionSpec> ActionSpecs() { return kActionSpecs; }
 
-struct Engine::State final : GameHost, EventSink {
+struct Engine::State final : GameHost {
   // Configuration, fixed by Init.
   LevelSource level;
   Settings settings;
@@ -253,12 +213,8 @@ struct Engine::State final : GameHost, EventSink {
   std::shared_ptr<tensor::Loan> target_loan;
   std::vector<float> depth;
   std::vector<std::optional<LevelObservation>> observations;
-  std::vector<std::string> event_type_names;
-  std::vector<Event> events;
-  // The bytes of this step's events (names and values), and their
-  // budget: the level's tensor memory limit.
-  std::size_t event_bytes = 0;
-  std::size_t event_bytes_limit = 0;
+  // A step's events may hold as much as the level's tensors (from Init).
+  EventLog event_log;
 
   // Last, so it is destroyed first: its Lua VM refers to this State.
   std::unique_ptr<LevelScript> script;
@@ -275,33 +231,6 @@ struct Engine::State final : GameHost, EventSink {
   int frame_width() const override { return width; }
   int frame_height() const override { return height; }
 
-  // EventSink
-  absl::Status ReserveEvent(absl::string_view name, std::size_t bytes) override {
-    if (name.size() > kMaxEventNameBytes) {
-      return absl::InvalidArgumentError(absl::StrCat("the event name has ", name.size(),
-                                                     " bytes; at most ", kMaxEventNameBytes));
-    }
-    if (event_type_names.size() >= kMaxEventTypes &&
-        std::find(event_type_names.begin(), event_type_names.end(), name) ==
-            event_type_names.end()) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "the level already has ", kMaxEventTypes, " event types, the most an engine keeps"));
-    }
-    if (bytes > event_bytes_limit - event_bytes) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "the events of one step may hold ", event_bytes_limit >> 20,
-          " MiB (setting tensorMemoryLimitMegabytes); this one needs ", bytes, " bytes and ",
-          event_bytes_limit - event_bytes, " are left"));
-    }
-    event_bytes += bytes;
-    return absl::OkStatus();
-  }
-  void AddEvent(std::string name, std::vector<ObservationValue> values) override {
-    auto known = std::find(event_type_names.begin(), event_type_names.end(), name);
-    const int type = static_cast<int>(known - event_type_names.begin());
-    if (known == event_type_names.end()) event_type_names.push_back(std::move(name));
-    events.push_back(Event{type, std::move(values)});
-  }
 
   // Drops the previous frame's buffers, so the pool can recycle those that
   // nobody retained.
@@ -312,8 +241,7 @@ struct Engine::State final : GameHost, EventSink {
     if (target_loan != nullptr) target_loan->Revoke();
     target_loan = nullptr;
     observations.assign(specs.size(), std::nullopt);
-    events.clear();
-    event_bytes = 0;
+    event_log.NewStep();
   }
 
   absl::Status LoadMap() {
@@ -542,7 +470,7 @@ absl::Status Engine::SetSetting(absl::string_view key, absl::string_view value) 
   } else if (key == "memoryLimitMegabytes" || key == "tensorMemoryLimitMegabytes") {
     // No Lua heap cap is 0; tensors always have a limit.
     const std::int64_t lowest = key == "memoryLimitMegabytes" ? 0 : 1;
-    absl::StatusOr<std::int64_t> megabytes = ParseSettingInt(key, value, lowest, kMaxMegabytes);
+    absl::StatusOr<std::int64_t> megabytes = ParseSettingInt(key, value, lowest, kMaxLimitMegabytes);
     if (!megabytes.ok()) return megabytes.status();
     (key == "memoryLimitMegabytes" ? s.limit_settings.memory_megabytes
                                    : s.limit_settings.tensor_memory_megabytes) = *megabytes;
@@ -581,9 +509,9 @@ absl::Status Engine::Init() {
       static_cast<std::int64_t>(std::ceil(s.episode_length_seconds * s.fps - 1e-9));
   const LevelLimits limits =
       ResolveLimits(s.limit_settings, /*from_path=*/!s.level.directory.empty());
-  s.event_bytes_limit = limits.tensors.memory_bytes;
+  s.event_log.set_bytes_per_step(limits.tensors.memory_bytes);
   absl::StatusOr<std::unique_ptr<LevelScript>> script = LevelScript::Load(
-      s.level.source, s.level.chunk_name, s.level.directory, limits, &s, &s);
+      s.level.source, s.level.chunk_name, s.level.directory, limits, &s, &s.event_log);
   if (!script.ok()) return script.status();
   if (absl::Status status = (*script)->Init(s.settings); !status.ok()) return status;
   absl::StatusOr<std::vector<ObservationSpec>> custom = (*script)->CustomObservationSpecs();
@@ -713,9 +641,9 @@ absl::StatusOr<EpisodeStatus> Engine::Advance(int num_steps, double* reward) {
 }
 
 const std::vector<std::string>& Engine::event_type_names() const {
-  return state_->event_type_names;
+  return state_->event_log.type_names();
 }
-const std::vector<Event>& Engine::events() const { return state_->events; }
+const std::vector<Event>& Engine::events() const { return state_->event_log.events(); }
 
 namespace {
 

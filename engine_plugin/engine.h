@@ -46,6 +46,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "engine_plugin/event_log.h"
 #include "engine_plugin/observation.h"
 #include "engine_plugin/property.h"
 #include "engine_plugin/world.h"
@@ -66,11 +67,6 @@ struct ActionSpec {
 
 // DeepMind Lab's seven discrete actions, in Action order.
 absl::Span<const ActionSpec> ActionSpecs();
-
-struct Event {
-  int type;  // index into event_type_names()
-  std::vector<ObservationValue> values;
-};
 
 class Engine {
  public:

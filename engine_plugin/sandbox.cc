@@ -231,7 +231,29 @@ absl::Status OpenRestricted(lua_State* L, const std::string& directory) {
   return absl::OkStatus();
 }
 
+constexpr std::int64_t kSandboxMemoryMegabytes = 256;
+constexpr std::int64_t kSandboxInstructionLimit = 1'000'000'000;
+constexpr std::int64_t kSandboxTensorMemoryMegabytes = 1024;
+
 }  // namespace
+
+LevelLimits ResolveLimits(const LimitSettings& settings, bool from_path) {
+  LevelLimits limits;
+  limits.restrict_libraries = settings.sandbox.value_or(from_path);
+  const bool sandbox = limits.restrict_libraries;
+  limits.memory_bytes = static_cast<std::size_t>(
+                            settings.memory_megabytes.value_or(sandbox ? kSandboxMemoryMegabytes : 0))
+                        << 20;
+  limits.instruction_limit =
+      settings.instruction_limit.value_or(sandbox ? kSandboxInstructionLimit : 0);
+  limits.tensors.memory_bytes =
+      settings.tensor_memory_megabytes
+          ? static_cast<std::size_t>(*settings.tensor_memory_megabytes) << 20
+          : sandbox ? static_cast<std::size_t>(kSandboxTensorMemoryMegabytes) << 20
+                    : lua_api::kDefaultTensorMemoryBytes;
+  limits.tensors.file_access = !sandbox;
+  return limits;
+}
 
 absl::StatusOr<std::unique_ptr<Sandbox>> Sandbox::Create(const LevelLimits& limits,
                                                          const std::string& directory) {

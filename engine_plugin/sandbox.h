@@ -60,6 +60,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -79,6 +80,25 @@ struct LevelLimits {
   std::int64_t instruction_limit = 0;  // per Call; 0: no limit
   lua_api::TensorLimits tensors;
 };
+
+// The limits settings as a host gave them; those not given take the
+// defaults of the sandbox or of a trusted level.
+struct LimitSettings {
+  std::optional<bool> sandbox;
+  std::optional<std::int64_t> memory_megabytes;
+  std::optional<std::int64_t> instruction_limit;
+  std::optional<std::int64_t> tensor_memory_megabytes;
+};
+
+// The largest megabytes a limit setting takes: 1 TiB.
+inline constexpr std::int64_t kMaxLimitMegabytes = std::int64_t{1} << 20;
+
+// The limits of a level: `from_path` says it was loaded from a file (so
+// sandboxed unless the settings say otherwise), not built in. In the
+// sandbox the defaults are generous for a level and small enough that a
+// runaway one is stopped within seconds and some hundreds of MiB: 256 MiB
+// of Lua memory, 10^9 instructions per callback, 1 GiB of tensors.
+LevelLimits ResolveLimits(const LimitSettings& settings, bool from_path);
 
 class Sandbox {
  public:
