@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "lua_api/call.h"
 #include "lua_api/host_test.h"
+#include "lua_api/lua_memory.h"
 #include "lua_api/lua_tensor.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/random.h"
@@ -48,22 +49,6 @@ namespace {
 
 // How often, in VM instructions, the hook counts and looks at the clock.
 constexpr int kHookPeriod = 100;
-
-void* CappedAlloc(void* ud, void* block, std::size_t old_size, std::size_t new_size) {
-  std::size_t& allocated = *static_cast<std::size_t*>(ud);
-  if (new_size == 0) {
-    std::free(block);
-    allocated -= old_size;
-    return nullptr;
-  }
-  // Lua 5.1 assumes that shrinking never fails, so only growth is refused.
-  if (new_size > old_size && new_size - old_size > FuzzLua::kMemoryCap - allocated) {
-    return nullptr;
-  }
-  void* grown = std::realloc(block, new_size);
-  if (grown != nullptr) allocated = allocated - old_size + new_size;
-  return grown;
-}
 
 const char kBudgetKey[] = "fuzz.budget";
 
@@ -212,7 +197,7 @@ void FuzzLua::CountInstructions(lua_State* L, lua_Debug*) {
 FuzzLua::FuzzLua(long instruction_budget)
     : lender_(std::make_unique<Lender>()),
       budget_{instruction_budget, std::chrono::steady_clock::now() + kTimeLimit} {
-  L_ = lua_newstate(&CappedAlloc, &allocated_);
+  L_ = lua_api::NewCappedState(&memory_);
   if (L_ == nullptr) {
     std::fprintf(stderr, "fuzz: cannot create a Lua state\n");
     std::abort();

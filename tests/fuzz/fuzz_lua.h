@@ -5,8 +5,9 @@
 // The limits turn a runaway input into a Lua error, which the fuzzers
 // treat as a normal outcome; only crashes, sanitizer reports and leaks are
 // findings:
-//   * memory: a lua_Alloc that refuses to grow past kMemoryCap, which Lua
-//     reports as "not enough memory", and tensor limits (tensor_limits.h)
+//   * memory: the capped lua_Alloc of lua_memory.h, refusing to grow past
+//     kMemoryCap, which Lua reports as "not enough memory" (as the engine's
+//     sandbox does), and tensor limits (tensor_limits.h)
 //     of kTensorMemoryCap, so a huge tensor is an error and a merely large
 //     one cannot slow every run down;
 //   * time: a count hook that raises once the instruction budget is spent
@@ -31,6 +32,7 @@
 
 #include "absl/strings/string_view.h"
 #include "lua_api/lua.h"
+#include "lua_api/lua_memory.h"
 
 namespace fuzz {
 
@@ -68,7 +70,9 @@ class FuzzLua {
   static void CountInstructions(lua_State* L, lua_Debug* debug);
 
   std::unique_ptr<Lender> lender_;
-  std::size_t allocated_ = 0;
+  // Enforced throughout: every input runs in a protected call, and inside
+  // the modules' C++ functions the allocator never refuses (lua_memory.h).
+  lua_api::LuaMemoryCap memory_{.limit = kMemoryCap, .enforcing = true};
   struct Budget {
     long instructions_left;
     std::chrono::steady_clock::time_point deadline;
