@@ -419,12 +419,18 @@ absl::StatusOr<std::optional<bool>> LevelScript::WriteProperty(absl::string_view
 absl::StatusOr<bool> LevelScript::ListProperty(absl::string_view key, Visit visit) {
   const StackScope stack(L_);
   if (!PushCallback("listProperty")) return false;
-  lua_pushlstring(L_, key.data(), key.size());
+  // The box stays on the stack below the call, so that it outlives it: a
+  // collection after the call (the engine collects a failed callback's
+  // garbage) would otherwise free it before it is cleared.
   Visit** box = static_cast<Visit**>(lua_newuserdata(L_, sizeof(Visit*)));
   *box = &visit;
+  lua_insert(L_, -3);  // box, function, api
+  lua_pushlstring(L_, key.data(), key.size());
+  lua_pushvalue(L_, -4);
   lua_pushcclosure(L_, &lua_api::Raising<&VisitProperty>, 1);
   absl::Status status = CallCallback("listProperty", 2, 0);
-  *box = nullptr;  // Still alive: unreachable boxes are collected only later.
+  // A script that kept the callback gets an error from it from now on.
+  *box = nullptr;
   if (!status.ok()) return status;
   return true;
 }

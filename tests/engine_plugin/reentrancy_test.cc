@@ -27,7 +27,7 @@ using Settings = std::vector<std::pair<std::string, std::string>>;
 // in readProperty.
 std::string ListingLevel(const std::string& before, const std::string& after,
                          const std::string& read = "") {
-  return absl::StrCat("local api = {}\n", kMap,
+  return absl::StrCat("local api = {}\nlocal SAVED\n", kMap,
                       "\nfunction api:listProperty(key, visit)\n", before,
                       "\n  for _, k in ipairs{'a', 'b', 'c'} do visit(k, 'r') end\n", after,
                       "\nend\n"
@@ -102,6 +102,21 @@ TEST(ReentrancyTest, TheMemoryCapStaysOnAfterANestedCall) {
   std::vector<std::pair<std::string, std::string>> read;
   absl::StatusOr<PropertyResult> listed = ListThenRead(*engine, &read);
   EXPECT_THAT(std::string(listed.status().message()), HasSubstr("not enough memory"));
+}
+
+// A regression the level_program fuzzer found: the engine collects a
+// failed callback's garbage, which freed listProperty's callback box
+// before the engine cleared it (a use after free under AddressSanitizer).
+TEST(ReentrancyTest, AListingThatHitsTheMemoryCapLeavesNoDanglingCallback) {
+  std::unique_ptr<Engine> engine = InitEngine(
+      WriteLevel("list_cap", ListingLevel("  SAVED = visit",
+                                          "  local s = string.rep('x', 2 ^ 30)")),
+      {{"memoryLimitMegabytes", "16"}});
+  ASSERT_NE(engine, nullptr);
+  std::vector<std::pair<std::string, std::string>> read;
+  absl::StatusOr<PropertyResult> listed = ListThenRead(*engine, &read);
+  EXPECT_THAT(std::string(listed.status().message()), HasSubstr("not enough memory"));
+  EXPECT_EQ(read.size(), 3u);
 }
 
 TEST(ReentrancyTest, ANestedStartOrAdvanceIsRefused) {
