@@ -1,6 +1,5 @@
 #include "engine_plugin/event_log.h"
 
-#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -17,8 +16,7 @@ absl::Status EventLog::ReserveEvent(absl::string_view name, std::size_t bytes) {
     return absl::InvalidArgumentError(
         absl::StrCat("the event name has ", name.size(), " bytes; at most ", kMaxEventNameBytes));
   }
-  if (type_names_.size() >= kMaxEventTypes &&
-      std::find(type_names_.begin(), type_names_.end(), name) == type_names_.end()) {
+  if (type_names_.size() >= kMaxEventTypes && !types_.contains(name)) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "the level already has ", kMaxEventTypes, " event types, the most an engine keeps"));
   }
@@ -33,10 +31,9 @@ absl::Status EventLog::ReserveEvent(absl::string_view name, std::size_t bytes) {
 }
 
 void EventLog::AddEvent(std::string name, std::vector<ObservationValue> values) {
-  auto known = std::find(type_names_.begin(), type_names_.end(), name);
-  const int type = static_cast<int>(known - type_names_.begin());
-  if (known == type_names_.end()) type_names_.push_back(std::move(name));
-  events_.push_back(Event{type, std::move(values)});
+  const auto [known, added] = types_.try_emplace(name, static_cast<int>(type_names_.size()));
+  if (added) type_names_.push_back(std::move(name));
+  events_.push_back(Event{known->second, std::move(values)});
 }
 
 }  // namespace engine_plugin

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "engine_plugin/events_module.h"
@@ -56,6 +57,7 @@ class EventLog final : public EventSink {
   std::size_t bytes_per_step_;
   std::size_t bytes_ = 0;  // this step's
   std::vector<std::string> type_names_;
+  absl::flat_hash_map<std::string, int> types_;  // name -> index in type_names_
   std::vector<Event> events_;
 };
 
