@@ -58,8 +58,8 @@ constexpr const char* kStatements[] = {
     "V = tostring(tensor.ByteTensor{1}:expand(SIXES(30)))",
     "events:add('e', tensor.ByteTensor{1}:expand(2 ^ 30))",
     "events:add('e', tensor.DoubleTensor(3):fill(1), 'text')",
-    "events:add(string.rep('n', 2 ^ 22))",
-    "events:add('s', string.rep('x', 2 ^ 22))",
+    "events:add(string.rep('n', 2 ^ 11))",
+    "events:add('s', string.rep('x', 2 ^ 20))",
     "for i = 1, 5000 do events:add('e' .. i) end",
     "V = tensor.ByteTensor{1}:expand(2 ^ 50):sum()",
     "V = tensor.ByteTensor{1}:expand(2 ^ 40) == tensor.ByteTensor{1}:expand(2 ^ 40)",
@@ -75,7 +75,7 @@ constexpr const char* kStatements[] = {
     "for i = 1, 100 do KEEP[i] = tensor.ByteTensor(2 ^ 20) end",
     "V = maze_generation.randomMazeGeneration(setmetatable({seed = 1, height = 11, width = 11},"
     " {__index = function() error('boom') end}))",
-    "V = maze_generation.mazeGeneration{entity = string.rep('*', 2 ^ 20)}",
+    "V = maze_generation.mazeGeneration{entity = string.rep('*', 2 ^ 16)}",
     "K:fill(9)",
     "K = tensor.ByteTensor(4):fill(5)",
     "error(setmetatable({}, {__tostring = SPIN}))",
@@ -272,9 +272,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Small limits, so that each one is reached within milliseconds.
   const char* settings[][2] = {{"width", "8"},
                                {"height", "8"},
-                               {"instructionLimit", in.Pick(2) ? "10000" : "100000"},
-                               {"memoryLimitMegabytes", in.Pick(2) ? "4" : "12"},
-                               {"tensorMemoryLimitMegabytes", in.Pick(2) ? "4" : "16"}};
+                               {"instructionLimit", in.Pick(2) ? "5000" : "50000"},
+                               {"memoryLimitMegabytes", in.Pick(2) ? "1" : "4"},
+                               {"tensorMemoryLimitMegabytes", in.Pick(2) ? "1" : "4"}};
   for (const auto& [key, value] : settings) host.api.setting(host.context, key, value);
   if (host.api.init(host.context) == 0) {
     for (int i = 0; i < host.api.observation_count(host.context); ++i) {
