@@ -42,8 +42,10 @@ constexpr int kMaxStatements = 4;  // per callback
 constexpr int kMaxHostCalls = 12;
 
 // Statements a hostile level runs. `SPIN` loops for ever; `ONES(n)` is a
-// table of n ones; `K` is a tensor the level keeps (and hands out as the
-// observation KEPT without a copy).
+// table of n ones; `BIG(n)` a string of 2^n bytes, made by doubling (a
+// string.rep that size loops once per byte, inside one C call); `K` is a
+// tensor the level keeps (and hands out as the observation KEPT without a
+// copy).
 constexpr const char* kStatements[] = {
     "SPIN()",
     "xpcall(SPIN, SPIN)",
@@ -58,8 +60,8 @@ constexpr const char* kStatements[] = {
     "V = tostring(tensor.ByteTensor{1}:expand(SIXES(30)))",
     "events:add('e', tensor.ByteTensor{1}:expand(2 ^ 30))",
     "events:add('e', tensor.DoubleTensor(3):fill(1), 'text')",
-    "events:add(string.rep('n', 2 ^ 11))",
-    "events:add('s', string.rep('x', 2 ^ 20))",
+    "events:add(BIG(11))",
+    "events:add('s', BIG(20))",
     "for i = 1, 5000 do events:add('e' .. i) end",
     "V = tensor.ByteTensor{1}:expand(2 ^ 50):sum()",
     "V = tensor.ByteTensor{1}:expand(2 ^ 40) == tensor.ByteTensor{1}:expand(2 ^ 40)",
@@ -67,7 +69,7 @@ constexpr const char* kStatements[] = {
     "V = tensor.DoubleTensor(2 ^ 12):mv(tensor.DoubleTensor(1, 1):expand(2 ^ 12, 2 ^ 30),"
     " tensor.DoubleTensor{1}:expand(2 ^ 30))",
     "local t = {} for i = 1, 2 ^ 24 do t[i] = {} end",
-    "V = string.rep('x', 2 ^ 30)",
+    "V = BIG(30)",
     "V = tensor.DoubleTensor{1}:expand(2 ^ 26):val()",
     "V = tensor.ByteTensor{1}:expand(2 ^ 24):split(1)",
     "for i = 1, 1000 do KEEP[i] = tensor.DoubleTensor(1):view(ONES(3000)) end",
@@ -75,7 +77,7 @@ constexpr const char* kStatements[] = {
     "for i = 1, 100 do KEEP[i] = tensor.ByteTensor(2 ^ 20) end",
     "V = maze_generation.randomMazeGeneration(setmetatable({seed = 1, height = 11, width = 11},"
     " {__index = function() error('boom') end}))",
-    "V = maze_generation.mazeGeneration{entity = string.rep('*', 2 ^ 16)}",
+    "V = maze_generation.mazeGeneration{entity = BIG(16)}",
     "K:fill(9)",
     "K = tensor.ByteTensor(4):fill(5)",
     "error(setmetatable({}, {__tostring = SPIN}))",
@@ -116,6 +118,7 @@ class LevelWriter {
             "local function SPIN() while true do end end\n"
             "local function ONES(n) local t = {} for i = 1, n do t[i] = 1 end return t end\n"
             "local function SIXES(n) local t = {} for i = 1, n do t[i] = 6 end return t end\n"
+            "local function BIG(n) local s = 'x' for i = 1, n do s = s .. s end return s end\n"
             "local V, KEEP, SAVED, K = nil, {}, nil, tensor.ByteTensor(4):fill(1)\n"
             "local api = {}\n"
             "function api:nextMap() return '*****\\n*P  *\\n*****\\n' end\n"
