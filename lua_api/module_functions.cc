@@ -124,12 +124,18 @@ void RenumberError(lua_State* L, const char* function, int shift) {
   lua_pushlstring(L, message.data(), message.size());
 }
 
-// [-0, +(0|1), m] Pushes `error` if there is one. The callers raise it
-// themselves, once the helper that made it has returned and destroyed its
-// C++ objects.
-bool PushedError(lua_State* L, const std::string& error) {
-  if (error.empty()) return false;
-  lua_pushlstring(L, error.data(), error.size());
+// [-0, +(0|1), m] Pushes the error of `helper` (a call returning "" or a
+// message) if there is one, a C++ exception included. The callers raise it
+// themselves, once the helper has returned and destroyed its C++ objects.
+template <typename Helper>
+bool PushedError(lua_State* L, Helper&& helper) {
+  NResultsOr result = Catching([&]() -> NResultsOr {
+    std::string error = helper();
+    if (error.empty()) return 0;
+    return error;
+  });
+  if (result.ok()) return false;
+  lua_pushlstring(L, result.error().data(), result.error().size());
   return true;
 }
 
@@ -142,13 +148,15 @@ int CallModuleFunction(lua_State* L) {
                        LuaTensor::Read(L, 1) != nullptr && LuaTensor::Read(L, 2) != nullptr;
   // The method's argument #1 is the module function's #2, or #3 after res.
   const int shift = has_res ? 2 : 1;
-  if (form == ModuleForm::kInPlace && PushedError(L, PrepareInPlace(L, function, has_res))) {
+  if (form == ModuleForm::kInPlace &&
+      PushedError(L, [&] { return PrepareInPlace(L, function, has_res); })) {
     return lua_error(L);
   }
   // The method is called on the tensor at `self`, with what follows it.
   const int self = form == ModuleForm::kResult && has_res ? 2 : 1;
   if (LuaTensor::Read(L, self) == nullptr) {
-    if (PushedError(L, ArgumentError(function, self, Expected(L, self, "tensor")))) {
+    if (PushedError(L,
+                    [&] { return ArgumentError(function, self, Expected(L, self, "tensor")); })) {
       return lua_error(L);
     }
   }
@@ -160,7 +168,7 @@ int CallModuleFunction(lua_State* L) {
   }
   if (form != ModuleForm::kResult || !has_res) return lua_gettop(L);
   if (lua_gettop(L) < 2) lua_pushnil(L);
-  if (PushedError(L, ReceiveResult(L, function))) return lua_error(L);
+  if (PushedError(L, [&] { return ReceiveResult(L, function); })) return lua_error(L);
   lua_settop(L, 1);
   return 1;
 }

@@ -18,6 +18,7 @@
 //
 // Without LuaJIT's `ffi`, `jit` and `debug` modules on offer, or with the
 // compiler off when the module opens, the methods stay as they are.
+#include <exception>
 #include <iterator>
 
 #include "absl/status/status.h"
@@ -33,16 +34,21 @@ namespace {
 using tensor::ElementOp;
 
 // 0 if the op was done; 1 to ask the classic method instead. Calls no
-// Lua function, as the FFI requires.
-int ApplyScalarFromFfi(void* block, int op, double value) {
+// Lua function, as the FFI requires, and lets no C++ exception out into
+// compiled Lua code: the classic method reports what went wrong.
+int ApplyScalarFromFfi(void* block, int op, double value) noexcept {
   if (op < static_cast<int>(ElementOp::kAssign) || op > static_cast<int>(ElementOp::kDiv)) {
     return 1;
   }
   const LuaTensor* self = Class<LuaTensor>::ObjectInBlock(block);
   if (self == nullptr) return 1;
-  const absl::Status done =
-      tensor::ApplyScalars(self->tensor(), static_cast<ElementOp>(op), {&value, 1});
-  return done.ok() ? 0 : 1;
+  try {
+    const absl::Status done =
+        tensor::ApplyScalars(self->tensor(), static_cast<ElementOp>(op), {&value, 1});
+    return done.ok() ? 0 : 1;
+  } catch (const std::exception&) {
+    return 1;
+  }
 }
 
 // Arguments: the address of ApplyScalarFromFfi, the method table, the set
