@@ -21,6 +21,7 @@
 #ifndef ENGINE_PLUGIN_TEXT_MAP_H_
 #define ENGINE_PLUGIN_TEXT_MAP_H_
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,12 @@ class MapLayers {
   // As TextMap::EntityLayer / VariationsLayer.
   std::string EntityLayer() const;
   std::string VariationsLayer() const;
+
+  // The memory it holds: a Lua maze object charges this to the level's
+  // Lua memory cap (lua_api/class.h), since a 1024x1024 maze holds 2 MB.
+  std::size_t NativeBytes() const {
+    return sizeof(MapLayers) + entities_.capacity() + variations_.capacity();
+  }
 
  private:
   MapLayers() = default;

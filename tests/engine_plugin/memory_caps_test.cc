@@ -94,6 +94,18 @@ TEST(MemoryCapsTest, ManyDimensionalViewsCountAgainstTheLuaCap) {
       {{"memoryLimitMegabytes", "16"}}, {"not enough memory"});
 }
 
+// A maze keeps its layers in C++: 2 MB for the largest.
+TEST(MemoryCapsTest, MazesCountAgainstTheLuaCap) {
+  ExpectStartFailsThenRecovers(
+      "many_mazes",
+      FailingStart(absl::StrCat(kRequire,
+                                "local kept = {}\n"
+                                "for i = 1, 1000 do\n"
+                                "  kept[i] = maze_generation.mazeGeneration{height = 1024, width = 1024}\n"
+                                "end")),
+      {{"memoryLimitMegabytes", "16"}}, {"not enough memory"});
+}
+
 TEST(MemoryCapsTest, EventsAreChargedToTheirBudgetBeforeTheyAreCopied) {
   const Settings settings = {{"tensorMemoryLimitMegabytes", "16"}};
   for (const char* body : {
