@@ -152,15 +152,6 @@ absl::StatusOr<MapText> FindMap(const std::string& directory, const std::string&
   return map;
 }
 
-// Start and Advance reload maps and step the world under the level's
-// feet: never from inside one of its callbacks (a listProperty visitor).
-absl::Status RefuseNested(const LevelScript* script, const char* what) {
-  if (script == nullptr || !script->in_callback()) return absl::OkStatus();
-  return absl::FailedPreconditionError(absl::StrCat(
-      what, " was called from inside a level callback (listProperty's visitor?); call it after "
-            "the callback returns"));
-}
-
 absl::Status Annotate(const absl::Status& status, absl::string_view context) {
   return absl::Status(status.code(), absl::StrCat(context, ": ", status.message()));
 }
@@ -523,10 +514,20 @@ absl::Status Engine::Init() {
   return absl::OkStatus();
 }
 
+// Start and Advance reload maps and step the world under the level's
+// feet: never from inside one of its callbacks.
+absl::Status Engine::CheckCanStep(const char* what) const {
+  const LevelScript* script = state_->script.get();
+  if (script == nullptr || !script->in_callback()) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(
+      what, " was called from inside a level callback (listProperty's visitor?); call it after "
+            "the callback returns"));
+}
+
 absl::Status Engine::Start(int episode, std::uint64_t seed) {
   State& s = *state_;
   if (s.script == nullptr) return absl::FailedPreconditionError("call init before start");
-  if (absl::Status nested = RefuseNested(s.script.get(), "start"); !nested.ok()) return nested;
+  if (absl::Status nested = CheckCanStep("start"); !nested.ok()) return nested;
   s.started = false;
   s.BeginStep();
   s.spawn_random.seed(seed);
@@ -594,7 +595,7 @@ void Engine::Act(const Actions& actions) {
 
 absl::StatusOr<EpisodeStatus> Engine::Advance(int num_steps, double* reward) {
   State& s = *state_;
-  if (absl::Status nested = RefuseNested(s.script.get(), "advance"); !nested.ok()) return nested;
+  if (absl::Status nested = CheckCanStep("advance"); !nested.ok()) return nested;
   if (!s.started) return absl::FailedPreconditionError("call start before advance");
   if (s.episode_over) {
     return absl::FailedPreconditionError("the episode has ended: call start for a new one");

@@ -97,6 +97,12 @@ class Engine {
   // loads nextMap(), and renders the first frame.
   absl::Status Start(int episode, std::uint64_t seed);
 
+  // OK unless one of the level's callbacks is running (the host called in
+  // from listProperty's visitor): Start and Advance (`what`) are refused
+  // then, with this status, before they change anything. A wrapper that
+  // keeps per-step state of its own (the C ABI) asks first.
+  absl::Status CheckCanStep(const char* what) const;
+
   // The built-in observations (RGB_INTERLEAVED, RGBD_INTERLEAVED,
   // DEBUG.POS.TRANS, DEBUG.POS.ROT, DEBUG.CAMERA.TOP_DOWN), then the
   // level's customObservationSpec(). Fixed after Init.

@@ -258,6 +258,10 @@ int Start(void* context, int episode, std::uint64_t seed) {
     if (std::string why = NotInitialised(ctx, "start"); !why.empty()) {
       return Fail(ctx, 1, std::move(why));
     }
+    // Refused from inside a level callback: this step's payloads stay valid.
+    if (absl::Status nested = ctx.engine->CheckCanStep("start"); !nested.ok()) {
+      return Fail(ctx, 1, absl::StrCat("start: ", nested.message()));
+    }
     BeginStep(ctx);
     ctx.has_frame = false;
     ctx.can_advance = false;
@@ -337,8 +341,7 @@ int GetObservation(void* context, int index, EnvCApi_Observation* observation) {
         !why.empty()) {
       return Fail(ctx, 1, std::move(why));
     }
-    std::unique_ptr<ExportedObservation>& cached = ctx.frame[index];
-    if (cached == nullptr) {
+    if (ctx.frame[index] == nullptr) {
       absl::StatusOr<ObservationValue> value = ctx.engine->SteadyObservation(index);
       if (!value.ok()) {
         return Fail(ctx, 1,
@@ -351,9 +354,12 @@ int GetObservation(void* context, int index, EnvCApi_Observation* observation) {
                     absl::StrCat("observation '", ctx.engine->observation_specs()[index].name,
                                  "': ", exported.status().message()));
       }
-      cached = *std::move(exported);
+      // The level's customObservation may have let the host in (a kept
+      // listProperty visitor), and an observation() from there filled the
+      // slot first: that payload is the step's, and the host may hold it.
+      if (ctx.frame[index] == nullptr) ctx.frame[index] = *std::move(exported);
     }
-    *observation = cached->c;
+    *observation = ctx.frame[index]->c;
     return 0;
   });
 }
@@ -536,6 +542,9 @@ EnvCApi_EnvironmentStatus Advance(void* context, int num_steps, double* reward) 
       return Fail(ctx, kError,
                   "advance: no running episode (call start first, and again after the episode "
                   "ended or an error)");
+    }
+    if (absl::Status nested = ctx.engine->CheckCanStep("advance"); !nested.ok()) {
+      return Fail(ctx, kError, absl::StrCat("advance: ", nested.message()));
     }
     BeginStep(ctx);
     ctx.has_frame = false;

@@ -2,6 +2,8 @@
 // "list, then read each key" from listProperty's visitor. The nested calls
 // run under the outer callback's limits and never reset them, and a
 // nested start or advance is refused.
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -170,6 +172,84 @@ TEST(ReentrancyTest, TheCApiVisitorMayReadButNotStart) {
   EXPECT_THAT(host.values, ElementsAre("value of a", "value of b", "value of c"));
   EXPECT_NE(listed, EnvCApi_PropertyResult_Success);
   EXPECT_THAT(api.error_message(context), HasSubstr("exceeded the instruction limit of 100000"));
+  api.release_context(context);
+}
+
+// A level_program finding: a refused start from the visitor dropped the
+// step's exported observations (the host's payload was freed) and left the
+// context with no frame and no episode. A refused call changes nothing.
+TEST(ReentrancyTest, ARefusedStartInTheCApiKeepsTheStep) {
+  EnvCApi api;
+  void* context = StartContext(api, WriteLevel("c_list_keep", ListingLevel("", "")));
+  ASSERT_NE(context, nullptr);
+  EnvCApi_Observation before;
+  ASSERT_EQ(api.observation(context, 0, &before), 0) << api.error_message(context);
+  const auto* held = static_cast<const std::uint8_t*>(before.payload.bytes);
+  const std::vector<std::uint8_t> copy(held, held + 3 * before.spec.shape[0] * before.spec.shape[1]);
+  Host host{&api, context, {}, 0};
+  api.list_property(context, &host, "", [](void* userdata, const char* key,
+                                           EnvCApi_PropertyAttributes) {
+    Host& host = *static_cast<Host*>(userdata);
+    if (std::string(key) != "a") return;  // a level key: inside the level's listProperty
+    host.start_status = host.api->start(host.context, 1, 1);
+    double reward = 0;
+    host.values.emplace_back(std::to_string(host.api->advance(host.context, 1, &reward)));
+  });
+  EXPECT_NE(host.start_status, 0);
+  EXPECT_THAT(host.values, ElementsAre(std::to_string(EnvCApi_EnvironmentStatus_Error)));
+  EnvCApi_Observation after;
+  ASSERT_EQ(api.observation(context, 0, &after), 0) << api.error_message(context);
+  EXPECT_EQ(after.payload.bytes, before.payload.bytes);
+  EXPECT_TRUE(std::equal(copy.begin(), copy.end(), held));
+  double reward = 0;
+  EXPECT_EQ(api.advance(context, 1, &reward), EnvCApi_EnvironmentStatus_Running)
+      << api.error_message(context);
+  api.release_context(context);
+}
+
+// Another: customObservation called a kept visitor, whose host asked for
+// the same observation again. The outer call then replaced (and freed) the
+// payload the nested call had handed out within the same step.
+struct ObservingHost {
+  EnvCApi* api;
+  void* context;
+  int kept;
+  int depth = 0;
+  std::vector<const void*> payloads;
+};
+
+TEST(ReentrancyTest, ANestedObservationCallKeepsTheFirstPayload) {
+  const std::string level = absl::StrCat(
+      "local tensor = require 'dmlab.system.tensor'\nlocal api = {}\nlocal SAVED\n", kMap,
+      "\nfunction api:customObservationSpec()\n"
+      "  return {{name = 'KEPT', type = 'Bytes', shape = {4}}}\nend\n"
+      "function api:customObservation(name)\n"
+      "  if SAVED then SAVED('late', 'r') end\n"
+      "  return tensor.ByteTensor(4):fill(7)\nend\n"
+      "function api:listProperty(key, visit) SAVED = visit visit('x', 'r') SAVED = nil end\n"
+      "return api\n");
+  EnvCApi api;
+  void* context = StartContext(api, WriteLevel("c_list_observe", level));
+  ASSERT_NE(context, nullptr);
+  const int kept = api.observation_count(context) - 1;
+  ASSERT_STREQ(api.observation_name(context, kept), "KEPT");
+  ObservingHost host{&api, context, kept};
+  api.list_property(context, &host, "", [](void* userdata, const char* key,
+                                           EnvCApi_PropertyAttributes) {
+    ObservingHost& host = *static_cast<ObservingHost*>(userdata);
+    if (std::string(key) == "engine" || host.depth == 2) return;
+    ++host.depth;
+    EnvCApi_Observation observation;
+    if (host.api->observation(host.context, host.kept, &observation) == 0) {
+      host.payloads.push_back(observation.payload.bytes);
+    }
+    --host.depth;
+  });
+  // The nested call's payload, then the outer call's: the same one.
+  ASSERT_EQ(host.payloads.size(), 2u) << api.error_message(context);
+  EXPECT_EQ(host.payloads[0], host.payloads[1]);
+  const auto* bytes = static_cast<const std::uint8_t*>(host.payloads[0]);
+  EXPECT_THAT(std::vector<std::uint8_t>(bytes, bytes + 4), ElementsAre(7, 7, 7, 7));
   api.release_context(context);
 }
 
