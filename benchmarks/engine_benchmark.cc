@@ -18,13 +18,19 @@
 
 #include "benchmark/benchmark.h"
 #include "engine_plugin/engine.h"
-#include "engine_plugin/raycaster.h"
-#include "engine_plugin/text_map.h"
-#include "engine_plugin/world.h"
+#include "engines/maze/raycaster.h"
+#include "engines/maze/text_map.h"
+#include "engines/maze/world.h"
 #include "levels/builtin_levels.h"
 
 namespace engine_plugin {
 namespace {
+
+using maze::Actions;
+using maze::Camera;
+using maze::Frame;
+using maze::TextMap;
+using maze::World;
 
 std::unique_ptr<Engine> MakeEngine(benchmark::State& state, int width, int height, bool custom) {
   absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create("demo_maze");
@@ -107,7 +113,7 @@ void BM_RenderOnly(benchmark::State& state) {
   std::mt19937_64 random(1);
   for (auto _ : state) {
     world.Step(RandomActions(random), 1.0 / 60);
-    RenderFirstPerson(world.map(), world.pickups(), Camera::Of(world.pose()),
+    maze::RenderFirstPerson(world.map(), world.pickups(), Camera::Of(world.pose()),
                       Frame{rgb.data(), depth.data(), width, height});
     benchmark::DoNotOptimize(rgb.data());
   }

@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "engine_plugin/raycaster.h"
-#include "engine_plugin/text_map.h"
-#include "engine_plugin/world.h"
+#include "engines/maze/raycaster.h"
+#include "engines/maze/text_map.h"
+#include "engines/maze/world.h"
 
-namespace engine_plugin {
+namespace maze {
 namespace {
 
 constexpr char kMaze[] =
@@ -135,4 +135,4 @@ BENCHMARK(BM_top_down)->Args({84, 84});
 BENCHMARK(BM_world_step);
 
 }  // namespace
-}  // namespace engine_plugin
+}  // namespace maze

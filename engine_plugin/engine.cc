@@ -4,21 +4,17 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
-#include <random>
 #include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "engine_plugin/game_module.h"
-#include "engine_plugin/level_files.h"
+#include "engine_plugin/host_registry.h"
 #include "engine_plugin/level_script.h"
+#include "engine_plugin/level_source.h"
 #include "engine_plugin/observation_pool.h"
-#include "engine_plugin/raycaster.h"
 #include "engine_plugin/sandbox.h"
-#include "engine_plugin/text_map.h"
-#include "levels/builtin_levels.h"
 #include "lua_api/tensor_limits.h"
 #include "tensor/device_ops.h"
 #include "tensor/device_transfer.h"
@@ -27,38 +23,7 @@
 namespace engine_plugin {
 namespace {
 
-constexpr char kFrameLender[] = "engine frame buffer";
-constexpr char kDepthLender[] = "engine depth buffer";
 constexpr char kTargetLender[] = "host frame target";
-
-enum BuiltInObservation { kRgb, kRgbd, kPosTrans, kPosRot, kTopDown, kBuiltInCount };
-
-constexpr double kAppleReward = 1;
-constexpr double kGoalReward = 10;
-constexpr int kMaxFrameExtent = 4096;
-// RGBD_INTERLEAVED's depth byte: 1/16 cell per step, saturating at 255
-// (16 cells and beyond).
-constexpr float kDepthStepsPerCell = 16;
-
-constexpr ActionSpec kActionSpecs[kActionCount] = {
-    {"LOOK_LEFT_RIGHT_PIXELS_PER_FRAME", -512, 512},
-    {"LOOK_DOWN_UP_PIXELS_PER_FRAME", -512, 512},
-    {"STRAFE_LEFT_RIGHT", -1, 1},
-    {"MOVE_BACK_FORWARD", -1, 1},
-    {"FIRE", 0, 1},
-    {"JUMP", 0, 1},
-    {"CROUCH", 0, 1},
-};
-
-std::vector<ObservationSpec> BuiltInSpecs(int width, int height) {
-  return {
-      {"RGB_INTERLEAVED", ObservationType::kBytes, {height, width, 3}},
-      {"RGBD_INTERLEAVED", ObservationType::kBytes, {height, width, 4}},
-      {"DEBUG.POS.TRANS", ObservationType::kDoubles, {3}},
-      {"DEBUG.POS.ROT", ObservationType::kDoubles, {3}},
-      {"DEBUG.CAMERA.TOP_DOWN", ObservationType::kBytes, {height, width, 3}},
-  };
-}
 
 template <typename Int>
 absl::StatusOr<Int> ParseSettingInt(absl::string_view key, absl::string_view value, Int lowest,
@@ -70,6 +35,14 @@ absl::StatusOr<Int> ParseSettingInt(absl::string_view key, absl::string_view val
                                                    "'"));
   }
   return parsed;
+}
+
+absl::StatusOr<bool> ParseSettingBool(absl::string_view key, absl::string_view value) {
+  if (value != "true" && value != "false") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("setting '", key, "': 'true' or 'false' expected, got '", value, "'"));
+  }
+  return value == "true";
 }
 
 // observationDevice: "cpu" or "cuda:N".
@@ -87,110 +60,43 @@ absl::StatusOr<tensor::Device> ParseObservationDevice(absl::string_view value) {
       "'"));
 }
 
-struct LevelSource {
-  std::string source;
-  std::string chunk_name;
-  std::string directory;  // empty for a built-in level
-};
-
-bool IsPath(absl::string_view level) {
-  return absl::StrContains(level, '/') || absl::EndsWith(level, ".lua");
-}
-
-absl::StatusOr<LevelSource> FindLevel(const std::string& level) {
-  if (IsPath(level)) {
-    absl::StatusOr<std::string> source = ReadLevelFile(level);
-    if (!source.ok()) return source.status();
-    const std::size_t slash = level.rfind('/');
-    return LevelSource{*std::move(source), "@" + level,
-                       slash == std::string::npos ? "." : level.substr(0, slash)};
-  }
-  std::optional<absl::string_view> builtin = levels::FindBuiltinLevelFile(level + ".lua");
-  if (!builtin) {
-    return absl::NotFoundError(absl::StrCat("no built-in level '", level,
-                                            "' (levels/", level, ".lua); give a path to load a "
-                                            "level script from a file"));
-  }
-  return LevelSource{std::string(*builtin), absl::StrCat("@levels/", level, ".lua"), ""};
-}
-
-// A map name is a file name in maps/, never a path.
-bool IsMapName(absl::string_view name) {
-  if (name.empty() || name[0] == '.') return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
-  });
-}
-
-// maps/<name>.txt (and <name>.variations.txt, if present) beside the level
-// script, or else among the built-in maps.
-absl::StatusOr<MapText> FindMap(const std::string& directory, const std::string& name) {
-  if (!IsMapName(name)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "nextMap returned '", name, "': a map name (letters, digits, '_', '-', '.') or a text "
-        "map with at least one newline expected"));
-  }
-  MapText map;
-  if (!directory.empty()) {
-    const std::string stem = absl::StrCat(directory, "/maps/", name);
-    if (absl::StatusOr<std::string> entity = ReadLevelFile(stem + ".txt"); entity.ok()) {
-      map.entity = *std::move(entity);
-      if (absl::StatusOr<std::string> v = ReadLevelFile(stem + ".variations.txt"); v.ok()) {
-        map.variations = *std::move(v);
-      }
-      return map;
-    }
-  }
-  std::optional<absl::string_view> entity =
-      levels::FindBuiltinLevelFile(absl::StrCat("maps/", name, ".txt"));
-  if (!entity) return absl::NotFoundError(absl::StrCat("no map named '", name, "'"));
-  map.entity = std::string(*entity);
-  if (std::optional<absl::string_view> v =
-          levels::FindBuiltinLevelFile(absl::StrCat("maps/", name, ".variations.txt"))) {
-    map.variations = std::string(*v);
-  }
-  return map;
-}
-
 absl::Status Annotate(const absl::Status& status, absl::string_view context) {
   return absl::Status(status.code(), absl::StrCat(context, ": ", status.message()));
 }
 
 }  // namespace
 
-absl::Span<const ActionSpec> ActionSpecs() { return kActionSpecs; }
-
-struct Engine::State final : GameHost {
+struct Engine::State final : Level, ObservationBuffers {
   // Configuration, fixed by Init.
   LevelSource level;
+  std::unique_ptr<Host> host;
   Settings settings;
-  int width = 84;
-  int height = 84;
-  int fps = 60;
   double episode_length_seconds = 0;       // 0: no limit
   LimitSettings limit_settings;
-  std::int64_t episode_length_frames = 0;  // the same, in frames at fps
-  // Where RGB_INTERLEAVED is handed out, and whether its frames are
-  // rendered into page-locked memory to be uploaded from there.
+  std::int64_t episode_length_frames = 0;  // the same, in steps at the host's fps
+  // Where the frame is handed out, and whether it is rendered into
+  // page-locked memory to be uploaded from there.
   tensor::Device observation_device;
   bool pinned_staging = false;
-  std::vector<ObservationSpec> specs;
+  std::vector<ObservationSpec> specs;  // the host's, then the level's
+  int host_specs = 0;
+  int frame_index = -1;                // the host's frame observation
+  std::vector<DiscreteActionSpec> discrete_specs;
+  std::vector<ContinuousActionSpec> continuous_specs;
 
   // The episode.
   bool started = false;
   bool episode_over = false;
-  std::optional<World> current_world;
-  std::mt19937_64 spawn_random;
-  Actions actions{};
+  std::vector<int> discrete;
+  std::vector<double> continuous;
   std::int64_t episode_frames = 0;
   std::int64_t steps = 0;
   double pending_reward = 0;
-  bool map_finished = false;
 
   // The current frame's buffers and observations.
   ObservationPool pool;
   // With a device observationDevice (from Init): its backend, the device
-  // buffers RGB_INTERLEAVED is uploaded into, and with pinnedStaging the
+  // buffers the frame is uploaded into, and with pinnedStaging the
   // page-locked buffers frames are rendered into. Pools, like `pool`, so a
   // device frame a host keeps is never overwritten, and a step that keeps
   // nothing allocates nothing.
@@ -202,26 +108,35 @@ struct Engine::State final : GameHost {
   // `frame` is lent over it under `target_loan`, which ends with the frame.
   std::uint8_t* frame_target = nullptr;
   std::shared_ptr<tensor::Loan> target_loan;
-  std::vector<float> depth;
   std::vector<std::optional<LevelObservation>> observations;
   // A step's events may hold as much as the level's tensors (from Init).
   EventLog event_log;
 
-  // Last, so it is destroyed first: its Lua VM refers to this State.
+  // Last, so it is destroyed first: its Lua VM refers to this State and
+  // to the host.
   std::unique_ptr<LevelScript> script;
 
-  // GameHost
-  const World* world() const override {
-    return current_world ? &*current_world : nullptr;
+  // Level
+  absl::StatusOr<bool> Call(
+      const char* name, int num_results, absl::FunctionRef<int(lua_State*)> push_arguments,
+      absl::FunctionRef<absl::Status(lua_State*, int)> read_results) override {
+    return script->Call(name, num_results, push_arguments, read_results);
   }
-  void AddScore(double reward) override { pending_reward += reward; }
-  void FinishMap() override { map_finished = true; }
+  absl::StatusOr<bool> CallLending(const char* name,
+                                   absl::Span<const LentBuffer> buffers) override {
+    return script->CallLending(name, buffers);
+  }
+  void AddReward(double reward) override { pending_reward += reward; }
   double EpisodeTimeSeconds() const override {
-    return static_cast<double>(episode_frames) / fps;
+    return static_cast<double>(episode_frames) / host->fps();
   }
-  int frame_width() const override { return width; }
-  int frame_height() const override { return height; }
+  const std::string& directory() const override { return level.directory; }
 
+  // ObservationBuffers
+  absl::StatusOr<tensor::Tensor> Acquire(tensor::DType dtype,
+                                         absl::Span<const std::int64_t> shape) override {
+    return pool.Acquire(dtype, shape);
+  }
 
   // Drops the previous frame's buffers, so the pool can recycle those that
   // nobody retained.
@@ -235,123 +150,58 @@ struct Engine::State final : GameHost {
     event_log.NewStep();
   }
 
-  absl::Status LoadMap() {
-    absl::StatusOr<MapText> text = script->NextMap();
-    if (!text.ok()) return text.status();
-    if (!text->name.empty()) {
-      text = FindMap(level.directory, text->name);
-      if (!text.ok()) return text.status();
-    }
-    absl::StatusOr<TextMap> map = TextMap::Parse(text->entity, text->variations);
-    if (!map.ok()) return Annotate(map.status(), "the level's map");
-    // mt19937_64's output is fixed by the standard, so the spawn point is
-    // the same on every platform (the modulo bias is below 2^-50).
-    const int spawn = static_cast<int>(spawn_random() % map->spawns().size());
-    current_world.emplace(*std::move(map), spawn);
-    return absl::OkStatus();
-  }
-
-  // The buffer the next frame is rendered into: the host's target, lent
+  // The buffer the next frame is rendered into: the caller's target, lent
   // until the next BeginStep, or else a fresh pool buffer.
   absl::StatusOr<tensor::Tensor> FrameBuffer() {
+    const std::vector<std::int64_t>& shape = specs[frame_index].shape;
     if (frame_target == nullptr) {
-      return (staging_pool ? *staging_pool : pool).Acquire(tensor::DType::kUInt8,
-                                                           {height, width, 3});
+      return (staging_pool ? *staging_pool : pool).Acquire(tensor::DType::kUInt8, shape);
     }
-    absl::StatusOr<tensor::Layout> layout = tensor::Layout::Contiguous({height, width, 3});
+    absl::StatusOr<tensor::Layout> layout = tensor::Layout::Contiguous(shape);
     if (!layout.ok()) return layout.status();
     target_loan = tensor::Loan::Create(kTargetLender);
-    return tensor::Tensor::Lend(tensor::DType::kUInt8, *std::move(layout), frame_target,
-                                static_cast<std::size_t>(height) * width * 3, target_loan);
+    const auto bytes = static_cast<std::size_t>(layout->num_elements());
+    return tensor::Tensor::Lend(tensor::DType::kUInt8, *std::move(layout), frame_target, bytes,
+                                target_loan);
   }
 
-  // Renders into FrameBuffer(), then lends it and the depth buffer to
-  // observeFrame for the duration of that call.
   absl::Status RenderFrame() {
-    absl::StatusOr<tensor::Tensor> rgb = FrameBuffer();
-    if (!rgb.ok()) return rgb.status();
-    frame = *std::move(rgb);
-    depth.resize(static_cast<std::size_t>(width) * height);
-    auto* pixels = reinterpret_cast<std::uint8_t*>(*frame.data());
-    RenderFirstPerson(current_world->map(), current_world->pickups(),
-                      Camera::Of(current_world->pose()), Frame{pixels, depth.data(), width, height});
-    if (!script->has_observe_frame()) return absl::OkStatus();
+    if (frame_index >= 0) {
+      absl::StatusOr<tensor::Tensor> buffer = FrameBuffer();
+      if (!buffer.ok()) return buffer.status();
+      frame = *std::move(buffer);
+    }
+    return host->Render(*this, frame);
+  }
 
-    tensor::ScopedLoan frame_loan(kFrameLender);
-    tensor::ScopedLoan depth_loan(kDepthLender);
-    absl::StatusOr<tensor::Tensor> lent_rgb = tensor::Tensor::Lend(
-        tensor::DType::kUInt8, frame.layout(), pixels,
-        static_cast<std::size_t>(frame.layout().num_elements()), frame_loan.token());
-    absl::StatusOr<tensor::Layout> depth_layout = tensor::Layout::Contiguous({height, width});
-    if (!lent_rgb.ok()) return lent_rgb.status();
-    if (!depth_layout.ok()) return depth_layout.status();
-    absl::StatusOr<tensor::Tensor> lent_depth =
-        tensor::Tensor::Lend(tensor::DType::kFloat32, *std::move(depth_layout), depth.data(),
-                             depth.size() * sizeof(float), depth_loan.token());
-    if (!lent_depth.ok()) return lent_depth.status();
-    return script->ObserveFrame(*lent_rgb, *lent_depth);
-  }  // Both loans end here, whatever observeFrame kept.
-
-  absl::StatusOr<tensor::Tensor> Pooled(tensor::DType dtype, const ObservationSpec& spec) {
-    return pool.Acquire(dtype, spec.shape);
+  // The frame as handed out: the buffer it was drawn in, or its copy on
+  // the observationDevice.
+  absl::StatusOr<tensor::Tensor> FrameObservation() {
+    if (!device_pool) return frame;
+    absl::StatusOr<tensor::Tensor> uploaded =
+        device_pool->Acquire(tensor::DType::kUInt8, specs[frame_index].shape);
+    if (!uploaded.ok()) return uploaded.status();
+    // Synchronous: the device holds the frame before the host sees it.
+    if (absl::Status s = device_ops->copy(*uploaded, frame); !s.ok()) {
+      return Annotate(s, absl::StrCat("uploading the frame to ", observation_device.ToString()));
+    }
+    return *std::move(uploaded);
   }
 
   absl::StatusOr<LevelObservation> Compute(int index) {
-    const ObservationSpec& spec = specs[index];
+    if (index >= host_specs) return script->CustomObservation(specs[index]);
     LevelObservation result;
-    result.value.type = spec.type;
-    const Pose& pose = current_world->pose();
-    switch (index) {
-      case kRgb: {
-        if (!device_pool) {
-          result.value.tensor = frame;
-          return result;
-        }
-        absl::StatusOr<tensor::Tensor> uploaded =
-            device_pool->Acquire(tensor::DType::kUInt8, spec.shape);
-        if (!uploaded.ok()) return uploaded.status();
-        // Synchronous: the device holds the frame before the host sees it.
-        if (absl::Status s = device_ops->copy(*uploaded, frame); !s.ok()) {
-          return Annotate(s, absl::StrCat("uploading the frame to ", observation_device.ToString()));
-        }
-        result.value.tensor = *std::move(uploaded);
-        return result;
-      }
-      case kRgbd: {
-        absl::StatusOr<tensor::Tensor> rgbd = Pooled(tensor::DType::kUInt8, spec);
-        if (!rgbd.ok()) return rgbd.status();
-        const auto* rgb = reinterpret_cast<const std::uint8_t*>(*frame.data());
-        auto* out = reinterpret_cast<std::uint8_t*>(*rgbd->data());
-        for (std::size_t i = 0; i < depth.size(); ++i) {
-          std::memcpy(out + 4 * i, rgb + 3 * i, 3);
-          out[4 * i + 3] = static_cast<std::uint8_t>(
-              std::min(255.0f, std::round(depth[i] * kDepthStepsPerCell)));
-        }
-        result.value.tensor = *std::move(rgbd);
-        return result;
-      }
-      case kPosTrans:
-      case kPosRot: {
-        absl::StatusOr<tensor::Tensor> triple = Pooled(tensor::DType::kFloat64, spec);
-        if (!triple.ok()) return triple.status();
-        const double values[3] = {index == kPosTrans ? pose.position.x : pose.pitch,
-                                  index == kPosTrans ? pose.position.y : pose.yaw, 0.0};
-        std::memcpy(*triple->data(), values, sizeof(values));
-        result.value.tensor = *std::move(triple);
-        return result;
-      }
-      case kTopDown: {
-        absl::StatusOr<tensor::Tensor> view = Pooled(tensor::DType::kUInt8, spec);
-        if (!view.ok()) return view.status();
-        RenderTopDown(current_world->map(), current_world->pickups(), pose,
-                      Frame{reinterpret_cast<std::uint8_t*>(*view->data()), nullptr, width,
-                            height});
-        result.value.tensor = *std::move(view);
-        return result;
-      }
-      default:
-        return script->CustomObservation(spec);
+    if (index == frame_index) {
+      result.value.type = ObservationType::kBytes;
+      absl::StatusOr<tensor::Tensor> tensor = FrameObservation();
+      if (!tensor.ok()) return tensor.status();
+      result.value.tensor = *std::move(tensor);
+      return result;
     }
+    absl::StatusOr<ObservationValue> value = host->Observe(index, *this);
+    if (!value.ok()) return value.status();
+    result.value = *std::move(value);
+    return result;
   }
 
   // A copy of `value` that nothing else holds.
@@ -366,7 +216,9 @@ struct Engine::State final : GameHost {
     if (!observations[index]) {
       absl::StatusOr<LevelObservation> computed = Compute(index);
       if (!computed.ok()) return computed.status();
-      observations[index] = *std::move(computed);
+      // A host call from inside the level's customObservation may have
+      // filled the slot first: that value is the step's.
+      if (!observations[index]) observations[index] = *std::move(computed);
     }
     return &*observations[index];
   }
@@ -426,8 +278,14 @@ Engine::~Engine() = default;
 absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(std::string level) {
   absl::StatusOr<LevelSource> source = FindLevel(level);
   if (!source.ok()) return source.status();
+  absl::StatusOr<std::unique_ptr<Host>> host = CreateHost(source->host);
+  if (!host.ok()) return Annotate(host.status(), absl::StrCat("level '", level, "'"));
   auto state = std::make_unique<State>();
   state->level = *std::move(source);
+  state->host = *std::move(host);
+  // Hosts whose actions do not depend on the level have them before Init.
+  state->discrete_specs = state->host->DiscreteActions();
+  state->continuous_specs = state->host->ContinuousActions();
   return std::unique_ptr<Engine>(new Engine(std::move(state)));
 }
 
@@ -437,15 +295,7 @@ absl::Status Engine::SetSetting(absl::string_view key, absl::string_view value) 
     return absl::FailedPreconditionError(
         absl::StrCat("setting '", key, "' after init: settings must come before init"));
   }
-  if (key == "width" || key == "height") {
-    absl::StatusOr<int> extent = ParseSettingInt(key, value, 1, kMaxFrameExtent);
-    if (!extent.ok()) return extent.status();
-    (key == "width" ? s.width : s.height) = *extent;
-  } else if (key == "fps") {
-    absl::StatusOr<int> fps = ParseSettingInt(key, value, 1, 1000);
-    if (!fps.ok()) return fps.status();
-    s.fps = *fps;
-  } else if (key == "episodeLengthSeconds") {
+  if (key == "episodeLengthSeconds") {
     double seconds = 0;
     if (!absl::SimpleAtod(value, &seconds) || !(seconds > 0) || seconds > 1e9) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -453,11 +303,9 @@ absl::Status Engine::SetSetting(absl::string_view key, absl::string_view value) 
     }
     s.episode_length_seconds = seconds;
   } else if (key == "sandbox") {
-    if (value != "true" && value != "false") {
-      return absl::InvalidArgumentError(
-          absl::StrCat("setting 'sandbox': 'true' or 'false' expected, got '", value, "'"));
-    }
-    s.limit_settings.sandbox = value == "true";
+    absl::StatusOr<bool> sandbox = ParseSettingBool(key, value);
+    if (!sandbox.ok()) return sandbox.status();
+    s.limit_settings.sandbox = *sandbox;
   } else if (key == "memoryLimitMegabytes" || key == "tensorMemoryLimitMegabytes") {
     // No Lua heap cap is 0; tensors always have a limit.
     const std::int64_t lowest = key == "memoryLimitMegabytes" ? 0 : 1;
@@ -475,11 +323,11 @@ absl::Status Engine::SetSetting(absl::string_view key, absl::string_view value) 
     if (!device.ok()) return device.status();
     s.observation_device = *device;
   } else if (key == "pinnedStaging") {
-    if (value != "true" && value != "false") {
-      return absl::InvalidArgumentError(
-          absl::StrCat("setting 'pinnedStaging': 'true' or 'false' expected, got '", value, "'"));
-    }
-    s.pinned_staging = value == "true";
+    absl::StatusOr<bool> pinned = ParseSettingBool(key, value);
+    if (!pinned.ok()) return pinned.status();
+    s.pinned_staging = *pinned;
+  } else if (absl::Status status = s.host->SetSetting(key, value); !status.ok()) {
+    return status;
   }
   auto existing = std::find_if(s.settings.begin(), s.settings.end(),
                                [&](const auto& setting) { return setting.first == key; });
@@ -495,25 +343,37 @@ absl::Status Engine::Init() {
   State& s = *state_;
   if (s.script != nullptr) return absl::FailedPreconditionError("init was already called");
   if (absl::Status status = s.OpenObservationDevice(); !status.ok()) return status;
-  // The last frame that starts within the limit ends the episode.
-  s.episode_length_frames =
-      static_cast<std::int64_t>(std::ceil(s.episode_length_seconds * s.fps - 1e-9));
   const LevelLimits limits =
       ResolveLimits(s.limit_settings, /*from_path=*/!s.level.directory.empty());
   s.event_log.set_bytes_per_step(limits.tensors.memory_bytes);
   absl::StatusOr<std::unique_ptr<LevelScript>> script = LevelScript::Load(
-      s.level.source, s.level.chunk_name, s.level.directory, limits, &s, &s.event_log);
+      s.level.source, s.level.chunk_name, s.level.directory, limits,
+      [&](lua_State* L) { s.host->RegisterModules(L, s); }, &s.event_log);
   if (!script.ok()) return script.status();
-  if (absl::Status status = (*script)->Init(s.settings); !status.ok()) return status;
-  absl::StatusOr<std::vector<ObservationSpec>> custom = (*script)->CustomObservationSpecs();
-  if (!custom.ok()) return custom.status();
-  s.specs = BuiltInSpecs(s.width, s.height);
-  if (absl::Status status = s.CheckCustomSpecs(*custom); !status.ok()) return status;
-  s.specs.insert(s.specs.end(), custom->begin(), custom->end());
+  // The host calls the level through `s` from here on.
   s.script = *std::move(script);
-  return absl::OkStatus();
+  absl::Status ready = [&] {
+    if (absl::Status status = s.script->Init(s.settings); !status.ok()) return status;
+    if (absl::Status status = s.host->Init(s); !status.ok()) return status;
+    absl::StatusOr<std::vector<ObservationSpec>> custom = s.script->CustomObservationSpecs();
+    if (!custom.ok()) return custom.status();
+    s.specs = s.host->ObservationSpecs();
+    s.host_specs = static_cast<int>(s.specs.size());
+    s.frame_index = s.host->frame_observation();
+    if (absl::Status status = s.CheckCustomSpecs(*custom); !status.ok()) return status;
+    s.specs.insert(s.specs.end(), custom->begin(), custom->end());
+    s.discrete_specs = s.host->DiscreteActions();
+    s.continuous_specs = s.host->ContinuousActions();
+    s.discrete.assign(s.discrete_specs.size(), 0);
+    s.continuous.assign(s.continuous_specs.size(), 0.0);
+    // The last step that starts within the limit ends the episode.
+    s.episode_length_frames = static_cast<std::int64_t>(
+        std::ceil(s.episode_length_seconds * s.host->fps() - 1e-9));
+    return absl::OkStatus();
+  }();
+  if (!ready.ok()) s.script = nullptr;
+  return ready;
 }
-
 // Start and Advance reload maps and step the world under the level's
 // feet: never from inside one of its callbacks.
 absl::Status Engine::CheckCanStep(const char* what) const {
@@ -530,13 +390,13 @@ absl::Status Engine::Start(int episode, std::uint64_t seed) {
   if (absl::Status nested = CheckCanStep("start"); !nested.ok()) return nested;
   s.started = false;
   s.BeginStep();
-  s.spawn_random.seed(seed);
-  s.actions = {};
+  std::fill(s.discrete.begin(), s.discrete.end(), 0);
+  std::fill(s.continuous.begin(), s.continuous.end(), 0.0);
   s.episode_frames = 0;
   s.pending_reward = 0;
-  s.map_finished = false;
   if (absl::Status status = s.script->Start(episode, seed); !status.ok()) return status;
-  if (absl::Status status = s.LoadMap(); !status.ok()) return status;
+  if (absl::Status status = s.host->Start(s, seed); !status.ok()) return status;
+  s.host->Act(s.discrete, s.continuous);
   if (absl::Status status = s.RenderFrame(); !status.ok()) return status;
   s.started = true;
   s.episode_over = false;
@@ -587,10 +447,36 @@ absl::StatusOr<ObservationValue> Engine::State::CopyOf(const ObservationValue& v
   return ObservationValue{value.type, *std::move(copy), {}};
 }
 
-void Engine::Act(const Actions& actions) {
-  for (int i = 0; i < kActionCount; ++i) {
-    state_->actions[i] = std::clamp(actions[i], kActionSpecs[i].min, kActionSpecs[i].max);
+const std::vector<DiscreteActionSpec>& Engine::discrete_actions() const {
+  return state_->discrete_specs;
+}
+const std::vector<ContinuousActionSpec>& Engine::continuous_actions() const {
+  return state_->continuous_specs;
+}
+
+void Engine::Act(absl::Span<const int> discrete) {
+  State& s = *state_;
+  for (std::size_t i = 0; i < s.discrete.size(); ++i) {
+    const int value = i < discrete.size() ? discrete[i] : 0;
+    s.discrete[i] = std::clamp(value, s.discrete_specs[i].min, s.discrete_specs[i].max);
   }
+  s.host->Act(s.discrete, s.continuous);
+}
+
+absl::Status Engine::ActContinuous(absl::Span<const double> continuous) {
+  State& s = *state_;
+  for (std::size_t i = 0; i < continuous.size() && i < s.continuous.size(); ++i) {
+    if (std::isnan(continuous[i])) {
+      return absl::InvalidArgumentError(absl::StrCat("continuous action ", i, " ('",
+                                                     s.continuous_specs[i].name, "') is NaN"));
+    }
+  }
+  for (std::size_t i = 0; i < s.continuous.size(); ++i) {
+    const double value = i < continuous.size() ? continuous[i] : 0.0;
+    s.continuous[i] = std::clamp(value, s.continuous_specs[i].min, s.continuous_specs[i].max);
+  }
+  s.host->Act(s.discrete, s.continuous);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<EpisodeStatus> Engine::Advance(int num_steps, double* reward) {
@@ -606,22 +492,11 @@ absl::StatusOr<EpisodeStatus> Engine::Advance(int num_steps, double* reward) {
   s.BeginStep();
   // After an error the episode cannot go on; the next Start recovers.
   s.started = false;
-  const double seconds = 1.0 / s.fps;
   EpisodeStatus status = EpisodeStatus::kRunning;
   for (int step = 0; step < num_steps && status == EpisodeStatus::kRunning; ++step) {
-    for (int id : s.current_world->Step(s.actions, seconds)) {
-      const Pickup& pickup = s.current_world->pickup(id);
-      absl::StatusOr<double> gained = s.script->PickupReward(
-          pickup, pickup.kind == PickupKind::kGoal ? kGoalReward : kAppleReward);
-      if (!gained.ok()) return gained.status();
-      s.pending_reward += *gained;
-    }
+    if (absl::Status stepped = s.host->Step(s); !stepped.ok()) return stepped;
     ++s.episode_frames;
     ++s.steps;
-    if (s.map_finished) {
-      s.map_finished = false;
-      if (absl::Status loaded = s.LoadMap(); !loaded.ok()) return loaded;
-    }
     absl::StatusOr<bool> finished = s.script->HasEpisodeFinished(s.EpisodeTimeSeconds());
     if (!finished.ok()) return finished.status();
     // Everything the callbacks of this frame scored is its reward.
@@ -634,7 +509,7 @@ absl::StatusOr<EpisodeStatus> Engine::Advance(int num_steps, double* reward) {
     }
   }
   if (absl::Status rendered = s.RenderFrame(); !rendered.ok()) return rendered;
-  *reward += s.pending_reward;  // scored by observeFrame
+  *reward += s.pending_reward;  // scored while rendering (observeFrame)
   s.pending_reward = 0;
   s.started = true;
   s.episode_over = status != EpisodeStatus::kRunning;
@@ -648,21 +523,27 @@ const std::vector<Event>& Engine::events() const { return state_->event_log.even
 
 namespace {
 
-// The engine's own read-only properties.
-std::optional<std::string> EngineProperty(const Engine& engine, absl::string_view key,
-                                          std::int64_t steps, int width, int height) {
-  if (key == "engine.fps") return absl::StrCat(engine.fps());
-  if (key == "engine.width") return absl::StrCat(width);
-  if (key == "engine.height") return absl::StrCat(height);
-  if (key == "engine.episodeTimeSeconds") return absl::StrCat(engine.episode_time_seconds());
-  if (key == "engine.steps") return absl::StrCat(steps);
-  if (key == "engine.frameBuffersAllocated") return absl::StrCat(engine.frame_buffers_allocated());
-  return std::nullopt;
+// The engine's read-only properties: the plugin's, then the host's.
+void ListEngineProperties(const Engine& engine, std::int64_t steps, int buffers,
+                          absl::FunctionRef<void(absl::string_view, const std::string&)> visit) {
+  visit("engine.host", engine.host_name());
+  visit("engine.episodeTimeSeconds", absl::StrCat(engine.episode_time_seconds()));
+  visit("engine.steps", absl::StrCat(steps));
+  visit("engine.frameBuffersAllocated", absl::StrCat(buffers));
+  engine.host().ListProperties([&](absl::string_view key, const std::string& value) {
+    visit(absl::StrCat("engine.", key), value);
+  });
 }
 
-constexpr const char* kEngineProperties[] = {
-    "engine.fps",   "engine.width", "engine.height", "engine.episodeTimeSeconds",
-    "engine.steps", "engine.frameBuffersAllocated"};
+std::optional<std::string> EngineProperty(const Engine& engine, absl::string_view key,
+                                          std::int64_t steps) {
+  std::optional<std::string> found;
+  ListEngineProperties(engine, steps, engine.frame_buffers_allocated(),
+                       [&](absl::string_view name, const std::string& value) {
+                         if (name == key) found = value;
+                       });
+  return found;
+}
 
 bool IsEngineKey(absl::string_view key) {
   return key == "engine" || absl::StartsWith(key, "engine.");
@@ -673,7 +554,7 @@ bool IsEngineKey(absl::string_view key) {
 absl::StatusOr<PropertyResult> Engine::ReadProperty(absl::string_view key, std::string* value) {
   const State& s = *state_;
   if (IsEngineKey(key)) {
-    std::optional<std::string> found = EngineProperty(*this, key, s.steps, s.width, s.height);
+    std::optional<std::string> found = EngineProperty(*this, key, s.steps);
     if (!found) return PropertyResult::kNotFound;
     *value = *std::move(found);
     return PropertyResult::kSuccess;
@@ -690,7 +571,7 @@ absl::StatusOr<PropertyResult> Engine::WriteProperty(absl::string_view key,
                                                      absl::string_view value) {
   const State& s = *state_;
   if (IsEngineKey(key)) {
-    return EngineProperty(*this, key, s.steps, s.width, s.height) ? PropertyResult::kPermissionDenied
+    return EngineProperty(*this, key, s.steps) ? PropertyResult::kPermissionDenied
                                                                   : PropertyResult::kNotFound;
   }
   if (s.script == nullptr) return PropertyResult::kNotFound;
@@ -703,7 +584,10 @@ absl::StatusOr<PropertyResult> Engine::ListProperty(
     absl::string_view key, absl::FunctionRef<void(absl::string_view, int)> visit) {
   const State& s = *state_;
   if (key == "engine") {
-    for (const char* property : kEngineProperties) visit(property, kReadable);
+    ListEngineProperties(*this, s.steps, frame_buffers_allocated(),
+                         [&](absl::string_view name, const std::string&) {
+                           visit(name, kReadable);
+                         });
     return PropertyResult::kSuccess;
   }
   if (IsEngineKey(key)) return PropertyResult::kNotFound;
@@ -717,9 +601,10 @@ absl::StatusOr<PropertyResult> Engine::ListProperty(
   return listed ? PropertyResult::kSuccess : PropertyResult::kNotFound;
 }
 
-int Engine::fps() const { return state_->fps; }
+int Engine::fps() const { return state_->host->fps(); }
 double Engine::episode_time_seconds() const { return state_->EpisodeTimeSeconds(); }
-const World* Engine::world() const { return state_->world(); }
+const Host& Engine::host() const { return *state_->host; }
+const std::string& Engine::host_name() const { return state_->level.host; }
 int Engine::frame_buffers_allocated() const {
   const State& s = *state_;
   return s.pool.allocations() + (s.device_pool ? s.device_pool->allocations() : 0) +
@@ -729,10 +614,15 @@ int Engine::frame_buffers_allocated() const {
 absl::Status Engine::SetFrameTarget(std::uint8_t* pixels, std::size_t bytes) {
   State& s = *state_;
   if (s.script == nullptr) return absl::FailedPreconditionError("call init before SetFrameTarget");
-  const std::size_t frame_bytes = static_cast<std::size_t>(s.width) * s.height * 3;
+  if (s.frame_index < 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("SetFrameTarget: the host '", s.level.host, "' renders no frame"));
+  }
+  const std::vector<std::int64_t>& shape = s.specs[s.frame_index].shape;
+  const std::size_t frame_bytes = static_cast<std::size_t>(shape[0] * shape[1] * shape[2]);
   if (pixels != nullptr && bytes != frame_bytes) {
     return absl::InvalidArgumentError(absl::StrCat("SetFrameTarget: ", bytes,
-                                                   " bytes given, a ", s.height, "x", s.width,
+                                                   " bytes given, a ", shape[0], "x", shape[1],
                                                    "x3 frame needs ", frame_bytes));
   }
   s.frame_target = pixels;

@@ -1,22 +1,24 @@
-// Engine: one instance of the reference engine with its level script.
+// Engine: one instance of the plugin: a host (host.h) and the level
+// running on it.
 //
-// An instance owns a Lua VM with dmlab.system.tensor, .random, .game,
-// .events and .maze_generation preloaded, a World, and its frame buffers.
-// Instances share nothing mutable: many may run at once, each on its own
-// thread (one thread at a time per instance).
+// An instance owns a Lua VM with dmlab.system.tensor, .random, .events and
+// its host's modules preloaded (the maze host's: .game, .maze_generation),
+// the host, and the observation pipeline. Instances share nothing
+// mutable: many may run at once, each on its own thread (one thread at a
+// time per instance).
 //
 // Lifecycle, as in DeepMind Lab's EnvCApi:
 //   Create(level) -> SetSetting(key, value)* -> Init() ->
 //   { Start(episode, seed) -> { Act(actions); Advance(n) ; Observation(i)* }* }*
 //
-// Each Advance steps n frames at the fixed frame rate, then renders once
-// into an RGB buffer from the observation pool and a depth buffer, and
-// lends both to the level's observeFrame(rgb, depth) for the duration of
-// that call (lender "engine frame buffer" / "engine depth buffer").
-// RGB_INTERLEAVED is that same buffer: zero copies per step. With the
-// setting observationDevice=cuda:N it is instead a copy of that buffer on
-// the device, uploaded on the first request of a step into a pooled device
-// buffer (docs/engine.md, "Device observations").
+// Each Advance runs n control steps of the host (frames, for the maze),
+// then has it render once. The host's frame observation (the maze's
+// RGB_INTERLEAVED) is drawn into a buffer from the observation pool, so
+// handing it out copies nothing; the host lends it and its other buffers
+// to the level's callbacks for one call each. With the setting
+// observationDevice=cuda:N the frame is instead a copy on that device,
+// uploaded on the first request of a step into a pooled device buffer
+// (docs/engine.md, "Device observations").
 //
 // Errors: every method returns a Status; a Lua error in a callback, or a
 // sandbox limit it reached, becomes an error Status with the Lua message
@@ -28,7 +30,7 @@
 //   (*engine)->SetSetting("width", "84");
 //   (*engine)->Init();
 //   (*engine)->Start(/*episode=*/0, /*seed=*/1);
-//   (*engine)->Act({0, 0, 0, 1, 0, 0, 0});            // forward
+//   (*engine)->Act(std::vector<int>{0, 0, 0, 1, 0, 0, 0});   // forward
 //   double reward = 0;
 //   absl::StatusOr<EpisodeStatus> status = (*engine)->Advance(4, &reward);
 //   absl::StatusOr<ObservationValue> rgb = (*engine)->Observation(0);
@@ -47,9 +49,9 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "engine_plugin/event_log.h"
+#include "engine_plugin/host.h"
 #include "engine_plugin/observation.h"
 #include "engine_plugin/property.h"
-#include "engine_plugin/world.h"
 
 namespace engine_plugin {
 
@@ -59,25 +61,19 @@ enum class EpisodeStatus {
   kInterrupted,  // the episodeLengthSeconds setting cut it short
 };
 
-struct ActionSpec {
-  const char* name;
-  int min;
-  int max;
-};
-
-// DeepMind Lab's seven discrete actions, in Action order.
-absl::Span<const ActionSpec> ActionSpecs();
-
 class Engine {
  public:
   // `level` is the name of a built-in level ("demo_maze", from levels/) or
   // a path to a level script (anything containing '/' or ending in ".lua").
+  // It runs on the host it names (level_source.h), which this binary must
+  // have registered (host_registry.h).
   static absl::StatusOr<std::unique_ptr<Engine>> Create(std::string level);
   ~Engine();
 
-  // Before Init. Engine settings: width and height (pixels, 1..4096,
-  // default 84), fps (1..1000, default 60), episodeLengthSeconds (> 0; none
-  // by default). The level's limits (sandbox.h): sandbox ('true' or
+  // Before Init. The host's own settings (the maze's: width and height,
+  // pixels 1..4096, default 84; fps, 1..1000, default 60) go to the host.
+  // The plugin's: episodeLengthSeconds (> 0; none by default). The level's
+  // limits (sandbox.h): sandbox ('true' or
   // 'false'; default 'true' for a level loaded from a path, 'false' for a
   // built-in one), memoryLimitMegabytes (the Lua heap, 0 for no cap;
   // default 256 in the sandbox, else 0), instructionLimit (Lua instructions
@@ -94,7 +90,8 @@ class Engine {
   // Loads the level script and calls its init(settings).
   absl::Status Init();
   // Seeds dmlab.system.random with `seed`, calls start(episode, seed),
-  // loads nextMap(), and renders the first frame.
+  // starts the host's episode (the maze loads nextMap()), and renders the
+  // first frame.
   absl::Status Start(int episode, std::uint64_t seed);
 
   // OK unless one of the level's callbacks is running (the host called in
@@ -103,7 +100,7 @@ class Engine {
   // keeps per-step state of its own (the C ABI) asks first.
   absl::Status CheckCanStep(const char* what) const;
 
-  // The built-in observations (RGB_INTERLEAVED, RGBD_INTERLEAVED,
+  // The host's observations (the maze's: RGB_INTERLEAVED, RGBD_INTERLEAVED,
   // DEBUG.POS.TRANS, DEBUG.POS.ROT, DEBUG.CAMERA.TOP_DOWN), then the
   // level's customObservationSpec(). Fixed after Init.
   const std::vector<ObservationSpec>& observation_specs() const;
@@ -127,10 +124,18 @@ class Engine {
   // such values are copied once into engine-owned storage here.
   absl::StatusOr<ObservationValue> RetainObservation(int index);
 
-  // The actions for the following frames. Values are clamped to ActionSpecs().
-  void Act(const Actions& actions);
+  // The host's actions; fixed after Init.
+  const std::vector<DiscreteActionSpec>& discrete_actions() const;
+  const std::vector<ContinuousActionSpec>& continuous_actions() const;
 
-  // Steps `num_steps` >= 1 frames, adding their rewards to *reward.
+  // The actions of the following steps, one value per spec, clamped to
+  // the spec's bounds. Values past the specs are ignored, missing ones
+  // are 0 (and so is every action until the first Act of an episode).
+  void Act(absl::Span<const int> discrete);
+  // The same for continuous actions; a NaN is an error and changes nothing.
+  absl::Status ActContinuous(absl::Span<const double> continuous);
+
+  // Runs `num_steps` >= 1 control steps, adding their rewards to *reward.
   absl::StatusOr<EpisodeStatus> Advance(int num_steps, double* reward);
 
   // Event types are registered on first use by events.add(name, ...).
@@ -138,9 +143,10 @@ class Engine {
   // The events raised since the last Start or Advance began.
   const std::vector<Event>& events() const;
 
-  // Properties: engine.* keys are the engine's own (read-only: engine.fps,
-  // engine.width, engine.height, engine.episodeTimeSeconds, engine.steps,
-  // engine.frameBuffersAllocated); other keys go to the level's
+  // Properties: engine.* keys are the plugin's and the host's own
+  // (read-only: engine.host, engine.episodeTimeSeconds, engine.steps,
+  // engine.frameBuffersAllocated; the maze's engine.fps, engine.width,
+  // engine.height); other keys go to the level's
   // readProperty / writeProperty / listProperty callbacks when it defines
   // them. A Lua error in one is an error Status.
   absl::StatusOr<PropertyResult> ReadProperty(absl::string_view key, std::string* value);
@@ -148,17 +154,20 @@ class Engine {
   absl::StatusOr<PropertyResult> ListProperty(
       absl::string_view key, absl::FunctionRef<void(absl::string_view key, int attributes)> visit);
 
+  // The host's control steps per second.
   int fps() const;
   double episode_time_seconds() const;
-  // The world of the current map; null before the first Start.
-  const World* world() const;
+  // The host, for code that knows which one it is (a test of the maze).
+  const Host& host() const;
+  const std::string& host_name() const;
   // How many frame buffers the observation pools ever allocated (host,
   // and with observationDevice the device's and pinned ones): stays small
   // while nobody retains them (benchmarks report it).
   int frame_buffers_allocated() const;
 
   // Renders the frames of the following Start and Advance calls straight
-  // into `pixels`, a host's row-major height x width x 3 byte buffer,
+  // into `pixels`, a caller's row-major height x width x 3 byte buffer (the
+  // host's frame observation),
   // instead of pool buffers; null goes back to pool buffers. A host that
   // batches many instances into one array (labenv.VectorLab) points each
   // at its slot, so every frame is written once, where it is wanted.
@@ -169,7 +178,8 @@ class Engine {
   //     value becomes an error rather than silently showing a later frame;
   //   - RetainObservation(RGB_INTERLEAVED) copies the frame into a pool
   //     buffer, since the next frame overwrites the target.
-  // REQUIRES: after Init; `bytes` is height * width * 3; the memory stays
+  // REQUIRES: after Init, on a host with a frame observation; `bytes` is
+  // height * width * 3; the memory stays
   // valid, and the host leaves it alone during Start and Advance, until
   // the target is replaced or cleared or the engine is destroyed.
   //

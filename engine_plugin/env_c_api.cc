@@ -17,7 +17,6 @@
 #include "absl/types/span.h"
 #include "engine_plugin/engine.h"
 #include "engine_plugin/observation.h"
-#include "engine_plugin/world.h"
 #include "tensor/device_transfer.h"
 #include "tensor/dtype.h"
 #include "tensor/tensor.h"
@@ -476,15 +475,19 @@ int GetEvent(void* context, int index, EnvCApi_Event* event) {
   });
 }
 
-int ActDiscreteCount(void*) { return static_cast<int>(ActionSpecs().size()); }
+int ActDiscreteCount(void* context) {
+  return Guarded(context, -1, [&](Context& ctx) {
+    return static_cast<int>(ctx.engine->discrete_actions().size());
+  });
+}
 
 const char* ActDiscreteName(void* context, int index) {
   return Guarded(context, static_cast<const char*>(nullptr), [&](Context& ctx) -> const char* {
-    absl::Span<const ActionSpec> specs = ActionSpecs();
+    const std::vector<DiscreteActionSpec>& specs = ctx.engine->discrete_actions();
     if (!InRange(index, specs.size())) {
       return Fail(ctx, nullptr, OutOfRange("act_discrete_name", "action", index, specs.size()));
     }
-    return specs[index].name;
+    return specs[index].name.c_str();
   });
 }
 
@@ -493,7 +496,7 @@ int ActDiscreteBounds(void* context, int index, int* min_value, int* max_value) 
     if (min_value == nullptr || max_value == nullptr) {
       return Fail(ctx, 1, "act_discrete_bounds: min_value and max_value must not be null");
     }
-    absl::Span<const ActionSpec> specs = ActionSpecs();
+    const std::vector<DiscreteActionSpec>& specs = ctx.engine->discrete_actions();
     if (!InRange(index, specs.size())) {
       return Fail(ctx, 1, OutOfRange("act_discrete_bounds", "action", index, specs.size()));
     }
@@ -520,9 +523,7 @@ int ActDiscrete(void* context, const int* actions) {
       return Fail(ctx, 1, std::move(why));
     }
     if (actions == nullptr) return Fail(ctx, 1, "act_discrete: actions must not be null");
-    Actions copied;
-    for (int i = 0; i < kActionCount; ++i) copied[i] = actions[i];
-    ctx.engine->Act(copied);
+    ctx.engine->Act({actions, ctx.engine->discrete_actions().size()});
     return 0;
   });
 }

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "engine_plugin/maze_generation_module.h"
 #include "lua_api/call.h"
 #include "lua_api/lua_tensor.h"
 #include "lua_api/n_results_or.h"
@@ -17,6 +17,7 @@
 #include "lua_api/tensor_limits.h"
 #include "lua_api/tensor_module.h"
 #include "tensor/device_transfer.h"
+#include "tensor/loan.h"
 
 namespace engine_plugin {
 namespace {
@@ -138,21 +139,18 @@ absl::Status LuaError(const char* what, const std::string& message) {
 LevelScript::LevelScript(std::unique_ptr<Sandbox> vm)
     : vm_(std::move(vm)), L_(vm_->state()), api_ref_(LUA_NOREF) {}
 
-absl::StatusOr<std::unique_ptr<LevelScript>> LevelScript::Load(absl::string_view source,
-                                                               const std::string& chunk_name,
-                                                               const std::string& directory,
-                                                               const LevelLimits& limits,
-                                                               GameHost* game,
-                                                               EventSink* events) {
+absl::StatusOr<std::unique_ptr<LevelScript>> LevelScript::Load(
+    absl::string_view source, const std::string& chunk_name, const std::string& directory,
+    const LevelLimits& limits, absl::FunctionRef<void(lua_State*)> register_host_modules,
+    EventSink* events) {
   absl::StatusOr<std::unique_ptr<Sandbox>> vm = Sandbox::Create(limits, directory);
   if (!vm.ok()) return vm.status();
   std::unique_ptr<LevelScript> script(new LevelScript(*std::move(vm)));
   lua_State* L = script->L_;
   lua_api::RegisterTensorModule(L);
   lua_api::RegisterRandomModule(L);
-  RegisterGameModule(L, game);
   RegisterEventsModule(L, events);
-  RegisterMazeGenerationModule(L);
+  register_host_modules(L);
   if (!directory.empty() && !limits.restrict_libraries) {
     lua_getglobal(L, "package");
     lua_getfield(L, -1, "path");
@@ -177,7 +175,6 @@ absl::StatusOr<std::unique_ptr<LevelScript>> LevelScript::Load(absl::string_view
         "the level script must return its api table, not ", lua_api::TypeNameAt(L, -1)));
   }
   script->api_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
-  script->has_observe_frame_ = script->PushCallback("observeFrame");
   lua_settop(L, 0);
   return script;
 }
@@ -232,57 +229,6 @@ absl::Status LevelScript::Start(int episode, std::uint64_t seed) {
   lua_pushinteger(L_, episode);
   lua_pushnumber(L_, static_cast<lua_Number>(seed));
   return CallCallback("start", 2, 0);
-}
-
-absl::StatusOr<MapText> LevelScript::NextMap() {
-  const StackScope stack(L_);
-  if (!PushCallback("nextMap")) {
-    return absl::InvalidArgumentError("the level has no nextMap callback, so no map to load");
-  }
-  if (absl::Status status = CallCallback("nextMap", 0, 1); !status.ok()) return status;
-  MapText map;
-  if (lua_type(L_, stack.at(1)) == LUA_TSTRING) {
-    std::size_t length = 0;
-    const char* text = lua_tolstring(L_, stack.at(1), &length);
-    (std::memchr(text, '\n', length) != nullptr ? map.entity : map.name).assign(text, length);
-    return map;
-  }
-  const MapLayers* maze = ReadMaze(L_, stack.at(1));
-  if (maze == nullptr) {
-    std::string got = lua_api::TypeNameAt(L_, stack.at(1));
-    return absl::InvalidArgumentError(absl::StrCat(
-        "level callback 'nextMap' must return a text map, a map name or a maze, not ", got));
-  }
-  map.entity = maze->EntityLayer();
-  map.variations = maze->VariationsLayer();
-  return map;
-}
-
-absl::StatusOr<double> LevelScript::PickupReward(const Pickup& pickup, double default_reward) {
-  const StackScope stack(L_);
-  if (!PushCallback("pickup")) return default_reward;
-  lua_createtable(L_, 0, 4);
-  lua_pushinteger(L_, pickup.id + 1);
-  lua_setfield(L_, -2, "id");
-  lua_pushstring(L_, pickup.kind == PickupKind::kGoal ? "goal" : "apple");
-  lua_setfield(L_, -2, "type");
-  lua_createtable(L_, 2, 0);
-  lua_pushnumber(L_, pickup.position.x);
-  lua_rawseti(L_, -2, 1);
-  lua_pushnumber(L_, pickup.position.y);
-  lua_rawseti(L_, -2, 2);
-  lua_setfield(L_, -2, "position");
-  lua_pushnumber(L_, default_reward);
-  lua_setfield(L_, -2, "reward");
-  if (absl::Status status = CallCallback("pickup", 1, 1); !status.ok()) return status;
-  double reward = default_reward;
-  std::string why;
-  if (!lua_isnil(L_, stack.at(1))) why = lua_api::ReadNumber(L_, stack.at(1), &reward);
-  if (why.empty() && !std::isfinite(reward)) why = "finite reward expected";
-  if (!why.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat("level callback 'pickup' returned ", why));
-  }
-  return reward;
 }
 
 absl::StatusOr<bool> LevelScript::HasEpisodeFinished(double time_seconds) {
@@ -381,12 +327,43 @@ absl::StatusOr<LevelObservation> LevelScript::CustomObservation(const Observatio
   return result;
 }
 
-absl::Status LevelScript::ObserveFrame(const tensor::Tensor& rgb, const tensor::Tensor& depth) {
+absl::StatusOr<bool> LevelScript::Call(
+    const char* name, int num_results, absl::FunctionRef<int(lua_State*)> push_arguments,
+    absl::FunctionRef<absl::Status(lua_State*, int)> read_results) {
   const StackScope stack(L_);
-  if (!PushCallback("observeFrame")) return absl::OkStatus();
-  lua_api::LuaTensor::Push(L_, tensor::Tensor(rgb));
-  lua_api::LuaTensor::Push(L_, tensor::Tensor(depth));
-  return CallCallback("observeFrame", 2, 0);
+  if (!PushCallback(name)) return false;
+  const int num_arguments = push_arguments(L_);
+  if (absl::Status status = CallCallback(name, num_arguments, num_results); !status.ok()) {
+    return status;
+  }
+  if (absl::Status read = read_results(L_, stack.at(1)); !read.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("level callback '", name, "' ", read.message()));
+  }
+  return true;
+}
+
+absl::StatusOr<bool> LevelScript::CallLending(const char* name,
+                                              absl::Span<const LentBuffer> buffers) {
+  const StackScope stack(L_);
+  if (!PushCallback(name)) return false;
+  // Each loan ends when this returns, on every path: whatever the level
+  // kept of a buffer is an error from then on.
+  std::deque<tensor::ScopedLoan> loans;  // a deque: a ScopedLoan never moves
+  for (const LentBuffer& buffer : buffers) {
+    loans.emplace_back(buffer.lender);
+    absl::StatusOr<tensor::Layout> layout = tensor::Layout::Contiguous(buffer.shape);
+    if (!layout.ok()) return layout.status();
+    absl::StatusOr<tensor::Tensor> lent = tensor::Tensor::Lend(
+        buffer.dtype, *std::move(layout), buffer.data, buffer.bytes, loans.back().token());
+    if (!lent.ok()) return lent.status();
+    lua_api::LuaTensor::Push(L_, *std::move(lent));
+  }
+  if (absl::Status status = CallCallback(name, static_cast<int>(buffers.size()), 0);
+      !status.ok()) {
+    return status;
+  }
+  return true;
 }
 
 absl::StatusOr<std::optional<std::string>> LevelScript::ReadProperty(absl::string_view key) {

@@ -1,8 +1,8 @@
 // LevelScript: a level's Lua VM and the callbacks of its api table.
 //
 // The VM (a Sandbox, sandbox.h) has the standard libraries, or in the
-// sandbox the restricted ones, and dmlab.system.tensor, .random, .game,
-// .events and .maze_generation in package.preload. The script returns its
+// sandbox the restricted ones, and dmlab.system.tensor, .random, .events
+// and the host's own modules in package.preload. The script returns its
 // api table; each callback is optional and called as a method
 // (api:start(episode, seed)), as in DeepMind Lab. The api table's members
 // are read raw, so no script code (an __index metamethod) runs outside a
@@ -13,9 +13,10 @@
 //
 // Example:
 //   absl::StatusOr<std::unique_ptr<LevelScript>> level = LevelScript::Load(
-//       source, "@levels/demo_maze.lua", "", LevelLimits{}, &game_host, &event_sink);
+//       source, "@levels/demo_maze.lua", "", LevelLimits{}, register_host_modules,
+//       &event_sink);
 //   (*level)->Init({{"width", "84"}});
-//   absl::StatusOr<MapText> map = (*level)->NextMap();
+//   absl::StatusOr<bool> finished = (*level)->HasEpisodeFinished(1.5);
 #ifndef ENGINE_PLUGIN_LEVEL_SCRIPT_H_
 #define ENGINE_PLUGIN_LEVEL_SCRIPT_H_
 
@@ -31,25 +32,16 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine_plugin/events_module.h"
-#include "engine_plugin/game_module.h"
+#include "engine_plugin/host.h"
 #include "engine_plugin/observation.h"
 #include "engine_plugin/property.h"
 #include "engine_plugin/sandbox.h"
-#include "engine_plugin/world.h"
 #include "lua_api/lua.h"
 #include "tensor/tensor.h"
 
 namespace engine_plugin {
 
 using Settings = std::vector<std::pair<std::string, std::string>>;
-
-// What nextMap() returned: the layers of a text map or a maze
-// (dmlab.system.maze_generation), or the name of a map file.
-struct MapText {
-  std::string name;        // set when the level named a map file
-  std::string entity;      // else the layers themselves
-  std::string variations;
-};
 
 // A custom observation as the level returned it.
 struct LevelObservation {
@@ -64,28 +56,25 @@ class LevelScript {
   // `chunk_name` names the script in tracebacks ("@levels/demo_maze.lua");
   // the script can require its neighbours in `directory` (may be empty):
   // it goes first on package.path, or in the sandbox the sandbox's
-  // searcher reads it. The hosts must outlive the script.
-  static absl::StatusOr<std::unique_ptr<LevelScript>> Load(absl::string_view source,
-                                                           const std::string& chunk_name,
-                                                           const std::string& directory,
-                                                           const LevelLimits& limits,
-                                                           GameHost* game, EventSink* events);
+  // searcher reads it. `register_host_modules` adds the host's modules
+  // before the script runs. `events` must outlive the script.
+  static absl::StatusOr<std::unique_ptr<LevelScript>> Load(
+      absl::string_view source, const std::string& chunk_name, const std::string& directory,
+      const LevelLimits& limits, absl::FunctionRef<void(lua_State*)> register_host_modules,
+      EventSink* events);
 
   absl::Status Init(const Settings& settings);
   // Also seeds dmlab.system.random's default generator with `seed`.
   absl::Status Start(int episode, std::uint64_t seed);
-  absl::StatusOr<MapText> NextMap();
-  // The reward for collecting `pickup`: the callback's number, or
-  // `default_reward` when there is no callback or it returns nil.
-  absl::StatusOr<double> PickupReward(const Pickup& pickup, double default_reward);
   // False when there is no callback.
   absl::StatusOr<bool> HasEpisodeFinished(double time_seconds);
   absl::StatusOr<std::vector<ObservationSpec>> CustomObservationSpecs();
   absl::StatusOr<LevelObservation> CustomObservation(const ObservationSpec& spec);
-  // Calls observeFrame(rgb, depth) if the level has it. The caller lends
-  // the tensors and revokes them afterwards.
-  absl::Status ObserveFrame(const tensor::Tensor& rgb, const tensor::Tensor& depth);
-  bool has_observe_frame() const { return has_observe_frame_; }
+  // A host's callbacks: Level::Call and Level::CallLending (host.h).
+  absl::StatusOr<bool> Call(const char* name, int num_results,
+                            absl::FunctionRef<int(lua_State*)> push_arguments,
+                            absl::FunctionRef<absl::Status(lua_State*, int)> read_results);
+  absl::StatusOr<bool> CallLending(const char* name, absl::Span<const LentBuffer> buffers);
   // Whether one of the level's callbacks is running: a host calling in
   // from inside one (listProperty's visitor) makes a nested call.
   bool in_callback() const { return vm_->in_call(); }
@@ -114,7 +103,6 @@ class LevelScript {
   std::unique_ptr<Sandbox> vm_;
   lua_State* L_;
   int api_ref_;
-  bool has_observe_frame_ = false;
 };
 
 }  // namespace engine_plugin

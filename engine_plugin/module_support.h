@@ -1,4 +1,5 @@
-// Helpers shared by the engine's own Lua modules (game, events): modules
+// Helpers for the Lua modules of the plugin and of its hosts (events, the
+// maze host's game, a host's own): modules
 // whose functions are closures over a host pointer and are called with ':'.
 #ifndef ENGINE_PLUGIN_MODULE_SUPPORT_H_
 #define ENGINE_PLUGIN_MODULE_SUPPORT_H_

@@ -253,8 +253,10 @@ end
                                              std::pair<std::string, int>("params", kListable)));
   listed.clear();
   EXPECT_EQ(*e.ListProperty("engine", collect), PropertyResult::kSuccess);
-  EXPECT_EQ(listed.size(), 6u);
+  EXPECT_EQ(listed.size(), 7u);
   EXPECT_EQ(*e.ReadProperty("engine.frameBuffersAllocated", &value), PropertyResult::kSuccess);
+  EXPECT_EQ(*e.ReadProperty("engine.host", &value), PropertyResult::kSuccess);
+  EXPECT_EQ(value, "maze");
   listed.clear();
   EXPECT_EQ(*e.ListProperty("params", collect), PropertyResult::kSuccess);
   EXPECT_THAT(listed, ::testing::ElementsAre(std::pair<std::string, int>("params.a", kReadable)));

@@ -80,7 +80,7 @@ TEST(EngineTest, DemoMazeCustomObservationsFollowTheFrameAndThePose) {
   }
   // The goal direction, in the player's frame, against the world's pose.
   ObservationValue direction = *engine->Observation(ObservationIndex(*engine, "GOAL_DIRECTION"));
-  const World& world = *engine->world();
+  const World& world = *MazeWorldOf(*engine);
   WorldPoint goal{};
   for (const Pickup& pickup : world.pickups()) {
     if (pickup.kind == PickupKind::kGoal) goal = pickup.position;
@@ -97,8 +97,8 @@ TEST(EngineTest, RandomMazeLoadsGeneratedMaps) {
   std::unique_ptr<Engine> engine = InitEngine("random_maze", {{"mazeSize", "11"}});
   ASSERT_NE(engine, nullptr);
   ASSERT_TRUE(engine->Start(0, 5).ok());
-  EXPECT_EQ(engine->world()->map().rows(), 11);
-  EXPECT_EQ(engine->world()->map().cols(), 11);
+  EXPECT_EQ(MazeWorldOf(*engine)->map().rows(), 11);
+  EXPECT_EQ(MazeWorldOf(*engine)->map().cols(), 11);
 }
 
 TEST(EngineTest, UnknownLevelIsNotFound) {
@@ -201,7 +201,7 @@ TEST(EngineTest, WallsStopThePlayer) {
   engine->Act({0, 0, -1, 0, 0, 0, 0});  // strafe left: north, into the wall
   double reward = 0;
   ASSERT_TRUE(engine->Advance(120, &reward).ok());
-  const Pose& pose = engine->world()->pose();
+  const Pose& pose = MazeWorldOf(*engine)->pose();
   EXPECT_NEAR(pose.position.x, 1.5, 1e-9);
   EXPECT_LE(pose.position.y, 2.0 - World::kPlayerRadius + 1e-9);  // the wall's face is y = 2
   EXPECT_GT(pose.position.y, 1.5);
@@ -242,7 +242,7 @@ return api
   std::string maps;
   ASSERT_EQ(*engine->ReadProperty("maps", &maps), PropertyResult::kSuccess);
   EXPECT_EQ(maps, "2");  // the goal finished the first map
-  EXPECT_LT(engine->world()->pose().position.x, 4.0);  // respawned
+  EXPECT_LT(MazeWorldOf(*engine)->pose().position.x, 4.0);  // respawned
 }
 
 TEST(EngineTest, PickupsWithoutACallbackGiveTheDefaultRewards) {

@@ -767,6 +767,7 @@ TEST(EnvCApiTest, EngineProperties) {
   };
   ASSERT_EQ(api.list_property(context, &listed, "engine", collect), EnvCApi_PropertyResult_Success);
   EXPECT_THAT(listed, UnorderedElementsAre(
+                          Pair("engine.host", EnvCApi_PropertyAttributes_Readable),
                           Pair("engine.fps", EnvCApi_PropertyAttributes_Readable),
                           Pair("engine.width", EnvCApi_PropertyAttributes_Readable),
                           Pair("engine.height", EnvCApi_PropertyAttributes_Readable),

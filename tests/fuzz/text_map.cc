@@ -25,18 +25,18 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "engine_plugin/maze_generation.h"
-#include "engine_plugin/text_map.h"
+#include "engines/maze/maze_generation.h"
+#include "engines/maze/text_map.h"
 
 namespace fuzz {
 namespace {
 
-using engine_plugin::GridCell;
-using engine_plugin::MapLayers;
-using engine_plugin::MazeOptions;
-using engine_plugin::PickupKind;
-using engine_plugin::TextMap;
-using engine_plugin::WorldPoint;
+using maze::GridCell;
+using maze::MapLayers;
+using maze::MazeOptions;
+using maze::PickupKind;
+using maze::TextMap;
+using maze::WorldPoint;
 
 // The largest maze side tried: mazes grow with its square.
 constexpr int kMaxFuzzMazeSize = 61;
@@ -183,13 +183,13 @@ void FuzzMaze(Bytes& in) {
   options.goal = in.Next() % 2 == 1;
   options.spawns = in.Next() % 10 - 1;
 
-  const absl::Status valid = engine_plugin::ValidateMazeOptions(options);
-  absl::StatusOr<MapLayers> layers = engine_plugin::GenerateMaze(options);
+  const absl::Status valid = maze::ValidateMazeOptions(options);
+  absl::StatusOr<MapLayers> layers = maze::GenerateMaze(options);
   Require(layers.ok() == valid.ok(), "GenerateMaze fails exactly when the options are bad");
   if (!layers.ok()) return;
   Require(layers->rows() == options.height && layers->cols() == options.width,
           "the maze has the size asked for");
-  absl::StatusOr<MapLayers> twin = engine_plugin::GenerateMaze(options);
+  absl::StatusOr<MapLayers> twin = maze::GenerateMaze(options);
   Require(twin.ok() && twin->EntityLayer() == layers->EntityLayer() &&
               twin->VariationsLayer() == layers->VariationsLayer(),
           "equal options give equal mazes");

@@ -1,12 +1,16 @@
-// run_level: plays a level with a scripted agent, reports returns and
-// speed, and saves the last frame as a PNG.
+// run_level: plays a level, on any host this binary links, with a
+// scripted agent, reports returns and speed, and saves the last frame as
+// a PNG.
 //
-//   bazel run -c opt //engine_plugin:run_level -- --level=demo_maze
+//   bazel run -c opt //engines:run_level -- --level=demo_maze
 //       --steps=1000 --seed=1 --width=84 --height=84 --agent=random
 //       --png=out.png [--top_down_png=top.png] [--setting=key=value,...]
 //       [--episodes=N]
 //
-// Each step advances the engine one frame. When an episode ends (the level
+// Each step advances the host one control step (a frame, for the maze).
+// On the maze, the agents move as a player would; on any other host,
+// --agent=random holds uniformly random actions (within their bounds) for
+// a few steps each, and --agent=forward is an error. When an episode ends (the level
 // terminates it or episodeLengthSeconds interrupts it) its return is
 // printed and episode e + 1 starts with seed + e + 1. At the end it prints
 // the steps, the seconds they took, steps per second and how many frame
@@ -44,8 +48,10 @@
 #include "absl/strings/string_view.h"
 #include "engine_plugin/engine.h"
 #include "engine_plugin/observation.h"
-#include "engine_plugin/png_writer.h"
-#include "engine_plugin/world.h"
+#include "engines/png_writer.h"
+#include "engine_plugin/host_registry.h"
+#include "engines/maze/maze_host.h"
+#include "engines/maze/world.h"
 #include "tensor/tensor.h"
 
 ABSL_FLAG(std::string, level, "demo_maze",
@@ -56,7 +62,8 @@ ABSL_FLAG(std::uint64_t, seed, 1, "seed of episode 0 and of the random agent");
 ABSL_FLAG(int, width, 84, "frame width in pixels");
 ABSL_FLAG(int, height, 84, "frame height in pixels");
 ABSL_FLAG(std::string, agent, "random",
-          "random: sensible moves held a few frames each; forward: runs, turns at walls");
+          "random: sensible moves held a few frames each (on other hosts than the maze, "
+          "random actions); forward: runs, turns at walls (the maze only)");
 ABSL_FLAG(std::string, png, "", "write the last RGB frame here (none when empty)");
 ABSL_FLAG(std::string, top_down_png, "",
           "write the last DEBUG.CAMERA.TOP_DOWN frame here (default: --png with _top_down "
@@ -64,8 +71,16 @@ ABSL_FLAG(std::string, top_down_png, "",
 ABSL_FLAG(std::vector<std::string>, setting, {},
           "more engine/level settings, comma-separated key=value pairs");
 
-namespace engine_plugin {
+namespace engines {
 namespace {
+
+using engine_plugin::Engine;
+using engine_plugin::EpisodeStatus;
+using engine_plugin::ObservationSpec;
+using engine_plugin::ObservationType;
+using engine_plugin::ObservationValue;
+using maze::Actions;
+using maze::Pose;
 
 // Look speed for turning agents: 20 pixels * 0.1 degrees per pixel is
 // 2 degrees a frame, 120 degrees a second at 60 fps.
@@ -73,17 +88,47 @@ constexpr int kTurn = 20;
 
 Actions MakeActions(int look, int strafe, int move) {
   Actions actions{};
-  actions[kLookLeftRight] = look;
-  actions[kStrafeLeftRight] = strafe;
-  actions[kMoveBackForward] = move;
+  actions[maze::kLookLeftRight] = look;
+  actions[maze::kStrafeLeftRight] = strafe;
+  actions[maze::kMoveBackForward] = move;
   return actions;
 }
 
-// Chooses the actions of each frame.
+// Chooses the actions of each frame in the maze.
 class Agent {
  public:
   virtual ~Agent() = default;
   virtual Actions Next(const Pose& pose) = 0;
+};
+
+// Any host: each action uniform within its bounds, held 4 to 20 steps.
+class UniformAgent {
+ public:
+  UniformAgent(const Engine& engine, std::uint64_t seed) : engine_(engine), random_(seed) {}
+
+  void Act(Engine& engine) {
+    if (hold_ == 0) {
+      discrete_.clear();
+      continuous_.clear();
+      for (const auto& spec : engine_.discrete_actions()) {
+        discrete_.push_back(std::uniform_int_distribution<int>(spec.min, spec.max)(random_));
+      }
+      for (const auto& spec : engine_.continuous_actions()) {
+        continuous_.push_back(std::uniform_real_distribution<double>(spec.min, spec.max)(random_));
+      }
+      hold_ = std::uniform_int_distribution<int>(4, 20)(random_);
+    }
+    --hold_;
+    engine.Act(discrete_);
+    engine.ActContinuous(continuous_).IgnoreError();  // never NaN
+  }
+
+ private:
+  const Engine& engine_;
+  std::mt19937_64 random_;
+  std::vector<int> discrete_;
+  std::vector<double> continuous_;
+  int hold_ = 0;
 };
 
 // A few moves that make sense in a maze, forward favoured so that it gets
@@ -120,7 +165,7 @@ class RandomAgent : public Agent {
 class ForwardAgent : public Agent {
  public:
   ForwardAgent(int fps, std::uint64_t seed)
-      : frame_distance_(World::kMoveSpeed / fps), random_(seed) {}
+      : frame_distance_(maze::World::kMoveSpeed / fps), random_(seed) {}
 
   Actions Next(const Pose& pose) override {
     // Only a frame spent moving forward tells whether a wall is ahead.
@@ -273,8 +318,17 @@ absl::Status Run() {
 
   const std::uint64_t seed = absl::GetFlag(FLAGS_seed);
   const std::string agent_name = absl::GetFlag(FLAGS_agent);
+  // The maze's agents see its world; other hosts get random actions.
+  const auto* maze_host = dynamic_cast<const maze::MazeHost*>(&engine.host());
   std::unique_ptr<Agent> agent;
-  if (agent_name == "random") {
+  UniformAgent uniform(engine, seed);
+  if (maze_host == nullptr) {
+    if (agent_name != "random") {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--agent=", agent_name, " needs the maze host; this level runs on '",
+          engine.host_name(), "' (use --agent=random)"));
+    }
+  } else if (agent_name == "random") {
     agent = std::make_unique<RandomAgent>(seed);
   } else if (agent_name == "forward") {
     agent = std::make_unique<ForwardAgent>(engine.fps(), seed);
@@ -292,7 +346,11 @@ absl::Status Run() {
   const auto begin = std::chrono::steady_clock::now();
   int step = 0;
   while (step < steps) {
-    engine.Act(agent->Next(engine.world()->pose()));
+    if (maze_host != nullptr) {
+      engine.Act(agent->Next(maze_host->world()->pose()));
+    } else {
+      uniform.Act(engine);
+    }
     absl::StatusOr<EpisodeStatus> status = engine.Advance(1, &episode_return);
     if (!status.ok()) return status.status();
     ++step;
@@ -321,7 +379,10 @@ absl::Status Run() {
 
   const std::string png = FromWorkingDirectory(absl::GetFlag(FLAGS_png));
   std::string top_down_png = FromWorkingDirectory(absl::GetFlag(FLAGS_top_down_png));
-  if (top_down_png.empty() && !png.empty()) top_down_png = TopDownName(png);
+  // The default top-down view is the maze's only.
+  if (top_down_png.empty() && !png.empty() && maze_host != nullptr) {
+    top_down_png = TopDownName(png);
+  }
   if (!png.empty()) {
     if (absl::Status status = SaveObservation(engine, "RGB_INTERLEAVED", png); !status.ok()) {
       return status;
@@ -337,11 +398,11 @@ absl::Status Run() {
 }
 
 }  // namespace
-}  // namespace engine_plugin
+}  // namespace engines
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
-  absl::Status status = engine_plugin::Run();
+  absl::Status status = engines::Run();
   std::fflush(stdout);
   if (!status.ok()) {
     std::fprintf(stderr, "run_level: %s\n", status.ToString().c_str());

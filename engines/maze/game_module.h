@@ -21,16 +21,16 @@
 //   function api:pickup(entity)
 //     if entity.type == 'goal' then game:finishMap() end
 //   end
-#ifndef ENGINE_PLUGIN_GAME_MODULE_H_
-#define ENGINE_PLUGIN_GAME_MODULE_H_
+#ifndef ENGINES_MAZE_GAME_MODULE_H_
+#define ENGINES_MAZE_GAME_MODULE_H_
 
 #include "absl/status/statusor.h"
-#include "engine_plugin/raycaster.h"
-#include "engine_plugin/world.h"
+#include "engines/maze/raycaster.h"
+#include "engines/maze/world.h"
 #include "lua_api/lua.h"
 #include "tensor/tensor.h"
 
-namespace engine_plugin {
+namespace maze {
 
 // The engine side of the module; implemented by the engine instance.
 class GameHost {
@@ -49,6 +49,6 @@ class GameHost {
 // `host`, which must outlive L.
 void RegisterGameModule(lua_State* L, GameHost* host);
 
-}  // namespace engine_plugin
+}  // namespace maze
 
-#endif  // ENGINE_PLUGIN_GAME_MODULE_H_
+#endif  // ENGINES_MAZE_GAME_MODULE_H_

@@ -1,4 +1,4 @@
-#include "engine_plugin/raycaster.h"
+#include "engines/maze/raycaster.h"
 
 #include <algorithm>
 #include <array>
@@ -9,7 +9,7 @@
 #include <numbers>
 #include <vector>
 
-namespace engine_plugin {
+namespace maze {
 namespace {
 
 struct Rgb {
@@ -432,4 +432,4 @@ void RenderTopDown(const TextMap& map, absl::Span<const Pickup> pickups, const P
   }
 }
 
-}  // namespace engine_plugin
+}  // namespace maze

@@ -1,11 +1,11 @@
-#include "engine_plugin/world.h"
+#include "engines/maze/world.h"
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <utility>
 
-namespace engine_plugin {
+namespace maze {
 namespace {
 
 // DeepMind Lab's action bounds.
@@ -130,4 +130,4 @@ std::vector<int> World::Step(const Actions& actions, double seconds) {
   return taken;
 }
 
-}  // namespace engine_plugin
+}  // namespace maze

@@ -32,13 +32,13 @@
 //     return maze_generation.randomMazeGeneration{seed = seed, height = 15,
 //                                                 width = 15, apples = 4}
 //   end
-#ifndef ENGINE_PLUGIN_MAZE_GENERATION_MODULE_H_
-#define ENGINE_PLUGIN_MAZE_GENERATION_MODULE_H_
+#ifndef ENGINES_MAZE_MAZE_GENERATION_MODULE_H_
+#define ENGINES_MAZE_MAZE_GENERATION_MODULE_H_
 
-#include "engine_plugin/text_map.h"
+#include "engines/maze/text_map.h"
 #include "lua_api/lua.h"
 
-namespace engine_plugin {
+namespace maze {
 
 // The metatable name of maze objects, and their type in error messages.
 inline constexpr const char kMazeTypeName[] = "dmlab.system.maze_generation.Maze";
@@ -50,10 +50,10 @@ MapLayers* ReadMaze(lua_State* L, int index);
 // [-0, +0, m] Makes `require 'dmlab.system.maze_generation'` work in L.
 void RegisterMazeGenerationModule(lua_State* L);
 
-}  // namespace engine_plugin
+}  // namespace maze
 
 // [-0, +1, m] The plain entry point, for `require` of a shared library:
 // registers the maze metatable and returns the module table.
 extern "C" int luaopen_dmlab_system_maze_generation(lua_State* L);
 
-#endif  // ENGINE_PLUGIN_MAZE_GENERATION_MODULE_H_
+#endif  // ENGINES_MAZE_MAZE_GENERATION_MODULE_H_

@@ -1,4 +1,4 @@
-#include "engine_plugin/text_map.h"
+#include "engines/maze/text_map.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 
-namespace engine_plugin {
+namespace maze {
 namespace {
 
 constexpr char kNoVariation = '.';
@@ -253,4 +253,4 @@ std::string TextMap::VariationsLayer() const {
   return JoinRows(letters, rows_, cols_);
 }
 
-}  // namespace engine_plugin
+}  // namespace maze

@@ -1,4 +1,4 @@
-#include "engine_plugin/text_map.h"
+#include "engines/maze/text_map.h"
 
 #include <cmath>
 #include <fstream>
@@ -10,7 +10,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace engine_plugin {
+namespace maze {
 namespace {
 
 using ::testing::ElementsAre;
@@ -310,4 +310,4 @@ TEST(MapLayersTest, WallsChecksItsSize) {
 }
 
 }  // namespace
-}  // namespace engine_plugin
+}  // namespace maze

@@ -28,16 +28,16 @@
 //   options.apples = 5;
 //   absl::StatusOr<MapLayers> layers = GenerateMaze(options);
 //   absl::StatusOr<TextMap> map = TextMap::FromLayers(*layers);
-#ifndef ENGINE_PLUGIN_MAZE_GENERATION_H_
-#define ENGINE_PLUGIN_MAZE_GENERATION_H_
+#ifndef ENGINES_MAZE_MAZE_GENERATION_H_
+#define ENGINES_MAZE_MAZE_GENERATION_H_
 
 #include <cstdint>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "engine_plugin/text_map.h"
+#include "engines/maze/text_map.h"
 
-namespace engine_plugin {
+namespace maze {
 
 struct MazeOptions {
   // Rows and columns, outer wall included: odd, in [3, kMaxMazeSize].
@@ -86,6 +86,6 @@ absl::Status ValidateMazeOptions(const MazeOptions& options,
 // The maze that `options` describe, or ValidateMazeOptions' error.
 absl::StatusOr<MapLayers> GenerateMaze(const MazeOptions& options);
 
-}  // namespace engine_plugin
+}  // namespace maze
 
-#endif  // ENGINE_PLUGIN_MAZE_GENERATION_H_
+#endif  // ENGINES_MAZE_MAZE_GENERATION_H_

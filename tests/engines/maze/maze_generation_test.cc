@@ -1,4 +1,4 @@
-#include "engine_plugin/maze_generation.h"
+#include "engines/maze/maze_generation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +14,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace engine_plugin {
+namespace maze {
 namespace {
 
 MapLayers Generate(const MazeOptions& options) {
@@ -389,4 +389,4 @@ TEST(ValidateMazeOptionsTest, EvenRoomBoundsAroundAnOddSizeAreValid) {
 }
 
 }  // namespace
-}  // namespace engine_plugin
+}  // namespace maze

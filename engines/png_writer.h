@@ -8,15 +8,15 @@
 // Example:
 //   std::vector<std::uint8_t> rgb(width * height * 3);
 //   absl::Status status = WritePng("frame.png", rgb.data(), width, height);
-#ifndef ENGINE_PLUGIN_PNG_WRITER_H_
-#define ENGINE_PLUGIN_PNG_WRITER_H_
+#ifndef ENGINES_PNG_WRITER_H_
+#define ENGINES_PNG_WRITER_H_
 
 #include <cstdint>
 #include <string>
 
 #include "absl/status/status.h"
 
-namespace engine_plugin {
+namespace engines {
 
 // Writes the `height` rows of `width` RGB pixels at `rgb` (row-major, top
 // row first, 3 bytes per pixel, no padding) to `path`, replacing any file
@@ -24,6 +24,6 @@ namespace engine_plugin {
 // name the path; a partly written file is removed.
 absl::Status WritePng(const std::string& path, const std::uint8_t* rgb, int width, int height);
 
-}  // namespace engine_plugin
+}  // namespace engines
 
-#endif  // ENGINE_PLUGIN_PNG_WRITER_H_
+#endif  // ENGINES_PNG_WRITER_H_

@@ -1,14 +1,14 @@
-#include "engine_plugin/maze_generation_module.h"
+#include "engines/maze/maze_generation_module.h"
 
 #include <string>
 
-#include "engine_plugin/text_map.h"
+#include "engines/maze/text_map.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "lua_api/lua.h"
 #include "tests/lua_api/lua_state_fixture.h"
 
-namespace engine_plugin {
+namespace maze {
 namespace {
 
 using ::testing::HasSubstr;
@@ -224,4 +224,4 @@ TEST_F(MazeGenerationModuleTest, LuaopenWorksWithoutPreload) {
 }
 
 }  // namespace
-}  // namespace engine_plugin
+}  // namespace maze

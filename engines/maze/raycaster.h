@@ -17,16 +17,16 @@
 // Example:
 //   Frame frame{rgb.data(), depth.data(), 84, 84};
 //   RenderFirstPerson(world.map(), world.pickups(), Camera::Of(world.pose()), frame);
-#ifndef ENGINE_PLUGIN_RAYCASTER_H_
-#define ENGINE_PLUGIN_RAYCASTER_H_
+#ifndef ENGINES_MAZE_RAYCASTER_H_
+#define ENGINES_MAZE_RAYCASTER_H_
 
 #include <cstdint>
 
 #include "absl/types/span.h"
-#include "engine_plugin/text_map.h"
-#include "engine_plugin/world.h"
+#include "engines/maze/text_map.h"
+#include "engines/maze/world.h"
 
-namespace engine_plugin {
+namespace maze {
 
 struct Camera {
   WorldPoint position;
@@ -55,6 +55,6 @@ void RenderFirstPerson(const TextMap& map, absl::Span<const Pickup> pickups,
 void RenderTopDown(const TextMap& map, absl::Span<const Pickup> pickups, const Pose& player,
                    const Frame& frame);
 
-}  // namespace engine_plugin
+}  // namespace maze
 
-#endif  // ENGINE_PLUGIN_RAYCASTER_H_
+#endif  // ENGINES_MAZE_RAYCASTER_H_

@@ -1,4 +1,4 @@
-#include "engine_plugin/world.h"
+#include "engines/maze/world.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "engine_plugin/text_map.h"
+#include "engines/maze/text_map.h"
 #include "gtest/gtest.h"
 
-namespace engine_plugin {
+namespace maze {
 namespace {
 
 constexpr double kFrame = 1.0 / 60;
@@ -330,4 +330,4 @@ TEST(WorldTest, PickupsTakenTogetherComeInIdOrderAndOnlyOnce) {
 }
 
 }  // namespace
-}  // namespace engine_plugin
+}  // namespace maze

@@ -1,4 +1,4 @@
-#include "engine_plugin/png_writer.h"
+#include "engines/png_writer.h"
 
 #include <png.h>
 
@@ -12,7 +12,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace engine_plugin {
+namespace engines {
 namespace {
 
 using ::testing::HasSubstr;
@@ -146,4 +146,4 @@ TEST(WritePngTest, WriteFailureIsAnError) {
 }
 
 }  // namespace
-}  // namespace engine_plugin
+}  // namespace engines

@@ -1,4 +1,4 @@
-#include "engine_plugin/png_writer.h"
+#include "engines/png_writer.h"
 
 #include <png.h>
 #include <sys/stat.h>
@@ -12,7 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
-namespace engine_plugin {
+namespace engines {
 namespace {
 
 // libpng's message travels back to WritePng through this plain struct:
@@ -112,4 +112,4 @@ absl::Status WritePng(const std::string& path, const std::uint8_t* rgb, int widt
   return absl::ErrnoToStatus(close_error, absl::StrCat("WritePng cannot write '", path, "'"));
 }
 
-}  // namespace engine_plugin
+}  // namespace engines

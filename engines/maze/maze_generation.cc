@@ -1,4 +1,4 @@
-#include "engine_plugin/maze_generation.h"
+#include "engines/maze/maze_generation.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -12,9 +12,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "engine_plugin/text_map.h"
+#include "engines/maze/text_map.h"
 
-namespace engine_plugin {
+namespace maze {
 namespace {
 
 constexpr int kMaxRooms = 26;  // 'A'..'Z'
@@ -311,4 +311,4 @@ absl::StatusOr<MapLayers> GenerateMaze(const MazeOptions& options) {
   return MapLayers::Parse(grid.entities(), grid.variations());
 }
 
-}  // namespace engine_plugin
+}  // namespace maze

@@ -1,4 +1,4 @@
-#include "engine_plugin/raycaster.h"
+#include "engines/maze/raycaster.h"
 
 #include <cmath>
 #include <cstdint>
@@ -6,11 +6,11 @@
 #include <utility>
 #include <vector>
 
-#include "engine_plugin/text_map.h"
-#include "engine_plugin/world.h"
+#include "engines/maze/text_map.h"
+#include "engines/maze/world.h"
 #include "gtest/gtest.h"
 
-namespace engine_plugin {
+namespace maze {
 namespace {
 
 // A frame's buffers, depth prefilled with NaN so a pixel left unwritten shows.
@@ -305,4 +305,4 @@ TEST(RaycasterTest, TopDownDrawsOnlyActivePickups) {
 }
 
 }  // namespace
-}  // namespace engine_plugin
+}  // namespace maze

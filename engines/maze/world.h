@@ -21,15 +21,15 @@
 //   World world(*std::move(map), /*spawn=*/0);
 //   std::vector<int> taken = world.Step(actions, 1.0 / 60);
 //   for (int id : taken) reward += world.pickup(id).kind == PickupKind::kGoal ? 10 : 1;
-#ifndef ENGINE_PLUGIN_WORLD_H_
-#define ENGINE_PLUGIN_WORLD_H_
+#ifndef ENGINES_MAZE_WORLD_H_
+#define ENGINES_MAZE_WORLD_H_
 
 #include <array>
 #include <vector>
 
-#include "engine_plugin/text_map.h"
+#include "engines/maze/text_map.h"
 
-namespace engine_plugin {
+namespace maze {
 
 // The discrete actions, in DeepMind Lab's order.
 enum Action {
@@ -86,6 +86,6 @@ class World {
   std::vector<Pickup> pickups_;
 };
 
-}  // namespace engine_plugin
+}  // namespace maze
 
-#endif  // ENGINE_PLUGIN_WORLD_H_
+#endif  // ENGINES_MAZE_WORLD_H_

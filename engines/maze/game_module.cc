@@ -1,4 +1,4 @@
-#include "engine_plugin/game_module.h"
+#include "engines/maze/game_module.h"
 
 #include <cmath>
 #include <cstdint>
@@ -14,9 +14,13 @@
 #include "lua_api/tensor_limits.h"
 #include "tensor/typed_view.h"
 
-namespace engine_plugin {
+namespace maze {
 namespace {
 
+using engine_plugin::CheckModuleSelf;
+using engine_plugin::HostOf;
+using engine_plugin::ModuleFunction;
+using engine_plugin::PushModuleTable;
 using lua_api::ArgumentError;
 using lua_api::NResultsOr;
 
@@ -200,4 +204,4 @@ void RegisterGameModule(lua_State* L, GameHost* host) {
   lua_api::SetPreload(L, "dmlab.system.game", &Open, host);
 }
 
-}  // namespace engine_plugin
+}  // namespace maze

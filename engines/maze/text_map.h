@@ -18,8 +18,8 @@
 //   map->IsWall(0, 0);                 // true
 //   map->spawns()[0];                  // {row 1, col 1}
 //   map->CellCentre({1, 3});           // {3.5, 1.5}
-#ifndef ENGINE_PLUGIN_TEXT_MAP_H_
-#define ENGINE_PLUGIN_TEXT_MAP_H_
+#ifndef ENGINES_MAZE_TEXT_MAP_H_
+#define ENGINES_MAZE_TEXT_MAP_H_
 
 #include <cstddef>
 #include <string>
@@ -28,7 +28,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
-namespace engine_plugin {
+namespace maze {
 
 struct GridCell {
   int row = 0;
@@ -148,6 +148,6 @@ class TextMap {
   std::vector<MapPickup> pickups_;
 };
 
-}  // namespace engine_plugin
+}  // namespace maze
 
-#endif  // ENGINE_PLUGIN_TEXT_MAP_H_
+#endif  // ENGINES_MAZE_TEXT_MAP_H_

@@ -1,4 +1,4 @@
-#include "engine_plugin/maze_generation_module.h"
+#include "engines/maze/maze_generation_module.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -11,15 +11,15 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "engine_plugin/maze_generation.h"
-#include "engine_plugin/text_map.h"
+#include "engines/maze/maze_generation.h"
+#include "engines/maze/text_map.h"
 #include "lua_api/class.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/preload.h"
 #include "lua_api/push.h"
 #include "lua_api/read.h"
 
-namespace engine_plugin {
+namespace maze {
 namespace {
 
 using lua_api::ArgumentError;
@@ -306,8 +306,8 @@ void RegisterMazeGenerationModule(lua_State* L) {
   lua_api::SetPreload(L, "dmlab.system.maze_generation", &luaopen_dmlab_system_maze_generation);
 }
 
-}  // namespace engine_plugin
+}  // namespace maze
 
 extern "C" int luaopen_dmlab_system_maze_generation(lua_State* L) {
-  return engine_plugin::OpenModule(L);
+  return maze::OpenModule(L);
 }

@@ -1,0 +1,153 @@
+// Host: the engine or simulator a level runs on, as the plugin sees it.
+//
+// The plugin (Engine, engine.h) owns the level runtime: the level's VM and
+// its callbacks, the shared Lua modules, buffer lending, the observation
+// pipeline, rewards, events, properties, episode status, the C ABI and
+// labenv. A host owns its world: it declares its settings, actions,
+// observations and Lua modules, starts episodes, applies actions, advances
+// one control step at a time and renders into the buffers it is given.
+// DeepMind Lab draws the same line between its engine and its context
+// (deepmind_hooks.h, deepmind_calls.h). Host is what the plugin calls;
+// Level is what a host may call back.
+//
+// The plugin calls a host, one instance per Engine, in this order:
+//   SetSetting* -> RegisterModules -> (the level script loads and runs
+//   init) -> Init -> { Start -> Render -> { Act? ; Step* ; Render ;
+//   Observe* }* }*
+// and never from two threads at once. A host registers itself by name
+// (host_registry.h); a level names its host (docs/plugin.md), or runs on
+// "maze".
+//
+// Example: docs/plugin.md, a bouncing ball in 150 lines.
+#ifndef ENGINE_PLUGIN_HOST_H_
+#define ENGINE_PLUGIN_HOST_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "engine_plugin/observation.h"
+#include "lua_api/lua.h"
+#include "tensor/tensor.h"
+
+namespace engine_plugin {
+
+struct DiscreteActionSpec {
+  std::string name;
+  int min = 0;
+  int max = 0;
+};
+
+struct ContinuousActionSpec {
+  std::string name;
+  double min = 0;
+  double max = 0;
+};
+
+// A buffer of the host's, lent to one level callback as a tensor of
+// `dtype` and row-major `shape` over `data` (bytes long). The tensor is
+// revoked when the callback returns: whatever the level keeps of it
+// becomes an error naming `lender`.
+struct LentBuffer {
+  const char* lender;
+  tensor::DType dtype;
+  std::vector<std::int64_t> shape;
+  void* data;
+  std::size_t bytes;
+};
+
+// What a host may ask of the plugin and its level.
+class Level {
+ public:
+  virtual ~Level() = default;
+
+  // Calls the level's api:<name>(...) under its limits, if it defines it:
+  // `push_arguments` pushes the arguments onto L and returns how many;
+  // `read_results` reads the `num_results` results, the first at index
+  // `first`. False (nothing called) when the level has no such callback.
+  // A Lua error, a limit reached or an error from `read_results` is an
+  // error Status naming the callback.
+  virtual absl::StatusOr<bool> Call(
+      const char* name, int num_results, absl::FunctionRef<int(lua_State* L)> push_arguments,
+      absl::FunctionRef<absl::Status(lua_State* L, int first)> read_results) = 0;
+
+  // Calls api:<name>(buffer1, buffer2, ...) with each buffer lent to it
+  // for exactly that call. False when the level has no such callback.
+  virtual absl::StatusOr<bool> CallLending(const char* name,
+                                           absl::Span<const LentBuffer> buffers) = 0;
+
+  // Adds to the reward of the current step (a pickup, a goal).
+  virtual void AddReward(double reward) = 0;
+  // Control steps so far in this episode over the host's fps().
+  virtual double EpisodeTimeSeconds() const = 0;
+  // The level script's directory, for files beside it (maps, models);
+  // empty for a built-in level.
+  virtual const std::string& directory() const = 0;
+};
+
+// Buffers for a step's observations, from the plugin's recycling pool:
+// a buffer a caller keeps is never handed out again.
+class ObservationBuffers {
+ public:
+  virtual ~ObservationBuffers() = default;
+  // A contiguous tensor of `dtype` and `shape` on the CPU.
+  virtual absl::StatusOr<tensor::Tensor> Acquire(tensor::DType dtype,
+                                                 absl::Span<const std::int64_t> shape) = 0;
+};
+
+class Host {
+ public:
+  virtual ~Host() = default;
+
+  // Before RegisterModules. The host checks the settings it knows and
+  // ignores the rest (every setting also reaches the level's init).
+  virtual absl::Status SetSetting(absl::string_view key, absl::string_view value) = 0;
+
+  // Adds the host's Lua modules to L's package.preload, before the level
+  // script runs. `level` and the host outlive L.
+  virtual void RegisterModules(lua_State* L, Level& level) = 0;
+
+  // After the level's init(settings). What follows is fixed from here on.
+  virtual absl::Status Init(Level& level) = 0;
+  virtual std::vector<ObservationSpec> ObservationSpecs() const = 0;
+  virtual std::vector<DiscreteActionSpec> DiscreteActions() const = 0;
+  virtual std::vector<ContinuousActionSpec> ContinuousActions() const = 0;
+  // Control steps per second.
+  virtual int fps() const = 0;
+
+  // Which of ObservationSpecs() is the frame, or -1: a uint8 height x
+  // width x 3 image that Render draws every step into a buffer the plugin
+  // chooses (a pool buffer, a host's frame target, page-locked staging)
+  // and that the observationDevice setting uploads.
+  virtual int frame_observation() const = 0;
+
+  // A new episode, after the level's start(episode, seed).
+  virtual absl::Status Start(Level& level, std::uint64_t seed) = 0;
+  // The actions of the following steps, clamped to their specs.
+  virtual void Act(absl::Span<const int> discrete, absl::Span<const double> continuous) = 0;
+  // One control step.
+  virtual absl::Status Step(Level& level) = 0;
+  // After Start and after the last step of each advance: draws the frame
+  // into `frame` (empty without a frame observation) and runs the level's
+  // per-frame callbacks, lending them what the host likes. `frame` stays
+  // valid until the next Start or Step; keep its pointer, not the tensor
+  // (a tensor held keeps the pool from recycling the buffer).
+  virtual absl::Status Render(Level& level, const tensor::Tensor& frame) = 0;
+  // Observation `index` (not the frame) of the current step, at most once
+  // per step, in a buffer from `buffers` or storage the host owns and
+  // never writes again.
+  virtual absl::StatusOr<ObservationValue> Observe(int index, ObservationBuffers& buffers) = 0;
+
+  // The host's read-only properties, shown under "engine." (engine.width).
+  virtual void ListProperties(
+      absl::FunctionRef<void(absl::string_view key, const std::string& value)> visit) const = 0;
+};
+
+}  // namespace engine_plugin
+
+#endif  // ENGINE_PLUGIN_HOST_H_

@@ -1,0 +1,58 @@
+#include "engine_plugin/level_source.h"
+
+#include <optional>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "engine_plugin/level_files.h"
+#include "levels/builtin_levels.h"
+
+namespace engine_plugin {
+namespace {
+
+bool IsPath(absl::string_view level) {
+  return absl::StrContains(level, '/') || absl::EndsWith(level, ".lua");
+}
+
+}  // namespace
+
+std::string HostNamedBy(absl::string_view source) {
+  for (absl::string_view line : absl::StrSplit(source, '\n')) {
+    line = absl::StripAsciiWhitespace(line);
+    if (line.empty()) continue;
+    if (!absl::ConsumePrefix(&line, "--")) break;  // the first line of code
+    line = absl::StripLeadingAsciiWhitespace(line);
+    if (absl::ConsumePrefix(&line, "host:")) {
+      line = absl::StripAsciiWhitespace(line);
+      if (!line.empty()) return std::string(line);
+    }
+  }
+  return kDefaultHost;
+}
+
+absl::StatusOr<LevelSource> FindLevel(const std::string& level) {
+  LevelSource found;
+  if (IsPath(level)) {
+    absl::StatusOr<std::string> source = ReadLevelFile(level);
+    if (!source.ok()) return source.status();
+    const std::size_t slash = level.rfind('/');
+    found = {*std::move(source), "@" + level,
+             slash == std::string::npos ? "." : level.substr(0, slash), ""};
+  } else {
+    std::optional<absl::string_view> builtin = levels::FindBuiltinLevelFile(level + ".lua");
+    if (!builtin) {
+      return absl::NotFoundError(absl::StrCat("no built-in level '", level, "' (levels/", level,
+                                              ".lua); give a path to load a level script from "
+                                              "a file"));
+    }
+    found = {std::string(*builtin), absl::StrCat("@levels/", level, ".lua"), "", ""};
+  }
+  found.host = HostNamedBy(found.source);
+  return found;
+}
+
+}  // namespace engine_plugin

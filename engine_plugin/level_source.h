@@ -1,0 +1,35 @@
+// LevelSource: a level script found by name or path, and the host it
+// names.
+//
+// A level names its host in its leading comment lines:
+//   -- host: ball
+// A level that names none runs on "maze", the reference engine.
+#ifndef ENGINE_PLUGIN_LEVEL_SOURCE_H_
+#define ENGINE_PLUGIN_LEVEL_SOURCE_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace engine_plugin {
+
+inline constexpr char kDefaultHost[] = "maze";
+
+struct LevelSource {
+  std::string source;
+  std::string chunk_name;  // "@levels/demo_maze.lua", "@path/to/level.lua"
+  std::string directory;   // empty for a built-in level
+  std::string host;
+};
+
+// `level` is a built-in level's name ("demo_maze", from levels/) or a path
+// to a level script (anything containing '/' or ending in ".lua").
+absl::StatusOr<LevelSource> FindLevel(const std::string& level);
+
+// The host named by `source`'s leading comment lines, or kDefaultHost.
+std::string HostNamedBy(absl::string_view source);
+
+}  // namespace engine_plugin
+
+#endif  // ENGINE_PLUGIN_LEVEL_SOURCE_H_

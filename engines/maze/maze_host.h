@@ -1,0 +1,80 @@
+// MazeHost: the reference engine as a host of the plugin (host.h).
+//
+// A level on the maze host returns its map from nextMap() (a text map, a
+// map name, or a maze from dmlab.system.maze_generation); the player moves
+// by DeepMind Lab's seven discrete actions, one frame per control step at
+// the fps setting; collecting a pickup calls the level's pickup(entity)
+// for its reward; each frame is rendered by the raycaster and lent, with
+// its depth, to the level's observeFrame(rgb, depth).
+//
+// Settings: width and height (pixels, 1..4096, default 84), fps (1..1000,
+// default 60). Observations: RGB_INTERLEAVED (the frame), RGBD_INTERLEAVED,
+// DEBUG.POS.TRANS, DEBUG.POS.ROT, DEBUG.CAMERA.TOP_DOWN. Lua modules:
+// dmlab.system.game (game_module.h) and dmlab.system.maze_generation.
+// Properties: engine.fps, engine.width, engine.height.
+//
+// Registered as "maze", the host of every level that names none.
+#ifndef ENGINES_MAZE_MAZE_HOST_H_
+#define ENGINES_MAZE_MAZE_HOST_H_
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine_plugin/host.h"
+#include "engines/maze/game_module.h"
+#include "engines/maze/world.h"
+
+namespace maze {
+
+class MazeHost final : public engine_plugin::Host, public GameHost {
+ public:
+  // engine_plugin::Host
+  absl::Status SetSetting(absl::string_view key, absl::string_view value) override;
+  void RegisterModules(lua_State* L, engine_plugin::Level& level) override;
+  absl::Status Init(engine_plugin::Level& level) override;
+  std::vector<engine_plugin::ObservationSpec> ObservationSpecs() const override;
+  std::vector<engine_plugin::DiscreteActionSpec> DiscreteActions() const override;
+  std::vector<engine_plugin::ContinuousActionSpec> ContinuousActions() const override;
+  int fps() const override { return fps_; }
+  int frame_observation() const override { return 0; }
+  absl::Status Start(engine_plugin::Level& level, std::uint64_t seed) override;
+  void Act(absl::Span<const int> discrete, absl::Span<const double> continuous) override;
+  absl::Status Step(engine_plugin::Level& level) override;
+  absl::Status Render(engine_plugin::Level& level, const tensor::Tensor& frame) override;
+  absl::StatusOr<engine_plugin::ObservationValue> Observe(
+      int index, engine_plugin::ObservationBuffers& buffers) override;
+  void ListProperties(absl::FunctionRef<void(absl::string_view, const std::string&)> visit)
+      const override;
+
+  // GameHost: the world of the current map; null before the first Start.
+  const World* world() const override { return world_ ? &*world_ : nullptr; }
+  void AddScore(double reward) override;
+  void FinishMap() override { map_finished_ = true; }
+  double EpisodeTimeSeconds() const override;
+  int frame_width() const override { return width_; }
+  int frame_height() const override { return height_; }
+
+ private:
+  absl::Status LoadMap(engine_plugin::Level& level);
+
+  int width_ = 84;
+  int height_ = 84;
+  int fps_ = 60;
+  engine_plugin::Level* level_ = nullptr;  // from RegisterModules, for the game module
+
+  std::optional<World> world_;
+  std::mt19937_64 spawn_random_;
+  Actions actions_{};
+  bool map_finished_ = false;
+  // The last frame rendered: the plugin keeps its buffer until the next
+  // step, and a Tensor held here would keep the pool from recycling it.
+  const std::uint8_t* frame_pixels_ = nullptr;
+  std::vector<float> depth_;  // its depth, in cells
+};
+
+}  // namespace maze
+
+#endif  // ENGINES_MAZE_MAZE_HOST_H_
