@@ -14,6 +14,7 @@
 #include "engine_plugin/level_script.h"
 #include "engine_plugin/level_source.h"
 #include "engine_plugin/observation_pool.h"
+#include "engine_plugin/plugin_settings.h"
 #include "engine_plugin/sandbox.h"
 #include "lua_api/tensor_limits.h"
 #include "tensor/device_ops.h"
@@ -24,41 +25,6 @@ namespace engine_plugin {
 namespace {
 
 constexpr char kTargetLender[] = "host frame target";
-
-template <typename Int>
-absl::StatusOr<Int> ParseSettingInt(absl::string_view key, absl::string_view value, Int lowest,
-                                    Int highest) {
-  Int parsed = 0;
-  if (!absl::SimpleAtoi(value, &parsed) || parsed < lowest || parsed > highest) {
-    return absl::InvalidArgumentError(absl::StrCat("setting '", key, "': an integer in [", lowest,
-                                                   ", ", highest, "] expected, got '", value,
-                                                   "'"));
-  }
-  return parsed;
-}
-
-absl::StatusOr<bool> ParseSettingBool(absl::string_view key, absl::string_view value) {
-  if (value != "true" && value != "false") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("setting '", key, "': 'true' or 'false' expected, got '", value, "'"));
-  }
-  return value == "true";
-}
-
-// observationDevice: "cpu" or "cuda:N".
-absl::StatusOr<tensor::Device> ParseObservationDevice(absl::string_view value) {
-  if (value == "cpu") return tensor::Device::Cpu();
-  absl::string_view index = value;
-  int parsed = 0;
-  if (absl::ConsumePrefix(&index, "cuda:") && !index.empty() &&
-      std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
-      absl::SimpleAtoi(index, &parsed)) {
-    return tensor::Device::Cuda(parsed);
-  }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "setting 'observationDevice': 'cpu' or 'cuda:N' (N a device index) expected, got '", value,
-      "'"));
-}
 
 absl::Status Annotate(const absl::Status& status, absl::string_view context) {
   return absl::Status(status.code(), absl::StrCat(context, ": ", status.message()));
@@ -71,13 +37,8 @@ struct Engine::State final : Level, ObservationBuffers {
   LevelSource level;
   std::unique_ptr<Host> host;
   Settings settings;
-  double episode_length_seconds = 0;       // 0: no limit
-  LimitSettings limit_settings;
-  std::int64_t episode_length_frames = 0;  // the same, in steps at the host's fps
-  // Where the frame is handed out, and whether it is rendered into
-  // page-locked memory to be uploaded from there.
-  tensor::Device observation_device;
-  bool pinned_staging = false;
+  PluginSettings plugin;
+  std::int64_t episode_length_frames = 0;  // episodeLengthSeconds in steps
   std::vector<ObservationSpec> specs;  // the host's, then the level's
   int host_specs = 0;
   int frame_index = -1;                // the host's frame observation
@@ -183,7 +144,8 @@ struct Engine::State final : Level, ObservationBuffers {
     if (!uploaded.ok()) return uploaded.status();
     // Synchronous: the device holds the frame before the host sees it.
     if (absl::Status s = device_ops->copy(*uploaded, frame); !s.ok()) {
-      return Annotate(s, absl::StrCat("uploading the frame to ", observation_device.ToString()));
+      return Annotate(
+          s, absl::StrCat("uploading the frame to ", plugin.observation_device.ToString()));
     }
     return *std::move(uploaded);
   }
@@ -229,11 +191,11 @@ struct Engine::State final : Level, ObservationBuffers {
     device_ops = nullptr;
     device_pool.reset();
     staging_pool.reset();
-    if (observation_device.is_cpu()) return absl::OkStatus();
+    if (plugin.observation_device.is_cpu()) return absl::OkStatus();
     const std::string setting =
-        absl::StrCat("setting 'observationDevice' is '", observation_device.ToString(), "'");
+        absl::StrCat("setting 'observationDevice' is '", plugin.observation_device.ToString(), "'");
     absl::StatusOr<const tensor::DeviceOps*> ops =
-        tensor::DeviceOpsFor(observation_device, "observationDevice");
+        tensor::DeviceOpsFor(plugin.observation_device, "observationDevice");
     if (!ops.ok()) {
       return absl::FailedPreconditionError(absl::StrCat(
           setting, ", but this build has no backend for that device (build with --config=cuda)"));
@@ -242,13 +204,14 @@ struct Engine::State final : Level, ObservationBuffers {
       return absl::UnimplementedError(
           absl::StrCat(setting, ", but its backend cannot allocate and copy tensors"));
     }
-    absl::StatusOr<tensor::Allocator*> allocator = (*ops)->allocator(observation_device.index);
+    absl::StatusOr<tensor::Allocator*> allocator =
+        (*ops)->allocator(plugin.observation_device.index);
     if (!allocator.ok()) return Annotate(allocator.status(), setting);
-    if (pinned_staging) {
+    if (plugin.pinned_staging) {
       if ((*ops)->pinned_host_allocator == nullptr) {
         return absl::UnimplementedError(absl::StrCat(
             "setting 'pinnedStaging' is 'true', but the backend of ",
-            observation_device.ToString(), " has no page-locked host memory"));
+            plugin.observation_device.ToString(), " has no page-locked host memory"));
       }
       absl::StatusOr<tensor::Allocator*> pinned = (*ops)->pinned_host_allocator();
       if (!pinned.ok()) return Annotate(pinned.status(), "setting 'pinnedStaging' is 'true'");
@@ -295,39 +258,10 @@ absl::Status Engine::SetSetting(absl::string_view key, absl::string_view value) 
     return absl::FailedPreconditionError(
         absl::StrCat("setting '", key, "' after init: settings must come before init"));
   }
-  if (key == "episodeLengthSeconds") {
-    double seconds = 0;
-    if (!absl::SimpleAtod(value, &seconds) || !(seconds > 0) || seconds > 1e9) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "setting 'episodeLengthSeconds': a number of seconds > 0 expected, got '", value, "'"));
-    }
-    s.episode_length_seconds = seconds;
-  } else if (key == "sandbox") {
-    absl::StatusOr<bool> sandbox = ParseSettingBool(key, value);
-    if (!sandbox.ok()) return sandbox.status();
-    s.limit_settings.sandbox = *sandbox;
-  } else if (key == "memoryLimitMegabytes" || key == "tensorMemoryLimitMegabytes") {
-    // No Lua heap cap is 0; tensors always have a limit.
-    const std::int64_t lowest = key == "memoryLimitMegabytes" ? 0 : 1;
-    absl::StatusOr<std::int64_t> megabytes = ParseSettingInt(key, value, lowest, kMaxLimitMegabytes);
-    if (!megabytes.ok()) return megabytes.status();
-    (key == "memoryLimitMegabytes" ? s.limit_settings.memory_megabytes
-                                   : s.limit_settings.tensor_memory_megabytes) = *megabytes;
-  } else if (key == "instructionLimit") {
-    absl::StatusOr<std::int64_t> limit =
-        ParseSettingInt<std::int64_t>(key, value, 0, std::int64_t{1} << 53);
-    if (!limit.ok()) return limit.status();
-    s.limit_settings.instruction_limit = *limit;
-  } else if (key == "observationDevice") {
-    absl::StatusOr<tensor::Device> device = ParseObservationDevice(value);
-    if (!device.ok()) return device.status();
-    s.observation_device = *device;
-  } else if (key == "pinnedStaging") {
-    absl::StatusOr<bool> pinned = ParseSettingBool(key, value);
-    if (!pinned.ok()) return pinned.status();
-    s.pinned_staging = *pinned;
-  } else if (absl::Status status = s.host->SetSetting(key, value); !status.ok()) {
-    return status;
+  absl::StatusOr<bool> applied = ApplyPluginSetting(key, value, &s.plugin);
+  if (!applied.ok()) return applied.status();
+  if (!*applied) {
+    if (absl::Status status = s.host->SetSetting(key, value); !status.ok()) return status;
   }
   auto existing = std::find_if(s.settings.begin(), s.settings.end(),
                                [&](const auto& setting) { return setting.first == key; });
@@ -344,7 +278,7 @@ absl::Status Engine::Init() {
   if (s.script != nullptr) return absl::FailedPreconditionError("init was already called");
   if (absl::Status status = s.OpenObservationDevice(); !status.ok()) return status;
   const LevelLimits limits =
-      ResolveLimits(s.limit_settings, /*from_path=*/!s.level.directory.empty());
+      ResolveLimits(s.plugin.limits, /*from_path=*/!s.level.directory.empty());
   s.event_log.set_bytes_per_step(limits.tensors.memory_bytes);
   absl::StatusOr<std::unique_ptr<LevelScript>> script = LevelScript::Load(
       s.level.source, s.level.chunk_name, s.level.directory, limits,
@@ -368,7 +302,7 @@ absl::Status Engine::Init() {
     s.continuous.assign(s.continuous_specs.size(), 0.0);
     // The last step that starts within the limit ends the episode.
     s.episode_length_frames = static_cast<std::int64_t>(
-        std::ceil(s.episode_length_seconds * s.host->fps() - 1e-9));
+        std::ceil(s.plugin.episode_length_seconds * s.host->fps() - 1e-9));
     return absl::OkStatus();
   }();
   if (!ready.ok()) s.script = nullptr;

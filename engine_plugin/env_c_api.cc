@@ -15,196 +15,38 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "engine_plugin/c_api_actions.h"
+#include "engine_plugin/c_api_context.h"
+#include "engine_plugin/c_api_export.h"
 #include "engine_plugin/engine.h"
 #include "engine_plugin/observation.h"
 #include "tensor/device_transfer.h"
 #include "tensor/dtype.h"
 #include "tensor/tensor.h"
 
-namespace engine_plugin {
-namespace {
-struct ExportedObservation;
-}  // namespace
-}  // namespace engine_plugin
-
 // A retained handle owns its observation outright: nothing ties it to the
 // context, which may be released first.
 struct EnvCApi_RetainedObservation_s {
-  std::unique_ptr<engine_plugin::ExportedObservation> exported;
+  std::unique_ptr<engine_plugin::c_api::ExportedObservation> exported;
 };
 
 namespace engine_plugin {
 namespace {
 
-// An observation as C sees it. `value` keeps the storage alive (copies of
-// an ObservationValue share it); `shape` and `strides` back the spec's
-// pointers. Always heap-allocated and never moved once `c` is filled: a
-// short string's characters live inside `value.text` itself.
-struct ExportedObservation {
-  ObservationValue value;
-  std::vector<std::int64_t> shape;
-  std::vector<std::int64_t> strides;
-  EnvCApi_Observation c = {};
-};
-
-EnvCApi_ObservationType ToC(ObservationType type) {
-  switch (type) {
-    case ObservationType::kBytes:
-      return EnvCApi_ObservationBytes;
-    case ObservationType::kDoubles:
-      return EnvCApi_ObservationDoubles;
-    case ObservationType::kString:
-      return EnvCApi_ObservationString;
-  }
-  return EnvCApi_ObservationString;
-}
-
-std::vector<std::int64_t> RowMajorStrides(absl::Span<const std::int64_t> shape) {
-  std::vector<std::int64_t> strides(shape.size());
-  std::int64_t stride = 1;
-  for (std::size_t i = shape.size(); i-- > 0;) {
-    strides[i] = stride;
-    stride *= shape[i];
-  }
-  return strides;
-}
-
-// Where Export leaves an observation that is on a device.
-enum class Payload { kOnHost, kWhereItIs };
-
-absl::StatusOr<std::unique_ptr<ExportedObservation>> Export(ObservationValue value,
-                                                            Payload payload = Payload::kOnHost) {
-  // With kOnHost, a device observation is copied to the host, owned by
-  // this export, so that no host reads a device pointer as host memory
-  // unawares; the copy has the value's shape and dtype and is contiguous,
-  // as the checks below expect.
-  if (payload == Payload::kOnHost && value.type != ObservationType::kString &&
-      !value.tensor.device().is_cpu()) {
-    absl::StatusOr<tensor::Tensor> host = tensor::ToDevice(value.tensor, tensor::Device::Cpu());
-    if (!host.ok()) return host.status();
-    value.tensor = *std::move(host);
-  }
-  auto exported = std::make_unique<ExportedObservation>();
-  exported->value = std::move(value);
-  const ObservationValue& stored = exported->value;
-  EnvCApi_Observation& c = exported->c;
-  c.spec.type = ToC(stored.type);
-  if (stored.type == ObservationType::kString) {
-    exported->shape = {static_cast<std::int64_t>(stored.text.size())};
-    exported->strides = {1};
-    c.payload.string = stored.text.c_str();
-  } else {
-    const tensor::Tensor& tensor = stored.tensor;
-    // The C type promises the element type; a mismatch would make the host
-    // misread every byte, so it is refused rather than passed on.
-    const tensor::DType expected =
-        stored.type == ObservationType::kBytes ? tensor::DType::kUInt8 : tensor::DType::kFloat64;
-    if (tensor.dtype() != expected) {
-      return absl::InternalError(absl::StrCat("observation tensor has dtype ",
-                                              tensor::DTypeName(tensor.dtype()), ", expected ",
-                                              tensor::DTypeName(expected)));
-    }
-    absl::StatusOr<std::byte*> data = tensor.data();
-    if (!data.ok()) return data.status();
-    exported->shape.assign(tensor.shape().begin(), tensor.shape().end());
-    exported->strides.assign(tensor.layout().strides().begin(), tensor.layout().strides().end());
-    if (stored.type == ObservationType::kBytes) {
-      c.payload.bytes = reinterpret_cast<const std::uint8_t*>(*data);
-    } else {
-      c.payload.doubles = reinterpret_cast<const double*>(*data);
-    }
-  }
-  c.spec.dims = static_cast<int>(exported->shape.size());
-  c.spec.shape = exported->shape.data();
-  c.spec.strides = exported->strides.data();
-  return exported;
-}
-
-// An event's values in C form; `c` points into `values`.
-struct ExportedEvent {
-  std::vector<std::unique_ptr<ExportedObservation>> values;
-  std::vector<EnvCApi_Observation> c;
-};
-
-// The backing of one observation_spec().
-struct SpecArrays {
-  EnvCApi_ObservationType type;
-  std::vector<std::int64_t> shape;
-  std::vector<std::int64_t> strides;
-};
-
-struct Context {
-  std::unique_ptr<Engine> engine;
-  bool initialised = false;
-  // Set when init failed: the engine is in an unknown state, so every
-  // later call that needs it repeats this message.
-  std::string init_failure;
-  // Whether the current frame's observations can be read (after a
-  // successful start or advance).
-  bool has_frame = false;
-  // Whether advance may run: a running episode.
-  bool can_advance = false;
-
-  std::vector<SpecArrays> specs;
-  // This frame's observations by index, exported on first request. Dropped
-  // before the engine steps, so its pool sees which buffers are free.
-  std::vector<std::unique_ptr<ExportedObservation>> frame;
-  // This step's events by index, exported on first request.
-  std::vector<std::unique_ptr<ExportedEvent>> events;
-  // A deque: event_type_name pointers must survive later additions.
-  std::deque<std::string> event_type_names;
-
-  std::string property_value;
-  std::string error;
-};
-
-Context* AsContext(void* context) { return static_cast<Context*>(context); }
-
-// Every entry point runs its body through here: a null context is refused
-// (it has nowhere to keep a message) and no exception reaches C.
-template <typename Result, typename Body>
-Result Guarded(void* context, Result on_error, Body&& body) {
-  Context* ctx = AsContext(context);
-  if (ctx == nullptr) return on_error;
-  try {
-    return body(*ctx);
-  } catch (const std::exception& e) {
-    try {
-      ctx->error = absl::StrCat("internal error: ", e.what());
-    } catch (...) {
-      ctx->error.clear();
-    }
-  } catch (...) {
-    ctx->error.clear();
-  }
-  return on_error;
-}
-
-// Sets the context's message and returns `result`, for one-line failures.
-template <typename Result>
-Result Fail(Context& ctx, Result result, std::string message) {
-  ctx.error = std::move(message);
-  return result;
-}
-
-// Why `ctx` cannot serve a call that needs an initialised engine ("" when
-// it can).
-std::string NotInitialised(const Context& ctx, absl::string_view function) {
-  if (!ctx.init_failure.empty()) {
-    return absl::StrCat(function, ": init failed earlier: ", ctx.init_failure);
-  }
-  if (!ctx.initialised) return absl::StrCat(function, ": call init first");
-  return "";
-}
-
-bool InRange(int index, std::size_t size) {
-  return index >= 0 && static_cast<std::size_t>(index) < size;
-}
-
-std::string OutOfRange(absl::string_view function, absl::string_view what, int index,
-                       std::size_t size) {
-  return absl::StrCat(function, ": ", what, " index ", index, " out of range [0, ", size, ")");
-}
+using c_api::AsContext;
+using c_api::Context;
+using c_api::Export;
+using c_api::ExportedEvent;
+using c_api::ExportedObservation;
+using c_api::Fail;
+using c_api::Guarded;
+using c_api::InRange;
+using c_api::NotInitialised;
+using c_api::OutOfRange;
+using c_api::Payload;
+using c_api::RowMajorStrides;
+using c_api::SpecArrays;
+using c_api::ToC;
 
 // Drops everything that belonged to the previous step; see Context::frame.
 void BeginStep(Context& ctx) {
@@ -475,37 +317,6 @@ int GetEvent(void* context, int index, EnvCApi_Event* event) {
   });
 }
 
-int ActDiscreteCount(void* context) {
-  return Guarded(context, -1, [&](Context& ctx) {
-    return static_cast<int>(ctx.engine->discrete_actions().size());
-  });
-}
-
-const char* ActDiscreteName(void* context, int index) {
-  return Guarded(context, static_cast<const char*>(nullptr), [&](Context& ctx) -> const char* {
-    const std::vector<DiscreteActionSpec>& specs = ctx.engine->discrete_actions();
-    if (!InRange(index, specs.size())) {
-      return Fail(ctx, nullptr, OutOfRange("act_discrete_name", "action", index, specs.size()));
-    }
-    return specs[index].name.c_str();
-  });
-}
-
-int ActDiscreteBounds(void* context, int index, int* min_value, int* max_value) {
-  return Guarded(context, 1, [&](Context& ctx) {
-    if (min_value == nullptr || max_value == nullptr) {
-      return Fail(ctx, 1, "act_discrete_bounds: min_value and max_value must not be null");
-    }
-    const std::vector<DiscreteActionSpec>& specs = ctx.engine->discrete_actions();
-    if (!InRange(index, specs.size())) {
-      return Fail(ctx, 1, OutOfRange("act_discrete_bounds", "action", index, specs.size()));
-    }
-    *min_value = specs[index].min;
-    *max_value = specs[index].max;
-    return 0;
-  });
-}
-
 int SetFrameTarget(void* context, std::uint8_t* pixels, std::size_t size_bytes) {
   return Guarded(context, 1, [&](Context& ctx) {
     if (std::string why = NotInitialised(ctx, "set_frame_target"); !why.empty()) {
@@ -513,17 +324,6 @@ int SetFrameTarget(void* context, std::uint8_t* pixels, std::size_t size_bytes) 
     }
     absl::Status status = ctx.engine->SetFrameTarget(pixels, size_bytes);
     if (!status.ok()) return Fail(ctx, 1, absl::StrCat("set_frame_target: ", status.message()));
-    return 0;
-  });
-}
-
-int ActDiscrete(void* context, const int* actions) {
-  return Guarded(context, 1, [&](Context& ctx) {
-    if (std::string why = NotInitialised(ctx, "act_discrete"); !why.empty()) {
-      return Fail(ctx, 1, std::move(why));
-    }
-    if (actions == nullptr) return Fail(ctx, 1, "act_discrete: actions must not be null");
-    ctx.engine->Act({actions, ctx.engine->discrete_actions().size()});
     return 0;
   });
 }
@@ -681,10 +481,7 @@ extern "C" int env_connect(const char* level, EnvCApi* api, void** context, char
     api->event_type_name = EventTypeName;
     api->event_count = EventCount;
     api->event = GetEvent;
-    api->act_discrete_count = ActDiscreteCount;
-    api->act_discrete_name = ActDiscreteName;
-    api->act_discrete_bounds = ActDiscreteBounds;
-    api->act_discrete = ActDiscrete;
+    c_api::FillActionEntries(api);
     api->advance = Advance;
     api->write_property = WriteProperty;
     api->read_property = ReadProperty;

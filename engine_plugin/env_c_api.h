@@ -100,6 +100,7 @@ typedef enum EnvCApi_ObservationType_enum {
   EnvCApi_ObservationBytes,   /* uint8_t elements */
   EnvCApi_ObservationDoubles, /* double elements */
   EnvCApi_ObservationString,  /* char, dims 1 */
+  EnvCApi_ObservationFloats,  /* float (32-bit) elements */
 } EnvCApi_ObservationType;
 
 /* Shape and strides (in elements) of `dims` extents each. A string's spec
@@ -117,6 +118,7 @@ typedef struct EnvCApi_Observation_s {
   union {
     const uint8_t* bytes;
     const double* doubles;
+    const float* floats;
     const char* string; /* NUL-terminated; shape[0] bytes before the NUL */
   } payload;
 } EnvCApi_Observation;
@@ -203,7 +205,7 @@ typedef struct EnvCApi_s {
   int (*retain_observation)(void* context, int observation_idx, EnvCApi_Observation* observation,
                             EnvCApi_RetainedObservation** handle);
 
-  /* Frames per second of the simulation (the fps setting). */
+  /* Control steps per second of the host (the maze: the fps setting). */
   int (*fps)(void* context);
 
   /* Event types registered so far (the count grows as levels add types). */
@@ -214,9 +216,11 @@ typedef struct EnvCApi_s {
   int (*event_count)(void* context);
   int (*event)(void* context, int event_idx, EnvCApi_Event* event);
 
-  /* DeepMind Lab's seven discrete actions: LOOK_LEFT_RIGHT_PIXELS_PER_FRAME,
-   * LOOK_DOWN_UP_PIXELS_PER_FRAME, STRAFE_LEFT_RIGHT, MOVE_BACK_FORWARD,
-   * FIRE, JUMP, CROUCH. Available before init. */
+  /* The host's discrete actions; the maze's are DeepMind Lab's seven:
+   * LOOK_LEFT_RIGHT_PIXELS_PER_FRAME, LOOK_DOWN_UP_PIXELS_PER_FRAME,
+   * STRAFE_LEFT_RIGHT, MOVE_BACK_FORWARD, FIRE, JUMP, CROUCH. Available
+   * before init, except for a host whose actions depend on its level:
+   * then after init. */
   int (*act_discrete_count)(void* context);
   const char* (*act_discrete_name)(void* context, int action_idx);
   int (*act_discrete_bounds)(void* context, int action_idx, int* min_value, int* max_value);
@@ -259,10 +263,22 @@ typedef struct EnvCApi_s {
   int (*retain_observation_on_device)(void* context, int observation_idx,
                                       EnvCApi_Observation* observation, EnvCApi_Device* device,
                                       EnvCApi_RetainedObservation** handle);
+
+  /* Continuous actions, as DeepMind Lab's EnvCApi has them: the host's
+   * (the maze has none), available when the discrete ones are. After
+   * init, act_continuous takes act_continuous_count values for the
+   * following steps; values beyond the bounds are clamped, a NaN is an
+   * error that changes nothing. Returns 0 or non-zero. */
+  int (*act_continuous_count)(void* context);
+  const char* (*act_continuous_name)(void* context, int action_idx);
+  int (*act_continuous_bounds)(void* context, int action_idx, double* min_value,
+                               double* max_value);
+  int (*act_continuous)(void* context, const double* actions);
 } EnvCApi;
 
 /* Creates an engine instance for `level` (a built-in name such as
- * "demo_maze" or "random_maze", or a path to a .lua level script), stores
+ * "demo_maze" or "random_maze", or a path to a .lua level script) on the
+ * host the level names, which this library must link, stores
  * it in *context and fills *api. Returns 0, or non-zero with *context set
  * to NULL and, when `error` is not NULL, a NUL-terminated message of at
  * most error_size bytes written there. */

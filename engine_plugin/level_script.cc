@@ -26,6 +26,7 @@ const char* TypeName(ObservationType type) {
   switch (type) {
     case ObservationType::kBytes: return "Bytes";
     case ObservationType::kDoubles: return "Doubles";
+    case ObservationType::kFloats: return "Floats";
     case ObservationType::kString: return "String";
   }
   return "?";
@@ -56,11 +57,14 @@ std::string ReadSpec(lua_State* L, ObservationSpec* spec) {
     spec->type = ObservationType::kBytes;
   } else if (type == "Doubles") {
     spec->type = ObservationType::kDoubles;
+  } else if (type == "Floats") {
+    spec->type = ObservationType::kFloats;
   } else if (type == "String") {
     spec->type = ObservationType::kString;
     return {};
   } else {
-    return absl::StrCat("type: 'Bytes', 'Doubles' or 'String' expected, got '", type, "'");
+    return absl::StrCat("type: 'Bytes', 'Doubles', 'Floats' or 'String' expected, got '", type,
+                        "'");
   }
   lua_api::PushRawField(L, entry, "shape");
   std::string why;
@@ -288,8 +292,7 @@ absl::StatusOr<LevelObservation> LevelScript::CustomObservation(const Observatio
     if (!why.empty()) return absl::InvalidArgumentError(absl::StrCat(what, ": ", why));
     return result;
   }
-  const tensor::DType expected =
-      spec.type == ObservationType::kBytes ? tensor::DType::kUInt8 : tensor::DType::kFloat64;
+  const tensor::DType expected = ElementType(spec.type);
   lua_api::LuaTensor* returned = lua_api::LuaTensor::Read(L_, stack.at(1));
   if (returned == nullptr) {
     std::string got = lua_api::TypeNameAt(L_, stack.at(1));

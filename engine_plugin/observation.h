@@ -1,7 +1,7 @@
 // Observation: what an engine instance hands out, described by a spec.
 //
 // A value is either a tensor over owned storage (bytes: uint8; doubles:
-// float64), contiguous and of the spec's shape, or a string. Copying a
+// float64; floats: float32), contiguous and of the spec's shape, or a string. Copying a
 // value shares the tensor's storage; that is how a host retains a buffer
 // (see ObservationPool and env_c_api.h).
 #ifndef ENGINE_PLUGIN_OBSERVATION_H_
@@ -15,7 +15,16 @@
 
 namespace engine_plugin {
 
-enum class ObservationType { kBytes, kDoubles, kString };
+enum class ObservationType { kBytes, kDoubles, kFloats, kString };
+
+// The element type of a tensor observation: uint8, float64, float32.
+inline tensor::DType ElementType(ObservationType type) {
+  switch (type) {
+    case ObservationType::kDoubles: return tensor::DType::kFloat64;
+    case ObservationType::kFloats: return tensor::DType::kFloat32;
+    default: return tensor::DType::kUInt8;
+  }
+}
 
 struct ObservationSpec {
   std::string name;
@@ -26,7 +35,7 @@ struct ObservationSpec {
 
 struct ObservationValue {
   ObservationType type = ObservationType::kBytes;
-  // kBytes, kDoubles: contiguous, owned storage; on the CPU, except
+  // kBytes, kDoubles, kFloats: contiguous, owned storage; on the CPU, except
   // RGB_INTERLEAVED with the setting observationDevice=cuda:N and a level
   // observation whose tensor the level made on a device.
   tensor::Tensor tensor;

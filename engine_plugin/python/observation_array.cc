@@ -143,6 +143,8 @@ int NumpyTypeOf(EnvCApi_ObservationType type) {
       return NPY_UINT8;
     case EnvCApi_ObservationDoubles:
       return NPY_FLOAT64;
+    case EnvCApi_ObservationFloats:
+      return NPY_FLOAT32;
     case EnvCApi_ObservationString:
       break;
   }

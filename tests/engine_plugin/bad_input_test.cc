@@ -216,7 +216,7 @@ TEST(BadInputTest, BadCustomObservationSpecsFailInit) {
            {"{name = 'A', type = 'Doubles', shape = {1}}, {name = 'A', type = 'Doubles', "
             "shape = {1}}",
             "is taken"},
-           {"{name = 'A', type = 'Floats', shape = {1}}", "'Bytes', 'Doubles' or 'String'"},
+           {"{name = 'A', type = 'Halves', shape = {1}}", "'Bytes', 'Doubles', 'Floats' or 'String'"},
            {"{name = 'A', type = 'Doubles', shape = {-1}}", "extent -1 is negative"},
            {"{name = 'A', type = 'Doubles', shape = {0.5}}", "shape[1]: integer expected"},
            {"{name = 5, type = 'Doubles', shape = {1}}", "name: string expected"},

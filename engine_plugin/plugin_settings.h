@@ -1,0 +1,30 @@
+// PluginSettings: the settings the plugin itself reads (engine.h lists
+// them); every other key belongs to the host, and all of them also reach
+// the level's init(settings).
+#ifndef ENGINE_PLUGIN_PLUGIN_SETTINGS_H_
+#define ENGINE_PLUGIN_PLUGIN_SETTINGS_H_
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "engine_plugin/sandbox.h"
+#include "tensor/device.h"
+
+namespace engine_plugin {
+
+struct PluginSettings {
+  double episode_length_seconds = 0;  // 0: no limit
+  LimitSettings limits;
+  // Where the host's frame is handed out, and whether it is rendered into
+  // page-locked memory to be uploaded from there.
+  tensor::Device observation_device;
+  bool pinned_staging = false;
+};
+
+// Applies `key` = `value` to *settings. False when the key is not the
+// plugin's; an error names the setting and what it expects.
+absl::StatusOr<bool> ApplyPluginSetting(absl::string_view key, absl::string_view value,
+                                        PluginSettings* settings);
+
+}  // namespace engine_plugin
+
+#endif  // ENGINE_PLUGIN_PLUGIN_SETTINGS_H_
