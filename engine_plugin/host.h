@@ -50,13 +50,14 @@ struct ContinuousActionSpec {
 };
 
 // A buffer of the host's, lent to one level callback as a tensor of
-// `dtype` and row-major `shape` over `data` (bytes long). The tensor is
+// `dtype` and row-major `shape` over `data` (bytes long). `shape` is the
+// caller's, for the call. The tensor is
 // revoked when the callback returns: whatever the level keeps of it
 // becomes an error naming `lender`.
 struct LentBuffer {
   const char* lender;
   tensor::DType dtype;
-  std::vector<std::int64_t> shape;
+  absl::Span<const std::int64_t> shape;
   void* data;
   std::size_t bytes;
 };
@@ -64,6 +65,8 @@ struct LentBuffer {
 // What a host may ask of the plugin and its level.
 class Level {
  public:
+  static constexpr int kMaxLentBuffers = 8;
+
   virtual ~Level() = default;
 
   // Calls the level's api:<name>(...) under its limits, if it defines it:
@@ -77,7 +80,8 @@ class Level {
       absl::FunctionRef<absl::Status(lua_State* L, int first)> read_results) = 0;
 
   // Calls api:<name>(buffer1, buffer2, ...) with each buffer lent to it
-  // for exactly that call. False when the level has no such callback.
+  // for exactly that call (at most kMaxLentBuffers). False when the level
+  // has no such callback.
   virtual absl::StatusOr<bool> CallLending(const char* name,
                                            absl::Span<const LentBuffer> buffers) = 0;
 

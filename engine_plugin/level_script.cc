@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <deque>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -350,15 +349,21 @@ absl::StatusOr<bool> LevelScript::CallLending(const char* name,
                                               absl::Span<const LentBuffer> buffers) {
   const StackScope stack(L_);
   if (!PushCallback(name)) return false;
+  if (buffers.size() > Level::kMaxLentBuffers) {
+    return absl::InvalidArgumentError(absl::StrCat("lending ", buffers.size(), " buffers to '",
+                                                   name, "': at most ", Level::kMaxLentBuffers));
+  }
   // Each loan ends when this returns, on every path: whatever the level
-  // kept of a buffer is an error from then on.
-  std::deque<tensor::ScopedLoan> loans;  // a deque: a ScopedLoan never moves
-  for (const LentBuffer& buffer : buffers) {
-    loans.emplace_back(buffer.lender);
+  // kept of a buffer is an error from then on. (An array: every step
+  // lends, and a ScopedLoan never moves.)
+  std::optional<tensor::ScopedLoan> loans[Level::kMaxLentBuffers];
+  for (std::size_t i = 0; i < buffers.size(); ++i) {
+    const LentBuffer& buffer = buffers[i];
+    loans[i].emplace(buffer.lender);
     absl::StatusOr<tensor::Layout> layout = tensor::Layout::Contiguous(buffer.shape);
     if (!layout.ok()) return layout.status();
     absl::StatusOr<tensor::Tensor> lent = tensor::Tensor::Lend(
-        buffer.dtype, *std::move(layout), buffer.data, buffer.bytes, loans.back().token());
+        buffer.dtype, *std::move(layout), buffer.data, buffer.bytes, loans[i]->token());
     if (!lent.ok()) return lent.status();
     lua_api::LuaTensor::Push(L_, *std::move(lent));
   }

@@ -174,17 +174,18 @@ void MazeHost::RegisterModules(lua_State* L, Level& level) {
   RegisterMazeGenerationModule(L);
 }
 
-absl::Status MazeHost::Init(Level&) { return absl::OkStatus(); }
-
-std::vector<ObservationSpec> MazeHost::ObservationSpecs() const {
-  return {
+absl::Status MazeHost::Init(Level&) {
+  specs_ = {
       {"RGB_INTERLEAVED", ObservationType::kBytes, {height_, width_, 3}},
       {"RGBD_INTERLEAVED", ObservationType::kBytes, {height_, width_, 4}},
       {"DEBUG.POS.TRANS", ObservationType::kDoubles, {3}},
       {"DEBUG.POS.ROT", ObservationType::kDoubles, {3}},
       {"DEBUG.CAMERA.TOP_DOWN", ObservationType::kBytes, {height_, width_, 3}},
   };
+  return absl::OkStatus();
 }
+
+std::vector<ObservationSpec> MazeHost::ObservationSpecs() const { return specs_; }
 
 std::vector<engine_plugin::DiscreteActionSpec> MazeHost::DiscreteActions() const {
   std::vector<engine_plugin::DiscreteActionSpec> specs;
@@ -256,10 +257,12 @@ absl::Status MazeHost::Render(Level& level, const tensor::Tensor& frame) {
   frame_pixels_ = pixels;
   RenderFirstPerson(world_->map(), world_->pickups(), Camera::Of(world_->pose()),
                     Frame{pixels, depth_.data(), width_, height_});
+  const std::int64_t rgb_shape[] = {height_, width_, 3};
+  const std::int64_t depth_shape[] = {height_, width_};
   const engine_plugin::LentBuffer lent[] = {
-      {"engine frame buffer", tensor::DType::kUInt8, {height_, width_, 3}, pixels,
+      {"engine frame buffer", tensor::DType::kUInt8, rgb_shape, pixels,
        static_cast<std::size_t>(width_) * height_ * 3},
-      {"engine depth buffer", tensor::DType::kFloat32, {height_, width_}, depth_.data(),
+      {"engine depth buffer", tensor::DType::kFloat32, depth_shape, depth_.data(),
        depth_.size() * sizeof(float)}};
   absl::StatusOr<bool> observed = level.CallLending("observeFrame", lent);
   return observed.status();
@@ -267,7 +270,7 @@ absl::Status MazeHost::Render(Level& level, const tensor::Tensor& frame) {
 
 absl::StatusOr<ObservationValue> MazeHost::Observe(int index,
                                                    engine_plugin::ObservationBuffers& buffers) {
-  const ObservationSpec spec = ObservationSpecs()[index];
+  const ObservationSpec& spec = specs_[index];
   ObservationValue value;
   value.type = spec.type;
   const Pose& pose = world_->pose();

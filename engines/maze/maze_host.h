@@ -62,6 +62,7 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
 
   int width_ = 84;
   int height_ = 84;
+  std::vector<engine_plugin::ObservationSpec> specs_;  // from Init
   int fps_ = 60;
   engine_plugin::Level* level_ = nullptr;  // from RegisterModules, for the game module
 
