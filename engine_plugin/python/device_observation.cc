@@ -29,9 +29,26 @@ void Dealloc(PyObject* self) {
   Py_TYPE(self)->tp_free(self);
 }
 
-const void* Payload(const EnvCApi_Observation& observation) {
-  if (observation.spec.type == EnvCApi_ObservationBytes) return observation.payload.bytes;
-  return observation.payload.doubles;
+DLDataType DlpackType(EnvCApi_ObservationType type) {
+  switch (type) {
+    case EnvCApi_ObservationDoubles:
+      return {kDLFloat, 64, 1};
+    case EnvCApi_ObservationFloats:
+      return {kDLFloat, 32, 1};
+    default:
+      return {kDLUInt, 8, 1};
+  }
+}
+
+const char* DtypeName(EnvCApi_ObservationType type) {
+  switch (type) {
+    case EnvCApi_ObservationDoubles:
+      return "float64";
+    case EnvCApi_ObservationFloats:
+      return "float32";
+    default:
+      return "uint8";
+  }
 }
 
 // [DeviceObservation.__dlpack__(*, stream=None)] -> a "dltensor" capsule
@@ -48,9 +65,8 @@ PyObject* DeviceObservationDlpack(PyObject* self, PyObject* args, PyObject* kwar
   }
   const DeviceObservationObject& object = *Cast(self);
   const EnvCApi_ObservationSpec& spec = object.observation.spec;
-  const DLDataType type = spec.type == EnvCApi_ObservationBytes ? DLDataType{kDLUInt, 8, 1}
-                                                                : DLDataType{kDLFloat, 64, 1};
-  return NewDlpackCapsule(self, const_cast<void*>(Payload(object.observation)),
+  const DLDataType type = DlpackType(spec.type);
+  return NewDlpackCapsule(self, const_cast<void*>(TensorPayload(object.observation)),
                           DLDevice{kDLCUDA, object.device.index}, type,
                           std::vector<std::int64_t>(spec.shape, spec.shape + spec.dims),
                           std::vector<std::int64_t>(spec.strides, spec.strides + spec.dims));
@@ -90,9 +106,7 @@ PyObject* Repr(PyObject* self) {
   if (shape == nullptr) return nullptr;
   PyObject* repr =
       PyUnicode_FromFormat("DeviceObservation(shape=%R, dtype=%s, device='cuda:%d')", shape,
-                           Cast(self)->observation.spec.type == EnvCApi_ObservationBytes
-                               ? "uint8"
-                               : "float64",
+                           DtypeName(Cast(self)->observation.spec.type),
                            Cast(self)->device.index);
   Py_DECREF(shape);
   return repr;

@@ -151,6 +151,28 @@ int NumpyTypeOf(EnvCApi_ObservationType type) {
   return -1;
 }
 
+const void* TensorPayload(const EnvCApi_Observation& observation) {
+  switch (observation.spec.type) {
+    case EnvCApi_ObservationDoubles:
+      return observation.payload.doubles;
+    case EnvCApi_ObservationFloats:
+      return observation.payload.floats;
+    default:
+      return observation.payload.bytes;
+  }
+}
+
+std::size_t ElementBytes(EnvCApi_ObservationType type) {
+  switch (type) {
+    case EnvCApi_ObservationDoubles:
+      return sizeof(double);
+    case EnvCApi_ObservationFloats:
+      return sizeof(float);
+    default:
+      return 1;
+  }
+}
+
 PyObject* WrapRetainedObservation(const EnvCApi_Observation& observation,
                                   EnvCApi_RetainedObservation* handle) {
   const EnvCApi_ObservationSpec& spec = observation.spec;
@@ -171,16 +193,14 @@ PyObject* WrapRetainedObservation(const EnvCApi_Observation& observation,
     return nullptr;
   }
   const int numpy_type = NumpyTypeOf(spec.type);
-  const npy_intp item_size = numpy_type == NPY_UINT8 ? 1 : sizeof(double);
+  const auto item_size = static_cast<npy_intp>(ElementBytes(spec.type));
   npy_intp shape[NPY_MAXDIMS];
   npy_intp strides[NPY_MAXDIMS];
   for (int d = 0; d < spec.dims; ++d) {
     shape[d] = spec.shape[d];
     strides[d] = spec.strides[d] * item_size;
   }
-  void* data = numpy_type == NPY_UINT8 ? static_cast<void*>(const_cast<std::uint8_t*>(
-                                             observation.payload.bytes))
-                                       : const_cast<double*>(observation.payload.doubles);
+  void* data = const_cast<void*>(TensorPayload(observation));
   // Flags 0: not writeable. numpy works out contiguity and alignment.
   PyObject* array = NewArray(numpy_type, spec.dims, shape, strides, data, 0);
   if (array == nullptr) {
@@ -205,12 +225,10 @@ PyObject* CopyObservation(const EnvCApi_Observation& observation) {
   const int numpy_type = NumpyTypeOf(spec.type);
   PyObject* array = NewOwnedObservationArray(numpy_type, shape);
   if (array == nullptr) return nullptr;
-  const npy_intp item_size = numpy_type == NPY_UINT8 ? 1 : sizeof(double);
+  const auto item_size = static_cast<npy_intp>(ElementBytes(spec.type));
   // The ABI's strides are row-major (env_c_api.h); walk them anyway, one
   // element at a time, as events are small.
-  const auto* source = numpy_type == NPY_UINT8
-                           ? observation.payload.bytes
-                           : reinterpret_cast<const std::uint8_t*>(observation.payload.doubles);
+  const auto* source = static_cast<const std::uint8_t*>(TensorPayload(observation));
   auto* target = static_cast<std::uint8_t*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(array)));
   const npy_intp count = PyArray_SIZE(reinterpret_cast<PyArrayObject*>(array));
   for (npy_intp i = 0; i < count; ++i) {

@@ -36,6 +36,11 @@ int AddObservationArrayType(PyObject* module);
 // The numpy type number of an ABI observation type (-1 for strings).
 int NumpyTypeOf(EnvCApi_ObservationType type);
 
+// The payload of a tensor observation (bytes, doubles or floats) and the
+// size of its elements.
+const void* TensorPayload(const EnvCApi_Observation& observation);
+std::size_t ElementBytes(EnvCApi_ObservationType type);
+
 // A read-only ObservationArray over `observation`'s payload, which `handle`
 // keeps alive; the array takes `handle` over (releasing it at once on
 // failure). A string observation becomes a str and `handle` is released.

@@ -201,9 +201,7 @@ void StepInstance(VectorState& state, const StepOutput& out, int num_steps, int 
       return;
     }
     // ABI observations are contiguous and row-major (env_c_api.h).
-    const void* source = value.spec.type == EnvCApi_ObservationBytes
-                             ? static_cast<const void*>(value.payload.bytes)
-                             : static_cast<const void*>(value.payload.doubles);
+    const void* source = TensorPayload(value);
     std::memcpy(out.slots[b] + i * observation.slot_bytes, source, observation.slot_bytes);
   }
 }
@@ -338,7 +336,7 @@ int VectorLabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
       batched.shape.push_back(spec.shape[d]);
       elements *= static_cast<std::size_t>(spec.shape[d]);
     }
-    batched.slot_bytes = elements * (batched.numpy_type == NPY_UINT8 ? 1 : sizeof(double));
+    batched.slot_bytes = elements * ElementBytes(spec.type);
     if (std::strcmp(name, kRgbName) == 0) state->rgb = static_cast<int>(b);
     state->batched.push_back(std::move(batched));
   }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine_plugin/engine.h"
+#include "engine_plugin/env_c_api.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/engine_plugin/engine_test_support.h"
@@ -221,7 +222,7 @@ function api:customObservation(name) return )") + c.returned + " end")));
 TEST(EngineObservationsTest, BadSpecsAreErrorsAtInit) {
   for (const char* spec : {"{{name = 'RGB_INTERLEAVED', type = 'Bytes', shape = {1}}}",
                            "{{name = 'A', type = 'Bytes', shape = {1}}, {name = 'A', type = 'Bytes', shape = {1}}}",
-                           "{{name = 'A', type = 'Floats', shape = {1}}}",
+                           "{{name = 'A', type = 'Halves', shape = {1}}}",
                            "{{name = 'A', type = 'Bytes', shape = {-1}}}",
                            "{{name = 'A', type = 'Bytes'}}", "{{type = 'Bytes', shape = {1}}}",
                            "'spec'"}) {
@@ -233,6 +234,43 @@ TEST(EngineObservationsTest, BadSpecsAreErrorsAtInit) {
     EXPECT_EQ(init.code(), absl::StatusCode::kInvalidArgument) << spec;
     EXPECT_THAT(init.message(), HasSubstr("customObservationSpec")) << spec;
   }
+}
+
+// float32 observations: declared 'Floats', a FloatTensor read without a
+// copy, and the C ABI's floats payload; a DoubleTensor is refused.
+TEST(EngineObservationsTest, FloatsAreFloat32) {
+  const std::string level = WriteLevel(
+      "floats", Level("function api:customObservationSpec()\n"
+                      "  return {{name = 'F', type = 'Floats', shape = {2}},\n"
+                      "          {name = 'WRONG', type = 'Floats', shape = {2}}}\nend\n"
+                      "function api:customObservation(name)\n"
+                      "  if name == 'F' then return tensor.FloatTensor{0.5, -2} end\n"
+                      "  return tensor.DoubleTensor{1, 2}\nend"));
+  std::unique_ptr<Engine> engine = InitEngine(level);
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 0).ok());
+  const int f = ObservationIndex(*engine, "F");
+  absl::StatusOr<ObservationValue> value = engine->Observation(f);
+  ASSERT_TRUE(value.ok()) << value.status();
+  EXPECT_EQ(value->type, ObservationType::kFloats);
+  ASSERT_EQ(value->tensor.dtype(), tensor::DType::kFloat32);
+  const auto* floats = reinterpret_cast<const float*>(*value->tensor.data());
+  EXPECT_EQ(floats[0], 0.5f);
+  EXPECT_EQ(floats[1], -2.0f);
+  absl::StatusOr<ObservationValue> wrong = engine->Observation(f + 1);
+  EXPECT_THAT(wrong.status().message(), HasSubstr("FloatTensor"));
+
+  EnvCApi api;
+  void* context = StartContext(api, level);
+  ASSERT_NE(context, nullptr);
+  EnvCApi_ObservationSpec spec;
+  ASSERT_EQ(api.observation_spec(context, f, &spec), 0);
+  EXPECT_EQ(spec.type, EnvCApi_ObservationFloats);
+  EnvCApi_Observation observation;
+  ASSERT_EQ(api.observation(context, f, &observation), 0) << api.error_message(context);
+  EXPECT_EQ(observation.payload.floats[0], 0.5f);
+  EXPECT_EQ(observation.payload.floats[1], -2.0f);
+  api.release_context(context);
 }
 
 TEST(EngineObservationsTest, PoseAndTopDown) {

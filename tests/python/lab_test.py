@@ -43,6 +43,7 @@ def test_observation_spec_lists_every_observation_in_deepmind_lab_format(lab):
         "DEBUG.CAMERA.TOP_DOWN",
         "TEST.TEXT",
         "TEST.COUNTER",
+        "TEST.HALF",
     ]
     by_name = {spec["name"]: spec for spec in specs}
     assert by_name["RGB_INTERLEAVED"] == {
@@ -52,6 +53,17 @@ def test_observation_spec_lists_every_observation_in_deepmind_lab_format(lab):
     }
     assert by_name["DEBUG.POS.TRANS"]["dtype"] is np.float64
     assert by_name["TEST.TEXT"] == {"name": "TEST.TEXT", "shape": (), "dtype": str}
+    assert by_name["TEST.HALF"] == {"name": "TEST.HALF", "shape": (2,), "dtype": np.float32}
+
+
+def test_float32_observations_come_as_float32_arrays():
+    lab = labenv.Lab(TEST_LEVEL, ["TEST.HALF"], config())
+    lab.reset(seed=1)
+    lab.step(FORWARD, num_steps=3)
+    half = lab.observations()["TEST.HALF"]
+    assert half.dtype == np.float32
+    assert half.tolist() == [1.5, 0.25]
+    lab.close()
 
 
 def test_action_spec_is_deepmind_labs_seven_actions(lab):

@@ -1,5 +1,5 @@
 -- A level for labenv's tests: a corridor with apples straight ahead of the
--- spawn (the player faces +x), a string and a doubles observation, events,
+-- spawn (the player faces +x), a string, a doubles and a floats observation, events,
 -- properties, episodes that end on cue, and Lua errors on cue.
 --
 -- Settings:
@@ -46,6 +46,7 @@ function api:customObservationSpec()
   return {
       {name = 'TEST.TEXT', type = 'String'},
       {name = 'TEST.COUNTER', type = 'Doubles', shape = {2}},
+      {name = 'TEST.HALF', type = 'Floats', shape = {2}},
   }
 end
 
@@ -56,6 +57,7 @@ end
 
 function api:customObservation(name)
   if name == 'TEST.TEXT' then return 'frame ' .. self._frames end
+  if name == 'TEST.HALF' then return tensor.FloatTensor{self._frames / 2, 0.25} end
   return self._counter
 end
 
