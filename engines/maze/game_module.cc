@@ -93,17 +93,7 @@ NResultsOr Pickups(lua_State* L) {
   if (world == nullptr) return NoMapError("pickups");
   lua_createtable(L, static_cast<int>(world->pickups().size()), 0);
   for (const Pickup& pickup : world->pickups()) {
-    lua_createtable(L, 0, 4);
-    lua_pushinteger(L, pickup.id + 1);
-    lua_setfield(L, -2, "id");
-    lua_pushstring(L, PickupTypeName(pickup.kind));
-    lua_setfield(L, -2, "type");
-    lua_createtable(L, 2, 0);
-    lua_pushnumber(L, pickup.position.x);
-    lua_rawseti(L, -2, 1);
-    lua_pushnumber(L, pickup.position.y);
-    lua_rawseti(L, -2, 2);
-    lua_setfield(L, -2, "position");
+    PushPickup(L, pickup);
     lua_pushboolean(L, pickup.active);
     lua_setfield(L, -2, "active");
     lua_rawseti(L, -2, pickup.id + 1);
@@ -199,6 +189,20 @@ int Open(lua_State* L) {
 }
 
 }  // namespace
+
+void PushPickup(lua_State* L, const Pickup& pickup) {
+  lua_createtable(L, 0, 5);
+  lua_pushinteger(L, pickup.id + 1);
+  lua_setfield(L, -2, "id");
+  lua_pushstring(L, PickupTypeName(pickup.kind));
+  lua_setfield(L, -2, "type");
+  lua_createtable(L, 2, 0);
+  lua_pushnumber(L, pickup.position.x);
+  lua_rawseti(L, -2, 1);
+  lua_pushnumber(L, pickup.position.y);
+  lua_rawseti(L, -2, 2);
+  lua_setfield(L, -2, "position");
+}
 
 void RegisterGameModule(lua_State* L, GameHost* host) {
   lua_api::SetPreload(L, "dmlab.system.game", &Open, host);

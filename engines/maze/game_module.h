@@ -45,6 +45,10 @@ class GameHost {
   virtual int frame_height() const = 0;
 };
 
+// [-0, +1, m] Pushes {id = (1-based), type = 'apple'|'goal', position =
+// {x, y}}: a pickup as the level sees it (game:pickups(), pickup(entity)).
+void PushPickup(lua_State* L, const Pickup& pickup);
+
 // [-0, +0, m] Makes `require 'dmlab.system.game'` return a module bound to
 // `host`, which must outlive L.
 void RegisterGameModule(lua_State* L, GameHost* host);

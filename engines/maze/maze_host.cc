@@ -124,17 +124,7 @@ absl::StatusOr<double> PickupReward(Level& level, const Pickup& pickup, double r
   absl::StatusOr<bool> called = level.Call(
       "pickup", 1,
       [&](lua_State* L) {
-        lua_createtable(L, 0, 4);
-        lua_pushinteger(L, pickup.id + 1);
-        lua_setfield(L, -2, "id");
-        lua_pushstring(L, pickup.kind == PickupKind::kGoal ? "goal" : "apple");
-        lua_setfield(L, -2, "type");
-        lua_createtable(L, 2, 0);
-        lua_pushnumber(L, pickup.position.x);
-        lua_rawseti(L, -2, 1);
-        lua_pushnumber(L, pickup.position.y);
-        lua_rawseti(L, -2, 2);
-        lua_setfield(L, -2, "position");
+        PushPickup(L, pickup);
         lua_pushnumber(L, reward);
         lua_setfield(L, -2, "reward");
         return 1;
