@@ -32,6 +32,27 @@ void PushFrameLine(lua_State* L, lua_Debug* frame) {
   lua_concat(L, 2);  // two strings: no metamethod can run
 }
 
+// The first level that is not on L's stack (1 when only the handler is).
+// lua_getstack walks down from the top each time, so probing level after
+// level costs the square of the depth, for every error: seconds at Lua's
+// limit of 20000 calls, which a level reaches by recursing, and none of it
+// counted by the instruction watchdog. So: double, then bisect.
+int StackDepth(lua_State* L) {
+  lua_Debug frame;
+  if (!lua_getstack(L, 1, &frame)) return 1;
+  int present = 1;  // a level on the stack
+  int absent = 2;   // until shown otherwise
+  while (lua_getstack(L, absent, &frame)) {
+    present = absent;
+    absent *= 2;
+  }
+  while (absent - present > 1) {
+    const int middle = present + (absent - present) / 2;
+    (lua_getstack(L, middle, &frame) ? present : absent) = middle;
+  }
+  return absent;
+}
+
 // The message handler: appends a traceback of the stack that raised the
 // error. It is C through and through, and reads nothing a script can
 // replace (the global debug.traceback, or a metatable on debug): a level
@@ -47,8 +68,7 @@ int Traceback(lua_State* L) {
   lua_pushliteral(L, "\nstack traceback:");
   // Level 0 is this handler; level 1 raised the error.
   lua_Debug frame;
-  int depth = 1;
-  while (lua_getstack(L, depth, &frame)) ++depth;
+  const int depth = StackDepth(L);
   for (int level = 1; level < depth; ++level) {
     if (level == kFramesFromTop + 1 && depth - level > kFramesFromBottom) {
       lua_pushliteral(L, "\n\t...");

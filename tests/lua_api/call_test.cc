@@ -118,5 +118,28 @@ TEST_F(CallTest, ADeepStackIsElidedInTheMiddle) {
   EXPECT_LT(std::count(result.error().begin(), result.error().end(), '\n'), 30);
 }
 
+// Found by level_program: levels nesting host calls deep, each error's
+// traceback probing the stack level by level (the square of its depth).
+// At 12000 frames, 1500 errors took two minutes; the test times out on that.
+TEST_F(CallTest, TracebacksOfVeryDeepStacksAreCheap) {
+  Load(L, "return function(n) local function deep(k) if k == 0 then error('bottom') end "
+          "deep(k - 1) end deep(n) end");
+  ASSERT_TRUE(Call(L, 0, 1).ok());
+  for (int i = 0; i < 1500; ++i) {
+    lua_pushvalue(L, -1);
+    lua_pushinteger(L, 12000);
+    NResultsOr result = Call(L, 1, 0);
+    ASSERT_FALSE(result.ok());
+    ASSERT_THAT(result.error(), HasSubstr("bottom"));
+    ASSERT_THAT(result.error(), HasSubstr("\n\t..."));
+  }
+  // The depth is found exactly: "stack traceback:", then error, deep six
+  // times (5 down to 0) and the function, and nothing past the bottom.
+  lua_pushvalue(L, -1);
+  lua_pushinteger(L, 5);
+  NResultsOr shallow = Call(L, 1, 0);
+  EXPECT_EQ(std::count(shallow.error().begin(), shallow.error().end(), '\n'), 9);
+}
+
 }  // namespace
 }  // namespace lua_api
