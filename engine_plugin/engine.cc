@@ -7,16 +7,13 @@
 #include <utility>
 
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/strip.h"
 #include "engine_plugin/host_registry.h"
 #include "engine_plugin/level_script.h"
 #include "engine_plugin/level_source.h"
 #include "engine_plugin/observation_pool.h"
 #include "engine_plugin/plugin_settings.h"
 #include "engine_plugin/sandbox.h"
-#include "lua_api/tensor_limits.h"
 #include "tensor/device_ops.h"
 #include "tensor/device_transfer.h"
 #include "tensor/loan.h"
