@@ -90,6 +90,58 @@ TEST_F(TensorLimitsTest, AnErroringFinalizerDuringACollectionIsDropped) {
   ASSERT_EQ(Run("big = tensor.ByteTensor(1024, 1024)"), "");
 }
 
+// At Lua's C-call limit (a host nesting calls into the state 200 deep) no
+// protected call can run, so the collection before a refusal must give up
+// at once: it used to retry 10000 times for every allocation, each retry
+// allocating a closure, which is what this counts.
+struct CountingAllocator {
+  lua_Alloc inner;
+  void* inner_data;
+  long calls = 0;
+
+  static void* Allocate(void* self, void* block, std::size_t old_size, std::size_t size) {
+    auto* counting = static_cast<CountingAllocator*>(self);
+    ++counting->calls;
+    return counting->inner(counting->inner_data, block, old_size, size);
+  }
+};
+
+struct AtTheLimit {
+  CountingAllocator* counter;
+  long calls_for_refusal = -1;
+  bool refused = false;
+};
+
+int NestUntilTheLimit(lua_State* L) {
+  auto* at = static_cast<AtTheLimit*>(lua_touserdata(L, 1));
+  lua_pushcfunction(L, &NestUntilTheLimit);
+  lua_pushlightuserdata(L, at);
+  if (lua_pcall(L, 1, 0, 0) == 0 || at->calls_for_refusal >= 0) return 0;
+  lua_pop(L, 1);  // "C stack overflow": the deepest level
+  const long before = at->counter->calls;
+  absl::StatusOr<void*> block = TensorAllocator(L).Allocate(2 << 20, /*zeroed=*/false);
+  at->calls_for_refusal = at->counter->calls - before;
+  at->refused = !block.ok();
+  return 0;
+}
+
+TEST_F(TensorLimitsTest, AtTheCCallLimitARefusalIsCheap) {
+  SetTensorLimits(L, {.memory_bytes = 1 << 20});
+  CountingAllocator counter;
+  counter.inner = lua_getallocf(L, &counter.inner_data);
+  lua_setallocf(L, &CountingAllocator::Allocate, &counter);
+  AtTheLimit at{&counter};
+  lua_pushcfunction(L, &NestUntilTheLimit);
+  lua_pushlightuserdata(L, &at);
+  ASSERT_EQ(lua_pcall(L, 1, 0, 0), 0) << lua_tostring(L, -1);
+  lua_setallocf(L, counter.inner, counter.inner_data);
+  EXPECT_TRUE(at.refused);
+  ASSERT_GE(at.calls_for_refusal, 0);
+  EXPECT_LT(at.calls_for_refusal, 10);
+  // Away from the limit, collections work as before.
+  EXPECT_EQ(Run("for i = 1, 50 do tensor.ByteTensor(512, 1024) end"), "");
+}
+
 TEST_F(TensorLimitsTest, StorageMayOutliveItsState) {
   ASSERT_EQ(Run("kept = tensor.DoubleTensor{1, 2, 3}"), "");
   lua_getglobal(L, "kept");
