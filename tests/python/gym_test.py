@@ -26,6 +26,8 @@ def test_spaces_describe_observations_and_actions():
     assert rgb.low.min() == 0 and rgb.high.max() == 255
     assert env.observation_space["DEBUG.POS.TRANS"].dtype == np.float64
     assert env.action_space.shape == (7,)
+    half = gym.Lab(TEST_LEVEL, ["TEST.HALF"], config()).observation_space["TEST.HALF"]
+    assert half.dtype == np.float32 and half.shape == (2,)
     assert env.action_space.dtype == np.int32
     assert env.action_space.low.tolist() == [-512, -512, -1, -1, 0, 0, 0]
     assert env.action_space.high.tolist() == [512, 512, 1, 1, 1, 1, 1]

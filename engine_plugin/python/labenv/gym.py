@@ -12,7 +12,7 @@ module re-exports `spaces` and `Env` from whichever it uses.
             break
 
 - observation_space is a Dict of Boxes: uint8 in [0, 255] for byte
-  observations, float64 unbounded for doubles. Observations are labenv's
+  observations, float64 or float32 unbounded for doubles and floats. Observations are labenv's
   zero-copy, read-only arrays.
 - action_space is a Box of shape (7,), dtype int32, with each action's
   bounds; step() takes any integer array-like of that shape.
@@ -50,7 +50,7 @@ def _box(spec):
         )
     if np.dtype(spec["dtype"]) == np.uint8:
         return spaces.Box(0, 255, shape=spec["shape"], dtype=np.uint8)
-    return spaces.Box(-np.inf, np.inf, shape=spec["shape"], dtype=np.float64)
+    return spaces.Box(-np.inf, np.inf, shape=spec["shape"], dtype=np.dtype(spec["dtype"]))
 
 
 class Lab(Env):
