@@ -1,6 +1,7 @@
 // lua_run: the standalone Lua interpreter of this project, with
-// dmlab.system.tensor, dmlab.system.random and dmlab.system.host_test
-// preloaded.
+// dmlab.system.tensor, dmlab.system.torch, dmlab.system.random and
+// dmlab.system.host_test preloaded, and `require 'torch'` (which, as in
+// Torch7, also sets the global `torch`).
 //
 //   lua_run FILE [ARGS...]   runs FILE as `lua FILE ARGS...` would: the
 //                            global `arg` has arg[0] = FILE, arg[1..] = ARGS
@@ -31,7 +32,8 @@
 #include "lua_api/lua.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/random.h"
-#include "lua_api/tensor_module.h"
+#include "lua_api/preload.h"
+#include "lua_api/torch_module.h"
 
 namespace {
 
@@ -175,6 +177,17 @@ int Repl(lua_State* L) {
   return 0;
 }
 
+// package.preload.torch: dmlab.system.torch, also set as the global
+// `torch`, for Torch7 scripts that start with require 'torch'.
+int OpenTorchGlobal(lua_State* L) {
+  lua_getglobal(L, "require");
+  lua_pushstring(L, "dmlab.system.torch");
+  lua_call(L, 1, 1);
+  lua_pushvalue(L, -1);
+  lua_setglobal(L, "torch");
+  return 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -191,7 +204,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   luaL_openlibs(L);
-  lua_api::RegisterTensorModule(L);
+  lua_api::RegisterTorchModule(L);
+  lua_api::SetPreload(L, "torch", &OpenTorchGlobal);
   lua_api::RegisterRandomModule(L);
   lua_api::RegisterHostTestModule(L);
   const int exit_code = argc > 1 ? RunScript(L, argc, argv) : Repl(L);

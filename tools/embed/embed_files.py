@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Writes a C++ source that compiles files in as string literals.
 
-usage: embed_files.py OUT.cc HEADER FUNCTION ROOT FILE...
+usage: embed_files.py OUT.cc HEADER NAMESPACE::FUNCTION ROOT FILE...
 
 The source defines `std::optional<absl::string_view> FUNCTION(absl::string_view path)`
-(declared in HEADER, inside namespace `levels`), which returns a file's
-contents by its path relative to ROOT.
+(declared in HEADER, inside NAMESPACE), which returns a file's contents by
+its path relative to ROOT.
 """
 import os
 import sys
@@ -31,7 +31,8 @@ def literal(data: bytes) -> str:
 
 
 def main(argv):
-    out_path, header, function, root, *files = argv[1:]
+    out_path, header, qualified, root, *files = argv[1:]
+    namespace, function = qualified.rsplit("::", 1)
     entries = []
     for path in sorted(files):
         with open(path, "rb") as f:
@@ -45,7 +46,7 @@ def main(argv):
 
 #include <utility>
 
-namespace levels {
+namespace %s {
 namespace {
 
 constexpr std::pair<absl::string_view, absl::string_view> kFiles[] = {
@@ -61,8 +62,8 @@ std::optional<absl::string_view> %s(absl::string_view path) {
   return std::nullopt;
 }
 
-}  // namespace levels
-""" % (header, "\n".join(entries), function))
+}  // namespace %s
+""" % (header, namespace, "\n".join(entries), function, namespace))
 
 
 if __name__ == "__main__":

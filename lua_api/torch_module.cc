@@ -1,0 +1,124 @@
+// dmlab.system.torch: the torch-flavoured tensor metatables (C++,
+// torch_flavour.h) and Torch7's surface over them (Lua, torch/*.lua,
+// compiled in).
+#include "lua_api/torch_module.h"
+
+#include <optional>
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "lua_api/lua_tensor.h"
+#include "lua_api/n_results_or.h"
+#include "lua_api/preload.h"
+#include "lua_api/read.h"
+#include "lua_api/tensor_module.h"
+#include "lua_api/torch_flavour.h"
+#include "lua_api/torch_index.h"
+#include "lua_api/torch_sources.h"
+
+namespace lua_api {
+namespace {
+
+// [-0, +1, e] package.loaded[name], opened by `open` if it is not yet.
+void PushLoaded(lua_State* L, const char* name, lua_CFunction open) {
+  lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED");
+  lua_getfield(L, -1, name);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    lua_pushcfunction(L, open);
+    lua_call(L, 0, 1);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, name);
+  }
+  lua_remove(L, -2);
+}
+
+// internal.isTensor(x): whether x is a torch-flavoured tensor.
+int IsTensor(lua_State* L) {
+  lua_pushboolean(L, IsTorchTensor(L, 1));
+  return 1;
+}
+
+// internal.isDmlabTensor(x): whether x is a dmlab.system.tensor tensor.
+int IsDmlabTensor(lua_State* L) {
+  lua_pushboolean(L, LuaTensor::Read(L, 1) != nullptr && !IsTorchTensor(L, 1));
+  return 1;
+}
+
+// internal.newUserdata(metatable): an empty userdata, for Storages: Lua
+// 5.1 honours __len only on userdata.
+int NewUserdata(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_newuserdata(L, 0);
+  lua_pushvalue(L, 1);
+  lua_setmetatable(L, -2);
+  return 1;
+}
+
+// internal.value(t, x): the number a tensor of t's type stores for x
+// (whole numbers toward zero for integer types), or an error naming
+// `function` (argument 3).
+NResultsOr Value(lua_State* L) {
+  LuaTensor* tensor = LuaTensor::Read(L, 1);
+  double value;
+  if (tensor == nullptr) return ArgumentError("value", 1, Expected(L, 1, "tensor"));
+  if (std::string why = ReadNumber(L, 2, &value); !why.empty()) {
+    return ArgumentError(lua_tostring(L, 3) ? lua_tostring(L, 3) : "value", 1, why);
+  }
+  if (std::string why = TorchValue(value, tensor->tensor().dtype(), &value); !why.empty()) {
+    return ArgumentError(lua_tostring(L, 3) ? lua_tostring(L, 3) : "value", 1, why);
+  }
+  lua_pushnumber(L, value);
+  return 1;
+}
+
+// [-0, +1, m] The table torch/init.lua receives as `internal`.
+void PushInternal(lua_State* L) {
+  lua_createtable(L, 0, 6);
+  lua_pushcfunction(L, &IsTensor);
+  lua_setfield(L, -2, "isTensor");
+  lua_pushcfunction(L, &IsDmlabTensor);
+  lua_setfield(L, -2, "isDmlabTensor");
+  lua_pushcfunction(L, &NewUserdata);
+  lua_setfield(L, -2, "newUserdata");
+  lua_pushcfunction(L, &Raising<&Value>);
+  lua_setfield(L, -2, "value");
+  lua_createtable(L, 0, 8);
+  for (const TorchType& type : kTorchTypes) {
+    PushTorchClass(L, type);
+    lua_setfield(L, -2, type.short_name);
+  }
+  lua_setfield(L, -2, "classes");
+}
+
+// [-0, +1, e] Runs the compiled-in torch/<file> with `arguments` values
+// below it on the stack, which it consumes; leaves its one result.
+void RunSource(lua_State* L, const char* file, int arguments) {
+  std::optional<absl::string_view> source = FindTorchSource(file);
+  const std::string chunk_name = std::string("=dmlab.system.torch/") + file;
+  if (!source.has_value() ||
+      luaL_loadbuffer(L, source->data(), source->size(), chunk_name.c_str()) != 0) {
+    lua_pushfstring(L, "dmlab.system.torch: cannot load %s", file);
+    lua_error(L);
+  }
+  lua_insert(L, -1 - arguments);
+  lua_call(L, arguments, 1);
+}
+
+}  // namespace
+
+void RegisterTorchModule(lua_State* L) {
+  RegisterTensorModule(L);
+  SetPreload(L, "dmlab.system.torch", &luaopen_dmlab_system_torch);
+}
+
+}  // namespace lua_api
+
+extern "C" int luaopen_dmlab_system_torch(lua_State* L) {
+  lua_settop(L, 0);
+  lua_api::PushLoaded(L, "dmlab.system.tensor", &luaopen_dmlab_system_tensor);
+  lua_api::RegisterTorchFlavour(L);
+  lua_api::PushInternal(L);
+  lua_api::RunSource(L, "init.lua", 2);
+  return 1;
+}
