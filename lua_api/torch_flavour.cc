@@ -118,6 +118,10 @@ NResultsOr ToDmlab(LuaTensor& self, lua_State* L) {
     lua_settop(L, 1);
     return 1;
   }
+  if (self.tensor().dtype() == tensor::DType::kFloat16) {
+    return "'torch.HalfTensor:dmlab': dmlab.system.tensor has no HalfTensor; convert first, "
+           "as in t:float():dmlab()";
+  }
   tensor::Tensor shared = self.tensor();
   LuaTensor::Push(L, std::move(shared));
   return 1;

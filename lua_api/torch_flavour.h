@@ -36,8 +36,9 @@ struct TorchType {
   const char* short_name;  // "DoubleTensor": the module's field
 };
 
-// Torch7's seven CPU tensor types and the core types behind them.
+// Torch7's eight CPU tensor types and the core types behind them.
 inline constexpr TorchType kTorchTypes[] = {
+    {tensor::DType::kFloat16, "torch.HalfTensor", "HalfTensor"},
     {tensor::DType::kUInt8, "torch.ByteTensor", "ByteTensor"},
     {tensor::DType::kInt8, "torch.CharTensor", "CharTensor"},
     {tensor::DType::kInt16, "torch.ShortTensor", "ShortTensor"},

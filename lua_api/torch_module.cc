@@ -3,6 +3,7 @@
 // compiled in).
 #include "lua_api/torch_module.h"
 
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -11,10 +12,12 @@
 #include "lua_api/n_results_or.h"
 #include "lua_api/preload.h"
 #include "lua_api/read.h"
+#include "lua_api/tensor_limits.h"
 #include "lua_api/tensor_module.h"
 #include "lua_api/torch_flavour.h"
 #include "lua_api/torch_index.h"
 #include "lua_api/torch_sources.h"
+#include "tensor/convert.h"
 
 namespace lua_api {
 namespace {
@@ -72,15 +75,47 @@ NResultsOr Value(lua_State* L) {
   return 1;
 }
 
+// internal.convert(t, 'FloatTensor'): a new torch-flavoured tensor of that
+// type with t's values; out of the type's range is an error.
+NResultsOr Convert(lua_State* L) {
+  LuaTensor* tensor;
+  if (std::string e = ReadTensorArgument(L, 1, "type", &tensor); !e.empty()) return e;
+  const char* name = lua_tostring(L, 2);
+  for (const TorchType& type : kTorchTypes) {
+    if (name != nullptr && std::strcmp(name, type.short_name) == 0) {
+      return PushTorchResult(L, "type",
+                             tensor::Convert(tensor->tensor(), type.dtype, TensorAllocator(L)));
+    }
+  }
+  return ArgumentError("type", 1, "a tensor type name expected");
+}
+
+// [-0, +1, e] internal.source(file): torch/<file> loaded as a function.
+int Source(lua_State* L) {
+  const char* file = luaL_checkstring(L, 1);
+  std::optional<absl::string_view> source = FindTorchSource(file);
+  const std::string chunk_name = std::string("=dmlab.system.torch/") + file;
+  if (!source.has_value() ||
+      luaL_loadbuffer(L, source->data(), source->size(), chunk_name.c_str()) != 0) {
+    lua_pushfstring(L, "dmlab.system.torch: cannot load %s", file);
+    return lua_error(L);
+  }
+  return 1;
+}
+
 // [-0, +1, m] The table torch/init.lua receives as `internal`.
 void PushInternal(lua_State* L) {
-  lua_createtable(L, 0, 6);
+  lua_createtable(L, 0, 8);
   lua_pushcfunction(L, &IsTensor);
   lua_setfield(L, -2, "isTensor");
   lua_pushcfunction(L, &IsDmlabTensor);
   lua_setfield(L, -2, "isDmlabTensor");
   lua_pushcfunction(L, &NewUserdata);
   lua_setfield(L, -2, "newUserdata");
+  lua_pushcfunction(L, &Source);
+  lua_setfield(L, -2, "source");
+  lua_pushcfunction(L, &Raising<&Convert>);
+  lua_setfield(L, -2, "convert");
   lua_pushcfunction(L, &Raising<&Value>);
   lua_setfield(L, -2, "value");
   lua_createtable(L, 0, 8);
@@ -89,20 +124,6 @@ void PushInternal(lua_State* L) {
     lua_setfield(L, -2, type.short_name);
   }
   lua_setfield(L, -2, "classes");
-}
-
-// [-0, +1, e] Runs the compiled-in torch/<file> with `arguments` values
-// below it on the stack, which it consumes; leaves its one result.
-void RunSource(lua_State* L, const char* file, int arguments) {
-  std::optional<absl::string_view> source = FindTorchSource(file);
-  const std::string chunk_name = std::string("=dmlab.system.torch/") + file;
-  if (!source.has_value() ||
-      luaL_loadbuffer(L, source->data(), source->size(), chunk_name.c_str()) != 0) {
-    lua_pushfstring(L, "dmlab.system.torch: cannot load %s", file);
-    lua_error(L);
-  }
-  lua_insert(L, -1 - arguments);
-  lua_call(L, arguments, 1);
 }
 
 }  // namespace
@@ -118,7 +139,11 @@ extern "C" int luaopen_dmlab_system_torch(lua_State* L) {
   lua_settop(L, 0);
   lua_api::PushLoaded(L, "dmlab.system.tensor", &luaopen_dmlab_system_tensor);
   lua_api::RegisterTorchFlavour(L);
+  lua_pushcfunction(L, &lua_api::Source);
+  lua_pushstring(L, "init.lua");
+  lua_call(L, 1, 1);
+  lua_insert(L, 1);
   lua_api::PushInternal(L);
-  lua_api::RunSource(L, "init.lua", 2);
+  lua_call(L, 2, 1);
   return 1;
 }

@@ -1,0 +1,87 @@
+-- torch.*Storage: Torch7's flat arrays. A Storage here is a userdata (so
+-- that # works in Lua 5.1) over a rank-1 tensor of its type.
+local torch, internal = ...
+local argumentError = internal.argumentError
+
+local storageMethods = {}
+local tensorOf = setmetatable({}, {__mode = 'k'})
+
+-- The tensor behind a storage, for the other files.
+function internal.storageTensor(storage)
+  return tensorOf[storage]
+end
+
+function torch.isStorage(x)
+  return tensorOf[x] ~= nil
+end
+
+function storageMethods:size()
+  return tensorOf[self]:nElement()
+end
+
+function storageMethods:totable()
+  local t = tensorOf[self]
+  if t:nElement() == 0 then return {} end
+  return t:val()
+end
+
+function storageMethods:fill(x)
+  local t = tensorOf[self]
+  if t:nElement() > 0 then t:fill(internal.value(t, x, 'fill')) end
+  return self
+end
+
+function storageMethods:copy(other)
+  tensorOf[self]:copy(tensorOf[other] or other)
+  return self
+end
+
+function storageMethods:resize(n)
+  local t = tensorOf[self]
+  tensorOf[self] = n == 0 and t:new() or t:resize(n)
+  return self
+end
+
+for _, kind in ipairs(internal.kinds) do
+  local name = 'torch.' .. kind.name .. 'Storage'
+  local tensorClass = internal.classes[kind.name .. 'Tensor']
+  local meta = {__metatable = name}
+  function meta.__index(self, key)
+    if type(key) == 'number' then return tensorOf[self][key] end
+    return storageMethods[key]
+  end
+  function meta.__newindex(self, key, x)
+    if type(key) ~= 'number' then error(name .. ': a storage has no field ' .. tostring(key), 2) end
+    tensorOf[self][key] = x
+  end
+  function meta.__len(self)
+    return tensorOf[self]:nElement()
+  end
+  function meta.__tostring(self)
+    local t = tensorOf[self]
+    if t:nElement() == 0 then return '[' .. name .. ' of size 0]\n' end
+    return (tostring(t):gsub('%[torch%.%a+Tensor of size (%d+)%]', '[' .. name .. ' of size %1]'))
+  end
+  local class = {__typename = name}
+  setmetatable(class, {
+    -- (), (n) zero-filled, or (table of numbers).
+    __call = function(_, n)
+      local t
+      if n == nil or n == 0 then
+        t = tensorClass()
+      elseif type(n) == 'number' then
+        t = tensorClass(n)
+      elseif type(n) == 'table' then
+        t = #n == 0 and tensorClass() or tensorClass(n)
+      else
+        argumentError(kind.name .. 'Storage', 1,
+                      'size, table or nothing expected, got ' .. torch.type(n))
+      end
+      local storage = internal.newUserdata(meta)
+      tensorOf[storage] = t
+      return storage
+    end,
+    __metatable = name,
+  })
+  torch[kind.name .. 'Storage'] = class
+end

@@ -1,0 +1,113 @@
+-- Type names, constructors, conversions and the default tensor type.
+local torch, internal = ...
+local classes, isTensor, argumentError = internal.classes, internal.isTensor, internal.argumentError
+local dmlab = internal.dmlab
+local unpack = unpack or table.unpack
+
+-- torch.typename(x): 'torch.DoubleTensor' for a tensor, the class name of
+-- a Storage or torch.class object, nil for anything else.
+function torch.typename(x)
+  if isTensor(x) then return x.__typename end
+  if torch.isStorage(x) then return getmetatable(x) end
+  if type(x) == 'table' then
+    local mt = getmetatable(x)
+    if type(mt) == 'table' then return rawget(mt, '__typename') end
+  end
+  return nil
+end
+
+-- torch.type(x): typename for Torch objects, type(x) otherwise.
+function torch.type(x)
+  return torch.typename(x) or type(x)
+end
+
+function torch.isTensor(x)
+  return isTensor(x)
+end
+
+-- torch.isTypeOf(x, spec): spec is a type name or a class table; a
+-- torch.class object is also of its parents' types.
+function torch.isTypeOf(x, spec)
+  if type(spec) == 'table' then spec = rawget(spec, '__typename') end
+  if type(spec) ~= 'string' then argumentError('isTypeOf', 2, 'type name or class expected') end
+  local name = torch.typename(x)
+  while name do
+    if name == spec then return true end
+    local class = internal.classOf and internal.classOf(name)
+    name = class and rawget(class, '__parentname')
+  end
+  return false
+end
+
+local defaultName
+
+function torch.getdefaulttensortype()
+  return defaultName
+end
+
+-- Only torch.Tensor (and torch.Storage) follow it; torch.DoubleTensor is
+-- always double.
+function torch.setdefaulttensortype(name)
+  local kind = type(name) == 'string' and name:match('^torch%.(%a+)Tensor$')
+  if not kind or not classes[kind .. 'Tensor'] then
+    argumentError('setdefaulttensortype', 1, 'a tensor type name expected, as torch.FloatTensor')
+  end
+  defaultName = name
+  torch.Tensor = torch[kind .. 'Tensor']
+  torch.Storage = torch[kind .. 'Storage']
+end
+
+-- Constructors: torch.DoubleTensor(...), the class tables called.
+--   ()                      empty, no dimension
+--   (n1, ..., nk)           zero-filled (Torch7 leaves it uninitialised)
+--   (table)                 nested table of numbers
+--   (LongStorage sizes)     the sizes as a storage
+--   (tensor)                a new tensor object over the same elements
+for _, kind in ipairs(internal.kinds) do
+  local short = kind.name .. 'Tensor'
+  local class = classes[short]
+  local name = 'torch.' .. short
+  local function make(...)
+    local t = dmlab[kind.dmlab](...):torch()
+    if kind.name == 'Half' then return internal.convert(t, short) end
+    return t
+  end
+  class.__elementSize = kind.size
+  -- Another type's tensor converted to this one.
+  class.__convert = function(t)
+    if t:nElement() == 0 then return make() end
+    return internal.convert(t, short)
+  end
+  setmetatable(class, {
+    __call = function(_, first, ...)
+      if first == nil then return make() end
+      if type(first) == 'number' then return make(first, ...) end
+      if torch.isStorage(first) then
+        local sizes = first:totable()
+        if #sizes == 0 then return make() end
+        return make(unpack(sizes))
+      end
+      if isTensor(first) then
+        if first.__typename ~= name then
+          argumentError(short, 1, name .. ' expected, got ' .. first.__typename)
+        end
+        return first:dmlab():torch()
+      end
+      if type(first) == 'table' then return make(first) end
+      argumentError(short, 1, 'sizes, table, LongStorage or tensor expected, got ' .. type(first))
+    end,
+    __metatable = name,
+  })
+  torch[short] = class
+end
+
+-- x:byte() ... x:double(), and x:real() for the default type: self if x
+-- is of that type already, as x:type(name).
+for _, kind in ipairs(internal.kinds) do
+  local class = classes[kind.name .. 'Tensor']
+  for _, to in ipairs(internal.kinds) do
+    local name = 'torch.' .. to.name .. 'Tensor'
+    class[to.name:lower()] = function(self) return self:type(name) end
+  end
+  class.real = function(self) return self:type(defaultName) end
+end
