@@ -16,6 +16,7 @@
 #include "lua_api/tensor_module.h"
 #include "lua_api/torch_flavour.h"
 #include "lua_api/torch_index.h"
+#include "lua_api/torch_random.h"
 #include "lua_api/torch_sources.h"
 #include "tensor/convert.h"
 
@@ -116,6 +117,7 @@ void PushInternal(lua_State* L) {
   lua_setfield(L, -2, "source");
   lua_pushcfunction(L, &Raising<&Convert>);
   lua_setfield(L, -2, "convert");
+  PushTorchRandomInternals(L);
   lua_pushcfunction(L, &Raising<&Value>);
   lua_setfield(L, -2, "value");
   lua_createtable(L, 0, 8);
@@ -139,6 +141,7 @@ extern "C" int luaopen_dmlab_system_torch(lua_State* L) {
   lua_settop(L, 0);
   lua_api::PushLoaded(L, "dmlab.system.tensor", &luaopen_dmlab_system_tensor);
   lua_api::RegisterTorchFlavour(L);
+  lua_api::RegisterTorchRandomMethods(L);
   lua_pushcfunction(L, &lua_api::Source);
   lua_pushstring(L, "init.lua");
   lua_call(L, 1, 1);

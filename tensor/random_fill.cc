@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -139,6 +141,104 @@ absl::Status FillRandPerm(const Tensor& tensor, RandomSource& source) {
         const Index j = source.UniformInt(0, i);
         std::swap(data[i * stride], data[j * stride]);
       }
+    }
+    return absl::OkStatus();
+  });
+}
+
+absl::Status FillRandom(const Tensor& tensor, std::int64_t a, std::int64_t b,
+                        RandomSource& source) {
+  if (a > b) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("random: the range [", a, ", ", b, "] is empty"));
+  }
+  absl::StatusOr<std::byte*> origin = Destination(tensor, "random", false);
+  if (!origin.ok()) return origin.status();
+  return DispatchDType(tensor.dtype(), [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    const double limit = ExactIntegerLimit<T>();
+    const double lowest = std::is_signed_v<ComputeType<T>> ? -limit : 0;
+    if (static_cast<double>(a) < lowest || static_cast<double>(b) > limit) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "random: ", DTypeTensorName(tensor.dtype()), " cannot hold every integer in [", a, ", ",
+          b, "]"));
+    }
+    FillRowMajor<T>(tensor, *origin, [&](Index) {
+      if constexpr (std::is_integral_v<T>) {
+        return static_cast<T>(source.UniformInt(a, b));
+      } else {
+        return ConvertUnchecked<T>(static_cast<double>(source.UniformInt(a, b)));
+      }
+    });
+    return absl::OkStatus();
+  });
+}
+
+namespace {
+
+// A floating fill of `value()` after checking `valid`, or why not.
+template <typename Draw>
+absl::Status FillFloating(const Tensor& tensor, const char* operation, bool valid,
+                          const std::string& why, Draw&& draw) {
+  if (!valid) return absl::InvalidArgumentError(absl::StrCat(operation, ": ", why));
+  absl::StatusOr<std::byte*> origin = Destination(tensor, operation, true);
+  if (!origin.ok()) return origin.status();
+  DispatchDType(tensor.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    FillRowMajor<T>(tensor, *origin, [&](Index) { return ConvertUnchecked<T>(draw()); });
+  });
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status FillExponential(const Tensor& tensor, double lambda, RandomSource& source) {
+  return FillFloating(tensor, "exponential", std::isfinite(lambda) && lambda > 0,
+                      absl::StrCat("lambda must be finite and > 0, got ", lambda),
+                      [&] { return -std::log1p(-source.UniformReal(0, 1)) / lambda; });
+}
+
+absl::Status FillCauchy(const Tensor& tensor, double median, double sigma, RandomSource& source) {
+  return FillFloating(
+      tensor, "cauchy", std::isfinite(median) && std::isfinite(sigma) && sigma > 0,
+      absl::StrCat("the median must be finite and sigma finite and > 0, got ", median, " and ",
+                   sigma),
+      [&] { return median + sigma * std::tan(M_PI * (source.UniformReal(0, 1) - 0.5)); });
+}
+
+absl::Status FillLogNormal(const Tensor& tensor, double mean, double stdv, RandomSource& source) {
+  return FillFloating(
+      tensor, "logNormal", std::isfinite(mean) && std::isfinite(stdv) && stdv > 0,
+      absl::StrCat("the mean must be finite and stdv finite and > 0, got ", mean, " and ", stdv),
+      [&] { return std::exp(source.Normal(mean, stdv)); });
+}
+
+absl::Status FillGeometric(const Tensor& tensor, double p, RandomSource& source) {
+  if (!(p > 0 && p < 1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("geometric: probability must be in (0, 1), got ", p));
+  }
+  absl::StatusOr<std::byte*> origin = Destination(tensor, "geometric", false);
+  if (!origin.ok()) return origin.status();
+  const double log_p = std::log(p);
+  auto draw = [&] { return std::floor(std::log1p(-source.UniformReal(0, 1)) / log_p) + 1; };
+  return DispatchDType(tensor.dtype(), [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point_v<ComputeType<T>>) {
+      FillRowMajor<T>(tensor, *origin, [&](Index) { return ConvertUnchecked<T>(draw()); });
+    } else {
+      // Drawn first, so that a value the type cannot hold writes nothing.
+      std::vector<double> values(static_cast<std::size_t>(tensor.num_elements()));
+      for (double& value : values) {
+        value = draw();
+        if (value > ExactIntegerLimit<T>()) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "geometric: drew ", value, ", which ", DTypeTensorName(tensor.dtype()),
+              " cannot hold"));
+        }
+      }
+      FillRowMajor<T>(tensor, *origin,
+                      [&](Index i) { return ConvertUnchecked<T>(values[static_cast<std::size_t>(i)]); });
     }
     return absl::OkStatus();
   });

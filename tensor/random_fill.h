@@ -50,6 +50,29 @@ absl::Status FillBernoulli(const Tensor& tensor, double p, RandomSource& source)
 // row-major order (any type that holds n). Fails for bool tensors.
 absl::Status FillRandPerm(const Tensor& tensor, RandomSource& source);
 
+// Torch7's other distributions. Integers uniform in [a, b] (any type that
+// holds both bounds exactly). Fails unless a <= b.
+absl::Status FillRandom(const Tensor& tensor, std::int64_t a, std::int64_t b,
+                        RandomSource& source);
+
+// Exponential with rate lambda (floating types). Fails unless lambda is
+// finite and > 0.
+absl::Status FillExponential(const Tensor& tensor, double lambda, RandomSource& source);
+
+// Cauchy with the given median and scale sigma (floating types). Fails
+// unless the median is finite and sigma finite and > 0.
+absl::Status FillCauchy(const Tensor& tensor, double median, double sigma, RandomSource& source);
+
+// exp of a normal with the given mean and standard deviation (floating
+// types), as Torch7's logNormal. Fails unless mean is finite and stdv
+// finite and > 0.
+absl::Status FillLogNormal(const Tensor& tensor, double mean, double stdv, RandomSource& source);
+
+// The number of Bernoulli(p) trials up to the first success: 1, 2, ...
+// (any type). Fails unless 0 < p < 1, or if a draw does not fit the type;
+// then nothing is written.
+absl::Status FillGeometric(const Tensor& tensor, double p, RandomSource& source);
+
 }  // namespace tensor
 
 #endif  // TENSOR_RANDOM_FILL_H_

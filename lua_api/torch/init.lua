@@ -8,6 +8,7 @@
 --   storage.lua   torch.*Storage
 --   tensor.lua    methods that differ from dmlab.system.tensor's; operators
 --   print.lua     Torch7's printing
+--   random.lua    the random functions, over dmlab.system.random's generators
 --   class.lua     torch.class and the metatable functions
 --   tester.lua    torch.Tester and torch.TestSuite
 local dmlab, internal = ...
@@ -33,7 +34,7 @@ function internal.argumentError(fn, n, why)
   error(("bad argument #%d to '%s' (%s)"):format(n, fn, why), 3)
 end
 
-for _, file in ipairs({'types.lua', 'storage.lua', 'tensor.lua', 'print.lua', 'class.lua',
+for _, file in ipairs({'types.lua', 'storage.lua', 'tensor.lua', 'print.lua', 'random.lua', 'class.lua',
                        'tester.lua'}) do
   internal.source(file)(torch, internal)
 end
