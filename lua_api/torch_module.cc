@@ -3,10 +3,13 @@
 // compiled in).
 #include "lua_api/torch_module.h"
 
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "lua_api/lua_tensor.h"
 #include "lua_api/n_results_or.h"
@@ -19,6 +22,8 @@
 #include "lua_api/torch_random.h"
 #include "lua_api/torch_sources.h"
 #include "tensor/convert.h"
+#include "tensor/layout.h"
+#include "tensor/tensor.h"
 
 namespace lua_api {
 namespace {
@@ -91,6 +96,75 @@ NResultsOr Convert(lua_State* L) {
   return ArgumentError("type", 1, "a tensor type name expected");
 }
 
+// The sizes (and strides) table at `index` as a vector, checked.
+std::string ReadExtents(lua_State* L, int index, const char* what, std::vector<tensor::Index>* out) {
+  if (lua_type(L, index) != LUA_TTABLE) return Expected(L, index, what);
+  const int n = static_cast<int>(lua_objlen(L, index));
+  for (int i = 1; i <= n; ++i) {
+    lua_rawgeti(L, index, i);
+    std::int64_t value;
+    std::string why = ReadInteger(L, -1, &value);
+    lua_pop(L, 1);
+    if (!why.empty()) return absl::StrCat(what, " [", i, "]: ", why);
+    out->push_back(value);
+  }
+  return {};
+}
+
+// internal.withLayout(t, offset, sizes, strides): a torch-flavoured tensor
+// over t's storage with that layout (0-based offset), which must lie
+// inside the storage.
+NResultsOr WithLayout(lua_State* L) {
+  LuaTensor* tensor;
+  if (std::string e = ReadTensorArgument(L, 1, "set", &tensor); !e.empty()) return e;
+  std::int64_t offset;
+  if (std::string why = ReadInteger(L, 2, &offset); !why.empty()) {
+    return ArgumentError("set", 1, absl::StrCat("offset: ", why));
+  }
+  std::vector<tensor::Index> sizes, strides;
+  if (std::string why = ReadExtents(L, 3, "sizes", &sizes); !why.empty()) {
+    return ArgumentError("set", 2, why);
+  }
+  if (std::string why = ReadExtents(L, 4, "strides", &strides); !why.empty()) {
+    return ArgumentError("set", 3, why);
+  }
+  absl::StatusOr<tensor::Layout> layout = tensor::Layout::Create(sizes, strides, offset);
+  if (!layout.ok()) return StatusError("set", layout.status());
+  return PushTorchResult(L, "set", tensor->tensor().WithLayout(*std::move(layout)));
+}
+
+// internal.wholeStorage(t): a rank-1 tensor over every element of t's
+// storage (an empty one for a tensor without storage).
+NResultsOr WholeStorage(lua_State* L) {
+  LuaTensor* tensor;
+  if (std::string e = ReadTensorArgument(L, 1, "storage", &tensor); !e.empty()) return e;
+  const tensor::Tensor& t = tensor->tensor();
+  const auto elements = static_cast<tensor::Index>(
+      t.storage() == nullptr ? 0 : t.storage()->bytes() / t.item_size());
+  absl::StatusOr<tensor::Layout> layout = tensor::Layout::Contiguous({elements});
+  if (!layout.ok()) return StatusError("storage", layout.status());
+  return PushTorchResult(L, "storage", t.WithLayout(*std::move(layout)));
+}
+
+// internal.reset(x, t): x now holds t's tensor (x:set).
+NResultsOr Reset(lua_State* L) {
+  LuaTensor* self = LuaTensor::Read(L, 1);
+  if (self == nullptr) return ArgumentError("set", 0, Expected(L, 1, "tensor"));
+  LuaTensor* source;
+  if (std::string e = ReadTensorArgument(L, 2, "set", &source); !e.empty()) return e;
+  self->Reset(source->tensor());
+  return 0;
+}
+
+// internal.sameStorage(a, b): whether a and b view the same storage.
+int SameStorage(lua_State* L) {
+  LuaTensor* a = LuaTensor::Read(L, 1);
+  LuaTensor* b = LuaTensor::Read(L, 2);
+  lua_pushboolean(L, a != nullptr && b != nullptr && a->tensor().storage() != nullptr &&
+                         a->tensor().storage() == b->tensor().storage());
+  return 1;
+}
+
 // [-0, +1, e] internal.source(file): torch/<file> loaded as a function.
 int Source(lua_State* L) {
   const char* file = luaL_checkstring(L, 1);
@@ -106,7 +180,7 @@ int Source(lua_State* L) {
 
 // [-0, +1, m] The table torch/init.lua receives as `internal`.
 void PushInternal(lua_State* L) {
-  lua_createtable(L, 0, 8);
+  lua_createtable(L, 0, 16);
   lua_pushcfunction(L, &IsTensor);
   lua_setfield(L, -2, "isTensor");
   lua_pushcfunction(L, &IsDmlabTensor);
@@ -118,6 +192,14 @@ void PushInternal(lua_State* L) {
   lua_pushcfunction(L, &Raising<&Convert>);
   lua_setfield(L, -2, "convert");
   PushTorchRandomInternals(L);
+  lua_pushcfunction(L, &Raising<&WithLayout>);
+  lua_setfield(L, -2, "withLayout");
+  lua_pushcfunction(L, &Raising<&WholeStorage>);
+  lua_setfield(L, -2, "wholeStorage");
+  lua_pushcfunction(L, &Raising<&Reset>);
+  lua_setfield(L, -2, "reset");
+  lua_pushcfunction(L, &SameStorage);
+  lua_setfield(L, -2, "sameStorage");
   lua_pushcfunction(L, &Raising<&Value>);
   lua_setfield(L, -2, "value");
   lua_createtable(L, 0, 8);

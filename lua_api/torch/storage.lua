@@ -36,16 +36,30 @@ function storageMethods:copy(other)
   return self
 end
 
+function storageMethods:elementSize()
+  return tensorOf[self].__elementSize
+end
+
 function storageMethods:resize(n)
   local t = tensorOf[self]
   tensorOf[self] = n == 0 and t:new() or t:resize(n)
   return self
 end
 
+local metatables = {}  -- storage type name -> metatable
+
+-- A storage over the rank-1 tensor t.
+function internal.newStorage(t)
+  local storage = internal.newUserdata(metatables[t.__typename:gsub('Tensor$', 'Storage')])
+  tensorOf[storage] = t
+  return storage
+end
+
 for _, kind in ipairs(internal.kinds) do
   local name = 'torch.' .. kind.name .. 'Storage'
   local tensorClass = internal.classes[kind.name .. 'Tensor']
   local meta = {__metatable = name}
+  metatables[name] = meta
   function meta.__index(self, key)
     if type(key) == 'number' then return tensorOf[self][key] end
     return storageMethods[key]
@@ -64,7 +78,7 @@ for _, kind in ipairs(internal.kinds) do
   end
   local class = {__typename = name}
   setmetatable(class, {
-    -- (), (n) zero-filled, or (table of numbers).
+    -- (), (n) zero-filled, (table of numbers), or (storage) its copy.
     __call = function(_, n)
       local t
       if n == nil or n == 0 then
@@ -73,13 +87,13 @@ for _, kind in ipairs(internal.kinds) do
         t = tensorClass(n)
       elseif type(n) == 'table' then
         t = #n == 0 and tensorClass() or tensorClass(n)
+      elseif tensorOf[n] then
+        t = tensorOf[n]:type('torch.' .. kind.name .. 'Tensor'):clone()
       else
         argumentError(kind.name .. 'Storage', 1,
                       'size, table or nothing expected, got ' .. torch.type(n))
       end
-      local storage = internal.newUserdata(meta)
-      tensorOf[storage] = t
-      return storage
+      return internal.newStorage(t)
     end,
     __metatable = name,
   })

@@ -46,6 +46,90 @@ function methods:new()
   return torch[self.__typename:match('^torch%.(.*)$')]()
 end
 
+-- x:select(d, i) on a vector is the number, as in Torch7.
+local select = internal.classes.DoubleTensor.select
+function methods:select(dim, index)
+  if self:dim() == 1 then
+    if dim ~= 1 then argumentError('select', 1, ('dimension %s out of range [1, 1]'):format(tostring(dim))) end
+    return self[index]
+  end
+  return select(self, dim, index)
+end
+
+-- x:totable(): nested tables of numbers ({} without dimensions).
+function methods:totable()
+  if self:dim() == 0 then return {} end
+  return self:val()
+end
+
+-- Sizes may be a LongStorage wherever Torch7 takes them.
+local function sizes(first, ...)
+  if torch.isStorage(first) then return first:totable() end
+  return first, ...
+end
+internal.sizes = sizes
+for _, name in ipairs({'view', 'expand', 'repeatTensor', 'resize', 'isSize'}) do
+  local method = internal.classes.DoubleTensor[name]
+  methods[name] = function(self, ...)
+    return method(self, sizes(...))
+  end
+end
+
+-- x:reshape(m, n, ...) or x:reshape(sizes): a reshaped copy.
+local reshape = internal.classes.DoubleTensor.reshape
+function methods:reshape(...)
+  local first = ...
+  if type(first) == 'number' then return reshape(self, {...}) end
+  return reshape(self, sizes(...))
+end
+
+-- x:storage(): the Storage under x, all of it.
+function methods:storage()
+  return internal.newStorage(internal.wholeStorage(self))
+end
+
+-- x:set(storage [, offset = 1 [, sizes [, strides]]]), x:set(tensor) or
+-- x:set(): x views those elements instead (or none).
+function methods:set(source, offset, sizeArg, strideArg)
+  if source == nil then
+    internal.reset(self, self:new())
+    return self
+  end
+  if torch.isTensor(source) then
+    internal.reset(self, source)
+    return self
+  end
+  if not torch.isStorage(source) then argumentError('set', 1, 'tensor or storage expected') end
+  local whole = internal.storageTensor(source)
+  offset = offset or 1
+  local shape = sizeArg and {sizes(sizeArg)} or {whole:nElement() - offset + 1}
+  if torch.isStorage(sizeArg) then shape = sizeArg:totable() end
+  local strides = strideArg and (torch.isStorage(strideArg) and strideArg:totable() or strideArg)
+  if strides == nil then
+    strides, shape = {}, type(shape[1]) == 'table' and shape[1] or shape
+    local step = 1
+    for d = #shape, 1, -1 do
+      strides[d] = step
+      step = step * shape[d]
+    end
+  end
+  if type(shape[1]) == 'table' then shape = shape[1] end
+  internal.reset(self, internal.withLayout(whole, offset - 1, shape, strides))
+  return self
+end
+
+-- x:isSetTo(y): whether x and y view the same elements the same way.
+function methods:isSetTo(other)
+  if not internal.sameStorage(self, other) or self:storageOffset() ~= other:storageOffset() then
+    return false
+  end
+  if self:dim() ~= other:dim() then return false end
+  for d = 1, self:dim() do
+    if self:size(d) ~= other:size(d) or self:stride(d) ~= other:stride(d) then return false end
+  end
+  return true
+end
+
 -- Operators: a new tensor of the left tensor's shape, as in Torch7. A
 -- number meets an integer tensor truncated toward zero, as Torch7 casts it.
 local value = internal.value

@@ -27,13 +27,16 @@ end
 
 -- torch.isTypeOf(x, spec): spec is a type name or a class table; a
 -- torch.class object is also of its parents' types.
+-- A string spec is a Lua pattern: a literal name must match whole, a
+-- pattern may match part ('torch.*Tensor'), as in Torch7.
 function torch.isTypeOf(x, spec)
-  if type(spec) == 'table' then spec = rawget(spec, '__typename') end
+  if type(spec) == 'table' then spec = spec.__typename end
   if type(spec) ~= 'string' then argumentError('isTypeOf', 2, 'type name or class expected') end
   local name = torch.typename(x)
   while name do
-    if name == spec then return true end
-    local class = internal.classOf and internal.classOf(name)
+    local match = name:match(spec)
+    if match and (match ~= spec or match == name) then return true end
+    local class = internal.classOf(name)
     name = class and rawget(class, '__parentname')
   end
   return false
@@ -63,6 +66,7 @@ end
 --   (table)                 nested table of numbers
 --   (LongStorage sizes)     the sizes as a storage
 --   (tensor)                a new tensor object over the same elements
+--   (storage [, offset [, sizes [, strides]]])   a view of the storage
 for _, kind in ipairs(internal.kinds) do
   local short = kind.name .. 'Tensor'
   local class = classes[short]
@@ -83,9 +87,12 @@ for _, kind in ipairs(internal.kinds) do
       if first == nil then return make() end
       if type(first) == 'number' then return make(first, ...) end
       if torch.isStorage(first) then
-        local sizes = first:totable()
-        if #sizes == 0 then return make() end
-        return make(unpack(sizes))
+        if torch.typename(first) == 'torch.LongStorage' and select('#', ...) == 0 then
+          local sizes = first:totable()
+          if #sizes == 0 then return make() end
+          return make(unpack(sizes))
+        end
+        return make():set(first, ...)
       end
       if isTensor(first) then
         if first.__typename ~= name then
