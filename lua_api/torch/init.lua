@@ -9,6 +9,7 @@
 --   tensor.lua    methods that differ from dmlab.system.tensor's; operators
 --   print.lua     Torch7's printing
 --   random.lua    the random functions, over dmlab.system.random's generators
+--   functions.lua Torch7's result-tensor forms of the module functions
 --   class.lua     torch.class and the metatable functions
 --   tester.lua    torch.Tester and torch.TestSuite
 local dmlab, internal = ...
@@ -34,8 +35,8 @@ function internal.argumentError(fn, n, why)
   error(("bad argument #%d to '%s' (%s)"):format(n, fn, why), 3)
 end
 
-for _, file in ipairs({'types.lua', 'storage.lua', 'tensor.lua', 'print.lua', 'random.lua', 'class.lua',
-                       'tester.lua'}) do
+for _, file in ipairs({'types.lua', 'storage.lua', 'tensor.lua', 'print.lua', 'random.lua',
+                       'class.lua', 'tester.lua'}) do
   internal.source(file)(torch, internal)
 end
 torch.setdefaulttensortype('torch.DoubleTensor')
@@ -57,6 +58,8 @@ for name, f in pairs(dmlab) do
     end
   end
 end
+
+internal.source('functions.lua')(torch, internal)
 
 -- torch.fromDmlab(t): t:torch(), a torch-flavoured tensor over t's elements.
 function torch.fromDmlab(t)

@@ -42,7 +42,7 @@ end
 
 function storageMethods:resize(n)
   local t = tensorOf[self]
-  tensorOf[self] = n == 0 and t:new() or t:resize(n)
+  tensorOf[self] = n == 0 and internal.empty(t) or t:resize(n)
   return self
 end
 

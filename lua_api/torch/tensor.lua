@@ -41,9 +41,18 @@ function methods:elementSize()
   return self.__elementSize
 end
 
--- x:new(): an empty tensor of x's type.
-function methods:new()
-  return torch[self.__typename:match('^torch%.(.*)$')]()
+-- x:new(...) is torch.<Type>(...) with x first: x:new() is a new tensor
+-- object over x's elements, as in Torch7; x.new() an empty one.
+function methods.new(...)
+  local first = ...
+  local name = torch.typename(first)
+  if name == nil then return torch.Tensor(...) end
+  return torch[name:match('^torch%.(.*)$')](...)
+end
+
+-- An empty tensor of x's type.
+function internal.empty(x)
+  return torch[x.__typename:match('^torch%.(.*)$')]()
 end
 
 -- x:select(d, i) on a vector is the number, as in Torch7.
@@ -92,7 +101,7 @@ end
 -- x:set(): x views those elements instead (or none).
 function methods:set(source, offset, sizeArg, strideArg)
   if source == nil then
-    internal.reset(self, self:new())
+    internal.reset(self, internal.empty(self))
     return self
   end
   if torch.isTensor(source) then
