@@ -61,6 +61,14 @@ end
 
 internal.source('functions.lua')(torch, internal)
 
+-- Torch7 lets the Lua collector see tensor memory when heap tracking is
+-- on. Here it always is: tensors are charged to the state's tensor budget,
+-- whose refusal runs a collection (docs/torch.md), so there is nothing to
+-- switch.
+function torch.setheaptracking(enabled)
+  if type(enabled) ~= 'boolean' then internal.argumentError('setheaptracking', 1, 'boolean expected') end
+end
+
 -- torch.fromDmlab(t): t:torch(), a torch-flavoured tensor over t's elements.
 function torch.fromDmlab(t)
   return t:torch()

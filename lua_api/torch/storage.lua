@@ -20,9 +20,7 @@ function storageMethods:size()
 end
 
 function storageMethods:totable()
-  local t = tensorOf[self]
-  if t:nElement() == 0 then return {} end
-  return t:val()
+  return tensorOf[self]:totable()
 end
 
 function storageMethods:fill(x)

@@ -68,7 +68,13 @@ end
 -- x:totable(): nested tables of numbers ({} without dimensions).
 function methods:totable()
   if self:dim() == 0 then return {} end
+  if self:dim() == 1 and self:nElement() == 1 then return {self[1]} end
   return self:val()
+end
+
+-- torch.Tensor.isTensor(x), Torch7's alias of torch.isTensor.
+function methods.isTensor(x)
+  return torch.isTensor(x)
 end
 
 -- Sizes may be a LongStorage wherever Torch7 takes them.
