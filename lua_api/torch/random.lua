@@ -69,13 +69,18 @@ function torch.normal(...)
   return gen:normalDistribution(mean or 0, stdv or 1)
 end
 
--- The scalar forms of the other distributions, by the tensor fills.
+-- The scalar forms of the other distributions, by the tensor fills, with
+-- their parameters' defaults (none: required).
 for name, defaults in pairs({exponential = {1}, cauchy = {0, 1}, logNormal = {1, 2},
-                             geometric = {}, bernoulli = {0.5}}) do
+                             geometric = {false}, bernoulli = {0.5}}) do
   torch[name] = function(...)
     local gen, p1, p2 = withGenerator(...)
     local t = torch.DoubleTensor(1)
-    t[name](t, gen, p1 or defaults[1], p2 or defaults[2])
+    if #defaults == 1 then
+      t[name](t, gen, p1 or defaults[1] or nil)
+    else
+      t[name](t, gen, p1 or defaults[1], p2 or defaults[2])
+    end
     return t[1]
   end
 end

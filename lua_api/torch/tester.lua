@@ -38,7 +38,14 @@ function Tester:_assert_sub(condition, message)
   end
   if self.rethrow then error(message, 3) end
   self.assertionFail[name] = (self.assertionFail[name] or 0) + 1
-  local where = debug.traceback('', 3):match('\n%s*([^\n]+)') or ''
+  local where = ''
+  for line in debug.traceback('', 2):gmatch('\n%s*([^\n]+)') do
+    if line ~= 'stack traceback:' and not line:find('tester.lua', 1, true)
+        and not line:find('(tail call)', 1, true) then
+      where = line
+      break
+    end
+  end
   self.errors[#self.errors + 1] = name .. '\n' .. message .. '\n' .. where
   return false
 end

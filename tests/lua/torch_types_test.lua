@@ -1,0 +1,82 @@
+-- dmlab.system.torch: constructors, type names, conversions, the default
+-- type (seed-torch7-tensor.md, "Tensor constructors" and "type").
+local testing = require 'testing'
+local torch = require 'dmlab.system.torch'
+
+local expectError = testing.assertErrorContains
+
+testing.case('the eight types', function()
+  for name, size in pairs({Byte = 1, Char = 1, Short = 2, Int = 4, Long = 8, Half = 2, Float = 4,
+                           Double = 8}) do
+    local t = torch[name .. 'Tensor'](2, 3)
+    testing.assertEqual(torch.typename(t), 'torch.' .. name .. 'Tensor')
+    testing.assertEqual(t:type(), 'torch.' .. name .. 'Tensor')
+    testing.assertEqual(t:elementSize(), size)
+    testing.assertEqual(t:dim(), 2)
+    testing.assertEqual(t:nElement(), 6)
+    testing.assertEqual(t:sum(), 0, name .. ': zero-filled')
+  end
+end)
+
+testing.case('constructors', function()
+  testing.assertEqual(torch.Tensor():dim(), 0)
+  testing.assertEqual(torch.Tensor(2, 3, 4):size():totable(), {2, 3, 4})
+  testing.assertEqual(torch.Tensor({{1, 2}, {3, 4}}):totable(), {{1, 2}, {3, 4}})
+  testing.assertEqual(torch.Tensor(torch.LongStorage({3, 2})):size():totable(), {3, 2})
+  local x = torch.Tensor({1, 2, 3})
+  local y = torch.Tensor(x)
+  y[1] = 10
+  testing.assertEqual(x[1], 10, 'Tensor(tensor) shares the elements')
+  testing.assertEqual(torch.isequal(x, y), false, 'but is another object')
+  testing.assertEqual(x:new():totable(), {10, 2, 3}, 'x:new() is Tensor(x)')
+  testing.assertEqual(torch.Tensor.new():dim(), 0)
+  expectError(function() return torch.DoubleTensor(torch.FloatTensor(2)) end,
+              "bad argument #1 to 'DoubleTensor'", 'torch.DoubleTensor expected')
+  expectError(function() return torch.Tensor('x') end, "bad argument #1 to 'DoubleTensor'")
+end)
+
+testing.case('type(name), typeAs and the conversions', function()
+  local x = torch.DoubleTensor({1.5, -2.5, 3})
+  testing.assertEqual(x:type('torch.DoubleTensor') == x, true, 'its own type: self')
+  testing.assertEqual(x:type('torch.IntTensor'):totable(), {1, -2, 3}, 'toward zero')
+  testing.assertEqual(x:int():type(), 'torch.IntTensor')
+  testing.assertEqual(x:long():type(), 'torch.LongTensor')
+  testing.assertEqual(x:short():type(), 'torch.ShortTensor')
+  testing.assertEqual(x:float():type(), 'torch.FloatTensor')
+  testing.assertEqual(x:half():float():totable(), {1.5, -2.5, 3})
+  testing.assertEqual(x:typeAs(torch.CharTensor()):type(), 'torch.CharTensor')
+  testing.assertEqual(x:real():type(), torch.getdefaulttensortype())
+  -- Torch7 leaves an out-of-range conversion undefined; here it is an error.
+  expectError(function() return x:byte() end, 'cannot be held by uint8')
+  expectError(function() return x:type('torch.NoTensor') end, "bad argument #1 to 'type'")
+end)
+
+testing.case('type functions', function()
+  local t = torch.LongTensor()
+  testing.assertEqual(torch.type(t), 'torch.LongTensor')
+  testing.assertEqual(torch.type({}), 'table')
+  testing.assertEqual(torch.type(2), 'number')
+  testing.assertEqual(torch.typename(2), nil)
+  testing.assertEqual(torch.isTypeOf(t, torch.LongTensor), true)
+  testing.assertEqual(torch.isTypeOf(t, 'torch.LongTensor'), true)
+  testing.assertEqual(torch.isTypeOf(t, 'torch.Long'), false, 'a literal must match whole')
+  testing.assertEqual(torch.isTypeOf(t, 'torch.*Tensor'), true, 'a pattern may match part')
+  testing.assertEqual(torch.isTypeOf(t, torch.IntTensor), false)
+  testing.assertEqual(torch.Tensor.isTensor(t), true)
+end)
+
+testing.case('setdefaulttensortype moves torch.Tensor only', function()
+  testing.assertEqual(torch.getdefaulttensortype(), 'torch.DoubleTensor')
+  torch.setdefaulttensortype('torch.FloatTensor')
+  testing.assertEqual(torch.Tensor(2):type(), 'torch.FloatTensor')
+  testing.assertEqual(torch.Storage(2):size(), 2)
+  testing.assertEqual(torch.type(torch.Storage(2)), 'torch.FloatStorage')
+  testing.assertEqual(torch.DoubleTensor(2):type(), 'torch.DoubleTensor')
+  testing.assertEqual(torch.DoubleTensor(2):real():type(), 'torch.FloatTensor')
+  torch.setdefaulttensortype('torch.DoubleTensor')
+  testing.assertEqual(torch.Tensor(2):type(), 'torch.DoubleTensor')
+  expectError(function() torch.setdefaulttensortype('double') end,
+              "bad argument #1 to 'setdefaulttensortype'")
+end)
+
+testing.run()
