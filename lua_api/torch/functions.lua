@@ -22,31 +22,38 @@ local function columnMajor(m)
   return m:t():clone():t()
 end
 
--- res:resize(r's size):copy(r), for each result tensor given.
-local function into(results, values)
+-- Each value into its result tensor: copied, or for LAPACK's matrices
+-- (`lapack`) copied where the result is already a column-major matrix of
+-- that size, else the result is set to a column-major copy, as Torch7
+-- leaves them.
+local function into(results, values, lapack)
   for i = 1, #results do
-    local value = values[i]
+    local res, value = results[i], values[i]
     if isTensor(value) then
-      results[i]:resize(value:size()):copy(value)
+      if lapack and value:dim() == 2 then
+        if res:dim() == 2 and res:isSameSizeAs(value) and res:stride(1) == 1 then
+          res:copy(value)
+        else
+          res:set(columnMajor(value))
+        end
+      else
+        res:resize(value:size()):copy(value)
+      end
     end
   end
   return unpack(results)
 end
 
--- torch.name([r1, ..., rk,] ...): with k leading result tensors before the
--- first input tensor, the results go into them. `lapack`: results are
+-- torch.name([r1, ..., rk,] ...): with k result tensors before the
+-- `inputs` input tensors, the results go into them. `lapack`: results are
 -- column-major.
-local function withResults(name, k, lapack)
+local function withResults(name, k, inputs, lapack)
   local plain = torch[name]
   torch[name] = function(...)
     local results = {}
-    if leadingTensors(k + 1, ...) then
+    if leadingTensors(k + inputs, ...) then
       for i = 1, k do results[i] = (select(i, ...)) end
-      local values = {plain(select(k + 1, ...))}
-      if lapack then
-        for i = 1, #values do values[i] = columnMajor(values[i]) end
-      end
-      return into(results, values)
+      return into(results, {plain(select(k + 1, ...))}, lapack)
     end
     local values = {plain(...)}
     if lapack then
@@ -57,10 +64,40 @@ local function withResults(name, k, lapack)
 end
 
 for name, k in pairs({sort = 2, kthvalue = 2, median = 2, mode = 2, topk = 2}) do
-  withResults(name, k, false)
+  withResults(name, k, 1, false)
 end
-for name, k in pairs({gesv = 2, gels = 2, trtrs = 2, symeig = 2, eig = 2, svd = 3}) do
-  withResults(name, k, true)
+-- Torch7's gels keeps the first n rows (n: a's columns) of an
+-- overdetermined system's solution.
+local gels = torch.gels
+function torch.gels(b, a)
+  local x, qr = gels(b, a)
+  if x:size(1) > a:size(2) then x = x:narrow(1, 1, a:size(2)) end
+  return x, qr
+end
+
+-- name = {results, input tensors}
+for name, counts in pairs({gesv = {2, 2}, gels = {2, 2}, trtrs = {2, 2}, potrs = {1, 2},
+                           symeig = {2, 1}, eig = {2, 1}, svd = {3, 1}, inverse = {1, 1},
+                           potrf = {1, 1}, potri = {1, 1}, qr = {2, 1}}) do
+  withResults(name, counts[1], counts[2], true)
+end
+
+-- torch.cat([res,] a, b [, dim]) and torch.cat([res,] {a, b, ...} [, dim]):
+-- with three tensors, or a tensor before the table, the first is the result.
+local cat = torch.cat
+function torch.cat(first, second, ...)
+  if isTensor(first) and (type(second) == 'table' and not isTensor(second) or
+                          isTensor(second) and isTensor((...))) then
+    return into({first}, {cat(second, ...)})
+  end
+  return cat(first, second, ...)
+end
+
+-- torch.lerp(a, b, weight) of numbers too.
+local lerp = torch.lerp
+function torch.lerp(a, b, weight, ...)
+  if type(a) == 'number' and type(b) == 'number' then return a + weight * (b - a) end
+  return lerp(a, b, weight, ...)
 end
 
 -- max and min: torch.max(x) is a number; torch.max([values, indices,] x, d).
@@ -131,12 +168,18 @@ end
 
 local methods = {equal = torch.equal}
 
--- x:range(...), x:linspace(...), ...: x is the result.
+-- x:range(...), x:linspace(...), ...: x is the result, written in place
+-- (whatever its strides) when it has the result's element count, else
+-- resized.
 for _, name in ipairs({'range', 'linspace', 'logspace', 'rand', 'randn', 'zeros', 'ones', 'eye',
                        'randperm'}) do
   local f = torch[name]
   methods[name] = function(self, ...)
-    return f(self, ...)
+    local value = f(...)
+    if self:nElement() == value:nElement() and self:dim() > 0 then
+      if self:dim() == value:dim() or value:dim() == 1 then return self:copy(value) end
+    end
+    return self:resize(value:size()):copy(value)
   end
 end
 

@@ -62,11 +62,12 @@ end
 internal.source('functions.lua')(torch, internal)
 
 -- Torch7 lets the Lua collector see tensor memory when heap tracking is
--- on. Here it always is: tensors are charged to the state's tensor budget,
--- whose refusal runs a collection (docs/torch.md), so there is nothing to
--- switch.
+-- on. Here it always does: tensors are charged to the state's tensor
+-- budget, whose refusal runs a collection (docs/torch.md). The setting is
+-- kept in torch._heaptracking, as Torch7 keeps it, and changes nothing.
 function torch.setheaptracking(enabled)
   if type(enabled) ~= 'boolean' then internal.argumentError('setheaptracking', 1, 'boolean expected') end
+  torch._heaptracking = enabled
 end
 
 -- torch.fromDmlab(t): t:torch(), a torch-flavoured tensor over t's elements.

@@ -76,8 +76,9 @@ for _, kind in ipairs(internal.kinds) do
   end
   local class = {__typename = name}
   setmetatable(class, {
-    -- (), (n) zero-filled, (table of numbers), or (storage) its copy.
-    __call = function(_, n)
+    -- (), (n) zero-filled, (table of numbers), (storage) its copy, or
+    -- (storage, offset [, size]) a view of part of it.
+    __call = function(_, n, offset, size)
       local t
       if n == nil or n == 0 then
         t = tensorClass()
@@ -85,6 +86,9 @@ for _, kind in ipairs(internal.kinds) do
         t = tensorClass(n)
       elseif type(n) == 'table' then
         t = #n == 0 and tensorClass() or tensorClass(n)
+      elseif tensorOf[n] and offset ~= nil then
+        local whole = tensorOf[n]
+        t = whole:narrow(1, offset, size or whole:nElement() - offset + 1)
       elseif tensorOf[n] then
         t = tensorOf[n]:type('torch.' .. kind.name .. 'Tensor'):clone()
       else

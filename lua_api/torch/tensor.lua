@@ -55,14 +55,29 @@ function internal.empty(x)
   return torch[x.__typename:match('^torch%.(.*)$')]()
 end
 
--- x:select(d, i) on a vector is the number, as in Torch7.
-local select = internal.classes.DoubleTensor.select
+-- x:select(d, i) on a vector is the number, as in Torch7 (which then
+-- ignores d).
+local selectSlice = internal.classes.DoubleTensor.select
 function methods:select(dim, index)
   if self:dim() == 1 then
-    if dim ~= 1 then argumentError('select', 1, ('dimension %s out of range [1, 1]'):format(tostring(dim))) end
+    if type(dim) ~= 'number' then argumentError('select', 1, 'number expected') end
     return self[index]
   end
-  return select(self, dim, index)
+  return selectSlice(self, dim, index)
+end
+
+-- x:bernoulli([gen,] p) with a tensor of probabilities: each element 1
+-- with its own probability.
+local bernoulli = internal.classes.DoubleTensor.bernoulli
+function methods:bernoulli(...)
+  local n = select('#', ...)
+  local p = select(n, ...)
+  if torch.isTensor(p) then
+    local draws = torch.DoubleTensor(self:size())
+    draws:uniform(select(n - 1, ...) ~= p and (...) or nil)
+    return self:copy(draws:lt(p:double()))
+  end
+  return bernoulli(self, ...)
 end
 
 -- x:totable(): nested tables of numbers ({} without dimensions).
@@ -83,10 +98,23 @@ local function sizes(first, ...)
   return first, ...
 end
 internal.sizes = sizes
-for _, name in ipairs({'view', 'expand', 'repeatTensor', 'resize', 'isSize'}) do
+for _, name in ipairs({'resize', 'isSize'}) do
   local method = internal.classes.DoubleTensor[name]
   methods[name] = function(self, ...)
     return method(self, sizes(...))
+  end
+end
+
+-- res:view(x, sizes), res:viewAs(x, template), res:expand(x, sizes),
+-- res:expandAs(x, template), res:repeatTensor(x, sizes): with a tensor
+-- first, self becomes the result.
+for name, arity in pairs({view = 0, expand = 0, repeatTensor = 0, viewAs = 1, expandAs = 1}) do
+  local method = internal.classes.DoubleTensor[name]
+  methods[name] = function(self, first, ...)
+    if torch.isTensor(first) and (arity == 0 or torch.isTensor((...))) then
+      return self:set(method(first, sizes(...)))
+    end
+    return method(self, sizes(first, ...))
   end
 end
 
