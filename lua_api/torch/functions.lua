@@ -84,13 +84,27 @@ end
 
 -- torch.cat([res,] a, b [, dim]) and torch.cat([res,] {a, b, ...} [, dim]):
 -- with three tensors, or a tensor before the table, the first is the result.
+-- Tensors without dimensions are left out, as Torch7 leaves them.
 local cat = torch.cat
-function torch.cat(first, second, ...)
-  if isTensor(first) and (type(second) == 'table' and not isTensor(second) or
-                          isTensor(second) and isTensor((...))) then
-    return into({first}, {cat(second, ...)})
+local function catNonEmpty(inputs, dim)
+  local kept = {}
+  for _, t in ipairs(inputs) do
+    if t:dim() > 0 then kept[#kept + 1] = t end
   end
-  return cat(first, second, ...)
+  if #kept == 0 then return internal.empty(inputs[1]) end
+  if #kept == 1 then return kept[1]:clone() end
+  return cat(kept, dim)
+end
+
+function torch.cat(first, second, ...)
+  if isTensor(first) and type(second) == 'table' and not isTensor(second) then
+    return into({first}, {catNonEmpty(second, ...)})
+  end
+  if isTensor(first) and isTensor(second) and isTensor((...)) then
+    return into({first}, {catNonEmpty({second, (...)}, select(2, ...))})
+  end
+  if isTensor(first) then return catNonEmpty({first, second}, ...) end
+  return catNonEmpty(first, second, ...)
 end
 
 -- torch.lerp(a, b, weight) of numbers too.

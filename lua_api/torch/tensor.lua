@@ -74,7 +74,7 @@ function methods:bernoulli(...)
   local p = select(n, ...)
   if torch.isTensor(p) then
     local draws = torch.DoubleTensor(self:size())
-    draws:uniform(select(n - 1, ...) ~= p and (...) or nil)
+    if n >= 2 then draws:uniform((...)) else draws:uniform() end
     return self:copy(draws:lt(p:double()))
   end
   return bernoulli(self, ...)

@@ -88,7 +88,8 @@ local function tensorsEqual(a, b, tolerance, ignoreDims)
     return false, 'The tensors have different sizes'
   end
   if a:nElement() == 0 then return true end
-  local difference = a:double():add(-1, b:double()):abs():max()
+  -- On a copy: a:double() of a DoubleTensor is a itself.
+  local difference = a:clone():double():add(-1, b:double()):abs():max()
   if difference <= tolerance then return true end
   return false, ('TensorEQ(==) violation: max diff=%s, tolerance=%s'):format(
       tostring(difference), tostring(tolerance))
