@@ -211,6 +211,13 @@ function methods:maskedSelect(a, b)
   return maskedSelect(self, a)
 end
 
+-- res:nonzero(x): res receives x's indices; x:nonzero() as dmlab's.
+local nonzero = internal.classes.DoubleTensor.nonzero
+function methods:nonzero(x)
+  if isTensor(x) then return into({self}, {nonzero(x)}) end
+  return nonzero(self)
+end
+
 for _, kind in ipairs(internal.kinds) do
   local class = internal.classes[kind.name .. 'Tensor']
   for name, f in pairs(methods) do class[name] = f end
