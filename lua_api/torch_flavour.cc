@@ -218,6 +218,20 @@ NResultsOr PushTorchResult(lua_State* L, const char* method, absl::StatusOr<tens
   return 1;
 }
 
+void AddTorchMethods(lua_State* L, absl::Span<const MethodEntry> methods) {
+  for (const TorchType& type : kTorchTypes) {
+    PushTorchClass(L, type);
+    for (const MethodEntry& method : methods) {
+      lua_pushstring(L, method.name);
+      lua_pushstring(L, method.name);
+      lua_pushstring(L, type.name);
+      lua_pushcclosure(L, method.function, 2);
+      lua_rawset(L, -3);
+    }
+    lua_pop(L, 1);
+  }
+}
+
 void PushTorchClass(lua_State* L, const TorchType& type) {
   PushTorchMetatable(L, type);
   lua_getfield(L, -1, "__index");

@@ -23,6 +23,8 @@
 #define LUA_API_TORCH_FLAVOUR_H_
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "lua_api/class.h"
 #include "lua_api/lua.h"
 #include "lua_api/n_results_or.h"
 #include "tensor/dtype.h"
@@ -62,6 +64,10 @@ void PushTorchTensor(lua_State* L, tensor::Tensor&& tensor);
 
 // [-0, +1, m] PushTorchTensor for a result, or the core's error.
 NResultsOr PushTorchResult(lua_State* L, const char* method, absl::StatusOr<tensor::Tensor> result);
+
+// [-0, +0, m] Adds C methods to every torch class table, each with its
+// name and the type's name as upvalues (as Class::Register gives them).
+void AddTorchMethods(lua_State* L, absl::Span<const MethodEntry> methods);
 
 // [-0, +1, m] The class table of `type` (torch.DoubleTensor).
 void PushTorchClass(lua_State* L, const TorchType& type);

@@ -18,6 +18,7 @@
 #include "lua_api/tensor_limits.h"
 #include "lua_api/tensor_module.h"
 #include "lua_api/torch_flavour.h"
+#include "lua_api/torch_bitwise.h"
 #include "lua_api/torch_index.h"
 #include "lua_api/torch_random.h"
 #include "lua_api/torch_sources.h"
@@ -224,6 +225,7 @@ extern "C" int luaopen_dmlab_system_torch(lua_State* L) {
   lua_api::PushLoaded(L, "dmlab.system.tensor", &luaopen_dmlab_system_tensor);
   lua_api::RegisterTorchFlavour(L);
   lua_api::RegisterTorchRandomMethods(L);
+  lua_api::RegisterTorchBitwiseMethods(L);
   lua_pushcfunction(L, &lua_api::Source);
   lua_pushstring(L, "init.lua");
   lua_call(L, 1, 1);

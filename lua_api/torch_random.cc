@@ -186,17 +186,7 @@ void RegisterTorchRandomMethods(lua_State* L) {
       {"cauchy", &C::Member<&Cauchy>},       {"logNormal", &C::Member<&LogNormal>},
       {"geometric", &C::Member<&Geometric>},
   };
-  for (const TorchType& type : kTorchTypes) {
-    PushTorchClass(L, type);
-    for (const MethodEntry& method : methods) {
-      lua_pushstring(L, method.name);
-      lua_pushstring(L, method.name);
-      lua_pushstring(L, type.name);
-      lua_pushcclosure(L, method.function, 2);
-      lua_rawset(L, -3);
-    }
-    lua_pop(L, 1);
-  }
+  AddTorchMethods(L, methods);
 }
 
 }  // namespace lua_api

@@ -173,6 +173,22 @@ for _, name in ipairs({'split', 'chunk'}) do
   end
 end
 
+-- torch.bitand([res,] x, n) ... torch.crshift([res,] x, y): x op n (or y)
+-- as a new tensor, or into res.
+for _, name in ipairs({'bitand', 'bitor', 'bitxor', 'lshift', 'rshift', 'cbitand', 'cbitor',
+                       'cbitxor', 'clshift', 'crshift'}) do
+  torch[name] = function(...)
+    if select('#', ...) >= 3 and leadingTensors(2, ...) then
+      local res, x, operand = ...
+      local value = x:clone()
+      return into({res}, {value[name](value, operand)})
+    end
+    local x, operand = ...
+    local value = x:clone()
+    return value[name](value, operand)
+  end
+end
+
 -- torch.equal(a, b) and a:equal(b): same size and elements.
 function torch.equal(a, b)
   if not a:isSameSizeAs(b) then return false end
