@@ -10,6 +10,7 @@
 --   print.lua     Torch7's printing
 --   random.lua    the random functions, over dmlab.system.random's generators
 --   functions.lua Torch7's result-tensor forms of the module functions
+--   maths.lua     conv3, xcorr3, cross, histc, bhistc
 --   class.lua     torch.class and the metatable functions
 --   tester.lua    torch.Tester and torch.TestSuite
 local dmlab, internal = ...
@@ -60,6 +61,7 @@ for name, f in pairs(dmlab) do
 end
 
 internal.source('functions.lua')(torch, internal)
+internal.source('maths.lua')(torch, internal)
 
 -- Torch7 lets the Lua collector see tensor memory when heap tracking is
 -- on. Here it always does: tensors are charged to the state's tensor

@@ -1,0 +1,138 @@
+-- Torch7's maths that dmlab.system.tensor lacks, over its functions:
+-- conv3 and xcorr3 (by 2-D slices), cross, histc and bhistc.
+local torch, internal = ...
+local argumentError = internal.argumentError
+local isTensor = torch.isTensor
+
+-- The optional result tensor first: res or nil, and the other arguments.
+local function result(first, ...)
+  if isTensor(first) and isTensor((...)) and isTensor((select(2, ...))) then return first, ... end
+  return nil, first, ...
+end
+
+local function store(res, value)
+  if res == nil then return value end
+  res:resize(value:size()):copy(value)
+  return res
+end
+
+-- 3-D convolution and cross-correlation of a D x H x W input with a kD x
+-- kH x kW kernel: 'V' (valid, the default) or 'F' (full), as sums of the
+-- 2-D ones over the depth.
+local function volumetric(name, flip)
+  local planar = torch[name == 'conv3' and 'conv2' or 'xcorr2']
+  torch[name] = function(...)
+    local res, x, k, mode = result(...)
+    mode = mode or 'V'
+    if not isTensor(x) or x:dim() ~= 3 then argumentError(name, 1, '3D input tensor expected') end
+    if not isTensor(k) or k:dim() ~= 3 then argumentError(name, 2, '3D kernel tensor expected') end
+    if mode ~= 'V' and mode ~= 'F' then argumentError(name, 3, "'V' or 'F' expected") end
+    local depth, kernelDepth = x:size(1), k:size(1)
+    local full = mode == 'F'
+    local outDepth = full and depth + kernelDepth - 1 or depth - kernelDepth + 1
+    if outDepth < 1 then argumentError(name, 2, 'the kernel is deeper than the input') end
+    local out
+    for i = 1, outDepth do
+      for j = 1, kernelDepth do
+        -- The input plane that kernel plane j meets at output plane i.
+        local plane
+        if full then
+          plane = flip and i - j + 1 or i + j - kernelDepth
+        else
+          plane = flip and i + kernelDepth - j or i + j - 1
+        end
+        if plane >= 1 and plane <= depth then
+          local slice = planar(x[plane], k[j], mode)
+          if out == nil then out = torch.Tensor():typeAs(x):resize(outDepth, slice:size(1), slice:size(2)):zero() end
+          out[i]:add(slice)
+        end
+      end
+    end
+    return store(res, out)
+  end
+end
+volumetric('conv3', true)
+volumetric('xcorr3', false)
+
+-- torch.cross([res,] a, b [, dim]): the cross product along dim (default:
+-- the first dimension of size 3).
+function torch.cross(...)
+  local res, a, b, dim = result(...)
+  if not a:isSameSizeAs(b) then argumentError('cross', 2, 'the tensors differ in size') end
+  if dim == nil then
+    for d = 1, a:dim() do
+      if a:size(d) == 3 then dim = d break end
+    end
+    if dim == nil then argumentError('cross', 1, 'no dimension of size 3') end
+  end
+  if a:size(dim) ~= 3 then argumentError('cross', 3, 'dimension ' .. dim .. ' is not of size 3') end
+  local function c(t, i) return t:narrow(dim, i, 1) end
+  local out = a:clone()
+  c(out, 1):copy(c(a, 2):clone():cmul(c(b, 3)):add(-1, c(a, 3):clone():cmul(c(b, 2))))
+  c(out, 2):copy(c(a, 3):clone():cmul(c(b, 1)):add(-1, c(a, 1):clone():cmul(c(b, 3))))
+  c(out, 3):copy(c(a, 1):clone():cmul(c(b, 2)):add(-1, c(a, 2):clone():cmul(c(b, 1))))
+  return store(res, out)
+end
+
+-- Counts of the values in [lo, hi] in `bins` equal bins; lo == hi takes
+-- the values' own range.
+local function histogram(values, bins, lo, hi)
+  if lo == hi then
+    lo, hi = math.huge, -math.huge
+    for _, v in ipairs(values) do
+      lo, hi = math.min(lo, v), math.max(hi, v)
+    end
+    if #values == 0 then lo, hi = 0, 0 end
+  end
+  if lo == hi then lo, hi = lo - 1, hi + 1 end
+  local counts = {}
+  for i = 1, bins do counts[i] = 0 end
+  for _, v in ipairs(values) do
+    if v >= lo and v <= hi then
+      local bin = math.min(math.floor((v - lo) / (hi - lo) * bins) + 1, bins)
+      counts[bin] = counts[bin] + 1
+    end
+  end
+  return counts
+end
+
+local function histogramArguments(name, bins, lo, hi)
+  bins, lo, hi = bins or 100, lo or 0, hi or 0
+  if type(bins) ~= 'number' or bins < 1 or bins ~= math.floor(bins) then
+    argumentError(name, 2, 'a number of bins >= 1 expected')
+  end
+  if lo > hi then argumentError(name, 3, 'min must not exceed max') end
+  return bins, lo, hi
+end
+
+-- torch.histc([res,] x [, bins = 100 [, min = 0 [, max = 0]]])
+function torch.histc(first, ...)
+  local res, x = nil, first
+  if isTensor(first) and isTensor((...)) then res, x = first, ... end
+  local bins, lo, hi = histogramArguments('histc', select(res and 2 or 1, ...))
+  local values = x:nElement() > 0 and x:contiguous():view(x:nElement()):totable() or {}
+  return store(res, torch.Tensor(histogram(values, bins, lo, hi)):typeAs(x))
+end
+
+-- torch.bhistc([res,] x [, bins [, min [, max]]]): histc of each row of a
+-- matrix (or of a vector, as one row).
+function torch.bhistc(first, ...)
+  local res, x = nil, first
+  if isTensor(first) and isTensor((...)) then res, x = first, ... end
+  local bins, lo, hi = histogramArguments('bhistc', select(res and 2 or 1, ...))
+  local rows = x:dim() == 1 and x:view(1, x:size(1)) or x
+  local out = {}
+  for r = 1, rows:size(1) do out[r] = histogram(rows[r]:totable(), bins, lo, hi) end
+  local value = torch.Tensor(out):typeAs(x)
+  if x:dim() == 1 then value = value[1] end
+  return store(res, value)
+end
+
+local methods = {}
+function methods:cross(b, dim) return torch.cross(self, b, dim) end
+function methods:histc(...) return torch.histc(self, ...) end
+function methods:bhistc(...) return torch.bhistc(self, ...) end
+for _, kind in ipairs(internal.kinds) do
+  local class = internal.classes[kind.name .. 'Tensor']
+  for name, f in pairs(methods) do class[name] = f end
+end
