@@ -18,36 +18,51 @@ end
 
 -- 3-D convolution and cross-correlation of a D x H x W input with a kD x
 -- kH x kW kernel: 'V' (valid, the default) or 'F' (full), as sums of the
--- 2-D ones over the depth.
+-- 2-D ones over the depth, taken in ascending input planes (so that conv3
+-- with k equals xcorr3 with k reversed, bit for bit). A 4-D input and
+-- kernel pair their first dimensions: out[i] = conv3(x[i], k[i]).
 local function volumetric(name, flip)
   local planar = torch[name == 'conv3' and 'conv2' or 'xcorr2']
-  torch[name] = function(...)
-    local res, x, k, mode = result(...)
-    mode = mode or 'V'
-    if not isTensor(x) or x:dim() ~= 3 then argumentError(name, 1, '3D input tensor expected') end
-    if not isTensor(k) or k:dim() ~= 3 then argumentError(name, 2, '3D kernel tensor expected') end
-    if mode ~= 'V' and mode ~= 'F' then argumentError(name, 3, "'V' or 'F' expected") end
+  local function single(x, k, mode)
     local depth, kernelDepth = x:size(1), k:size(1)
     local full = mode == 'F'
     local outDepth = full and depth + kernelDepth - 1 or depth - kernelDepth + 1
     if outDepth < 1 then argumentError(name, 2, 'the kernel is deeper than the input') end
     local out
     for i = 1, outDepth do
-      for j = 1, kernelDepth do
-        -- The input plane that kernel plane j meets at output plane i.
-        local plane
-        if full then
-          plane = flip and i - j + 1 or i + j - kernelDepth
-        else
-          plane = flip and i + kernelDepth - j or i + j - 1
+      -- The input planes that output plane i meets, ascending.
+      local first = full and math.max(1, i - kernelDepth + 1) or i
+      local last = full and math.min(depth, i) or i + kernelDepth - 1
+      for plane = first, last do
+        -- The kernel plane that meets it.
+        local offset = full and plane - i + kernelDepth or plane - i + 1
+        local j = flip and kernelDepth - offset + 1 or offset
+        local slice = planar(x[plane], k[j], mode)
+        if out == nil then
+          out = torch.Tensor():typeAs(x):resize(outDepth, slice:size(1), slice:size(2)):zero()
         end
-        if plane >= 1 and plane <= depth then
-          local slice = planar(x[plane], k[j], mode)
-          if out == nil then out = torch.Tensor():typeAs(x):resize(outDepth, slice:size(1), slice:size(2)):zero() end
-          out[i]:add(slice)
-        end
+        out[i]:add(slice)
       end
     end
+    return out
+  end
+  torch[name] = function(...)
+    local res, x, k, mode = result(...)
+    mode = mode or 'V'
+    if not isTensor(x) or (x:dim() ~= 3 and x:dim() ~= 4) then
+      argumentError(name, 1, '3D or 4D input tensor expected')
+    end
+    if not isTensor(k) or k:dim() ~= x:dim() then
+      argumentError(name, 2, 'a kernel of the input\'s dimension expected')
+    end
+    if mode ~= 'V' and mode ~= 'F' then argumentError(name, 3, "'V' or 'F' expected") end
+    if x:dim() == 3 then return store(res, single(x, k, mode)) end
+    if x:size(1) ~= k:size(1) then argumentError(name, 2, 'as many kernels as input planes expected') end
+    local outs = {}
+    for i = 1, x:size(1) do outs[i] = single(x[i], k[i], mode) end
+    local out = torch.Tensor():typeAs(x):resize(x:size(1), outs[1]:size(1), outs[1]:size(2),
+                                                 outs[1]:size(3))
+    for i = 1, #outs do out[i]:copy(outs[i]) end
     return store(res, out)
   end
 end
