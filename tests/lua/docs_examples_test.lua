@@ -1,11 +1,14 @@
--- Runs every ```lua block of docs/tensor.md as a test case.
+-- Runs every ```lua block of a document (the first argument, by default
+-- docs/tensor.md) as a test case.
 --
 -- Each block runs in its own environment (globals do not leak from one
 -- block to the next) and states what it shows with assert(...). Errors
 -- report the line number in docs/tensor.md.
 local testing = require 'testing'
 
-local DOC = 'docs/tensor.md'
+local DOC = (...) or 'docs/tensor.md'
+-- The fewest blocks the document must have: a parser that finds none fails.
+local MIN_BLOCKS = tonumber((select(2, ...))) or 20
 
 -- Under `bazel test` the working directory is the workspace's runfiles
 -- root; TEST_SRCDIR/TEST_WORKSPACE is the same place, spelt out.
@@ -56,8 +59,8 @@ local blocks = extractBlocks(text)
 
 local loadString = loadstring or load
 
-testing.case('docs/tensor.md has lua examples', function()
-  testing.assertTrue(#blocks >= 20, 'only ' .. #blocks .. ' ```lua blocks found')
+testing.case(DOC .. ' has lua examples', function()
+  testing.assertTrue(#blocks >= MIN_BLOCKS, 'only ' .. #blocks .. ' ```lua blocks found')
 end)
 
 for i, block in ipairs(blocks) do

@@ -7,13 +7,14 @@ Each is an sh_test of tools/lua/lua_test_runner.sh, which puts
 tests/lua/testing.lua on LUA_PATH (so `require 'testing'` works from any
 package) and execs the interpreter on the suite. Bazel's XML_OUTPUT_FILE
 reaches testing.run(), which writes one <testcase> per case, so ./lab test
-counts Lua cases like gtest cases. `data` is added to both tests' runfiles;
+counts Lua cases like gtest cases. `data` is added to both tests' runfiles,
+`args` go to the suite as its `...`;
 extra keyword arguments (size, tags, ...) go to both sh_tests.
 """
 
 _TESTING = "//tests/lua:testing.lua"
 
-def lua_test(name, src, data = [], **kwargs):
+def lua_test(name, src, data = [], args = [], **kwargs):
     kwargs.setdefault("size", "small")
     for suffix, interpreter in [("", "//lua_api:lua_run"), ("_luajit", "//lua_api:lua_run_luajit")]:
         native.sh_test(
@@ -23,7 +24,7 @@ def lua_test(name, src, data = [], **kwargs):
                 "$(location %s)" % interpreter,
                 "$(location %s)" % _TESTING,
                 "$(location %s)" % src,
-            ],
+            ] + args,
             data = [interpreter, _TESTING, src] + data,
             **kwargs
         )
