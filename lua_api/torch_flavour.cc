@@ -1,10 +1,14 @@
 #include "lua_api/torch_flavour.h"
 
+#include <cstdint>
+#include <string>
 #include <utility>
 
 #include "lua_api/class.h"
 #include "lua_api/lua_tensor.h"
+#include "lua_api/method_arguments.h"
 #include "lua_api/n_results_or.h"
+#include "lua_api/read.h"
 #include "lua_api/torch_index.h"
 
 namespace lua_api {
@@ -94,6 +98,28 @@ int TorchOperator(lua_State* L) {
   return 1;
 }
 
+// x:select(d, i): a torch-flavoured slice, or for a vector the number
+// (whatever d, as Torch7 does).
+NResultsOr TorchSelect(LuaTensor& self, lua_State* L) {
+  if (std::string e = self.CheckSelf("select"); !e.empty()) return e;
+  const tensor::Tensor& t = self.tensor();
+  if (t.rank() == 1) {
+    std::int64_t ignored;
+    if (std::string why = ReadInteger(L, 2, &ignored); !why.empty()) {
+      return ArgumentError("select", 1, why);
+    }
+    lua_remove(L, 2);  // t[i]
+    return TorchIndexGet(self, L);
+  }
+  int dim;
+  tensor::Index index;
+  if (std::string e = ReadDim(L, 2, t, "select", &dim); !e.empty()) return e;
+  if (std::string e = ReadBounded(L, 3, "select", "index", 1, t.shape()[dim], &index); !e.empty()) {
+    return e;
+  }
+  return PushTorchResult(L, "select", t.Select(dim, index - 1));
+}
+
 // t:torch(), on either flavour: a torch-flavoured userdata over the same
 // tensor (self, if it is one already).
 NResultsOr ToTorch(LuaTensor& self, lua_State* L) {
@@ -147,6 +173,7 @@ void RegisterType(lua_State* L, const TorchType& type, int wrapped) {
       L, type.name,
       {{"dmlab", &Class<LuaTensor>::Member<&ToDmlab>},
        {"torch", &Class<LuaTensor>::Member<&ToTorch>},
+       {"select", &Class<LuaTensor>::Member<&TorchSelect>},
        {"__newindex", &Class<LuaTensor>::Member<&TorchIndexSet>}});
   PushTorchMetatable(L, type);
   const int metatable = lua_gettop(L);

@@ -209,6 +209,12 @@ void PushInternal(lua_State* L) {
     lua_setfield(L, -2, type.short_name);
   }
   lua_setfield(L, -2, "classes");
+  // dmlab.system.tensor's own methods, for those that return only self
+  // and so need no change of flavour.
+  luaL_getmetatable(L, LuaTensor::kFamily);
+  lua_getfield(L, -1, "__index");
+  lua_setfield(L, -3, "dmlabMethods");
+  lua_pop(L, 1);
 }
 
 }  // namespace

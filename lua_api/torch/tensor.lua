@@ -55,15 +55,15 @@ function internal.empty(x)
   return torch[x.__typename:match('^torch%.(.*)$')]()
 end
 
--- x:select(d, i) on a vector is the number, as in Torch7 (which then
--- ignores d).
-local selectSlice = internal.classes.DoubleTensor.select
-function methods:select(dim, index)
-  if self:dim() == 1 then
-    if type(dim) ~= 'number' then argumentError('select', 1, 'number expected') end
-    return self[index]
+-- x:fill(v), x:add(v [, y]), x:mul(v), x:div(v): a number meets an
+-- integer tensor truncated toward zero, as Torch7 casts it (dmlab's
+-- methods require a whole number).
+for _, name in ipairs({'fill', 'add', 'mul', 'div'}) do
+  local method = internal.dmlabMethods[name]
+  methods[name] = function(self, x, ...)
+    if type(x) == 'number' then x = internal.value(self, x, name) end
+    return method(self, x, ...)
   end
-  return selectSlice(self, dim, index)
 end
 
 -- x:bernoulli([gen,] p) with a tensor of probabilities: each element 1

@@ -46,6 +46,17 @@ testing.case('clashing methods follow each anchor', function()
   expectError(function() return d + 1 end, 'arithmetic')
 end)
 
+testing.case('a number meets an integer tensor as Torch7 casts it', function()
+  local i = torch.IntTensor({1, 2})
+  testing.assertEqual(i:add(2.9):totable(), {3, 4})
+  testing.assertEqual(i:fill(-1.5):totable(), {-1, -1})
+  testing.assertEqual(i:mul(2.5):totable(), {-2, -2})
+  testing.assertEqual(tensor.Int32Tensor{1}:torch():div(2.9):totable(), {0})
+  expectError(function() torch.ByteTensor(1):fill(-1) end, 'ByteTensor cannot hold -1')
+  -- dmlab.system.tensor keeps DeepMind Lab's rule: whole numbers only.
+  expectError(function() tensor.Int32Tensor{1}:add(2.5) end, 'cannot hold 2.5')
+end)
+
 testing.case('methods of either flavour return their own flavour', function()
   local t = torch.DoubleTensor{{1, 2}, {3, 4}}
   testing.assertEqual(torch.type(t:narrow(1, 1, 1)), 'torch.DoubleTensor')
