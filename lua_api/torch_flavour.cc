@@ -108,8 +108,9 @@ NResultsOr TorchSelect(LuaTensor& self, lua_State* L) {
     if (std::string why = ReadInteger(L, 2, &ignored); !why.empty()) {
       return ArgumentError("select", 1, why);
     }
+    if (lua_type(L, 3) != LUA_TNUMBER) return ArgumentError("select", 2, Expected(L, 3, "number"));
     lua_remove(L, 2);  // t[i]
-    return TorchIndexGet(self, L);
+    return TorchElement(self, L, "select");
   }
   int dim;
   tensor::Index index;
@@ -118,6 +119,25 @@ NResultsOr TorchSelect(LuaTensor& self, lua_State* L) {
     return e;
   }
   return PushTorchResult(L, "select", t.Select(dim, index - 1));
+}
+
+// x:size(d): the extent of dimension d; x:size(): a table of the extents
+// (which dmlab.system.torch makes a LongStorage).
+NResultsOr TorchSize(LuaTensor& self, lua_State* L) {
+  if (std::string e = self.CheckSelf("size"); !e.empty()) return e;
+  const tensor::Tensor& t = self.tensor();
+  if (lua_isnoneornil(L, 2)) {
+    lua_createtable(L, t.rank(), 0);
+    for (int d = 0; d < t.rank(); ++d) {
+      lua_pushnumber(L, static_cast<lua_Number>(t.shape()[d]));
+      lua_rawseti(L, -2, d + 1);
+    }
+    return 1;
+  }
+  int dim;
+  if (std::string e = ReadDim(L, 2, t, "size", &dim); !e.empty()) return e;
+  lua_pushnumber(L, static_cast<lua_Number>(t.shape()[dim]));
+  return 1;
 }
 
 // t:torch(), on either flavour: a torch-flavoured userdata over the same
@@ -174,6 +194,7 @@ void RegisterType(lua_State* L, const TorchType& type, int wrapped) {
       {{"dmlab", &Class<LuaTensor>::Member<&ToDmlab>},
        {"torch", &Class<LuaTensor>::Member<&ToTorch>},
        {"select", &Class<LuaTensor>::Member<&TorchSelect>},
+       {"size", &Class<LuaTensor>::Member<&TorchSize>},
        {"__newindex", &Class<LuaTensor>::Member<&TorchIndexSet>}});
   PushTorchMetatable(L, type);
   const int metatable = lua_gettop(L);

@@ -244,6 +244,16 @@ NResultsOr TorchIndexGet(LuaTensor& self, lua_State* L) {
   return 1;
 }
 
+NResultsOr TorchElement(LuaTensor& self, lua_State* L, const char* method) {
+  if (std::string e = self.CheckSelf(method); !e.empty()) return e;
+  Selection selection;
+  if (std::string e = Select(L, method, self.tensor(), &selection); !e.empty()) return e;
+  absl::StatusOr<std::byte*> data = selection.view.data();
+  if (!data.ok()) return StatusError(method, data.status());
+  lua_pushnumber(L, ReadElement(selection.view, *data));
+  return 1;
+}
+
 NResultsOr TorchIndexSet(LuaTensor& self, lua_State* L) {
   constexpr char kMethod[] = "__newindex";
   if (std::string e = self.CheckSelf(kMethod); !e.empty()) return e;

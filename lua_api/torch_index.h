@@ -27,6 +27,9 @@ namespace lua_api {
 // or nil for a key that is no index.
 NResultsOr TorchIndexGet(LuaTensor& self, lua_State* L);
 
+// [-0, +1, m] The element i (at stack 2) of a vector, for `method`.
+NResultsOr TorchElement(LuaTensor& self, lua_State* L, const char* method);
+
 // [-0, +0, m] x[key] = value.
 NResultsOr TorchIndexSet(LuaTensor& self, lua_State* L);
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -49,9 +50,23 @@ int IsTensor(lua_State* L) {
   return 1;
 }
 
-// internal.isDmlabTensor(x): whether x is a dmlab.system.tensor tensor.
-int IsDmlabTensor(lua_State* L) {
-  lua_pushboolean(L, LuaTensor::Read(L, 1) != nullptr && !IsTorchTensor(L, 1));
+// internal.toTorch(x): x if it is no tensor or a torch-flavoured one; else
+// a torch-flavoured tensor over x's elements (whatever x's metatable).
+int ToTorch(lua_State* L) {
+  LuaTensor* tensor = LuaTensor::Read(L, 1);
+  lua_settop(L, 1);
+  if (tensor == nullptr || IsTorchTensor(L, 1) ||
+      FindTorchType(tensor->tensor().dtype()) == nullptr) {
+    return 1;
+  }
+  tensor::Tensor shared = tensor->tensor();
+  PushTorchTensor(L, std::move(shared));
+  return 1;
+}
+
+// internal.isCFunction(f)
+int IsCFunction(lua_State* L) {
+  lua_pushboolean(L, lua_iscfunction(L, 1));
   return 1;
 }
 
@@ -184,8 +199,10 @@ void PushInternal(lua_State* L) {
   lua_createtable(L, 0, 16);
   lua_pushcfunction(L, &IsTensor);
   lua_setfield(L, -2, "isTensor");
-  lua_pushcfunction(L, &IsDmlabTensor);
-  lua_setfield(L, -2, "isDmlabTensor");
+  lua_pushcfunction(L, &ToTorch);
+  lua_setfield(L, -2, "toTorch");
+  lua_pushcfunction(L, &IsCFunction);
+  lua_setfield(L, -2, "isCFunction");
   lua_pushcfunction(L, &NewUserdata);
   lua_setfield(L, -2, "newUserdata");
   lua_pushcfunction(L, &Source);

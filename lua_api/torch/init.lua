@@ -36,6 +36,24 @@ function internal.argumentError(fn, n, why)
   error(("bad argument #%d to '%s' (%s)"):format(n, fn, why), 3)
 end
 
+-- f, whose errors name `name`: a message that does not already name it
+-- becomes "'name': message" (without the position in these files).
+local function finish(name, ok, ...)
+  if ok then return ... end
+  local message = ...
+  if type(message) == 'string' and not message:find("'" .. name .. "'", 1, true) and
+      not message:find(':' .. name .. "'", 1, true) then
+    message = "'" .. name .. "': " .. message:gsub('^dmlab%.system%.torch/[%w_]+%.lua:%d+: ', '')
+  end
+  error(message, 0)
+end
+
+function internal.named(name, f)
+  return function(...)
+    return finish(name, pcall(f, ...))
+  end
+end
+
 for _, file in ipairs({'types.lua', 'storage.lua', 'tensor.lua', 'print.lua', 'random.lua',
                        'class.lua', 'tester.lua'}) do
   internal.source(file)(torch, internal)
@@ -46,9 +64,7 @@ torch.setdefaulttensortype('torch.DoubleTensor')
 local unpack = unpack or table.unpack
 local function torchFlavoured(...)
   local results = {n = select('#', ...), ...}
-  for i = 1, results.n do
-    if internal.isDmlabTensor(results[i]) then results[i] = results[i]:torch() end
-  end
+  for i = 1, results.n do results[i] = internal.toTorch(results[i]) end
   return unpack(results, 1, results.n)
 end
 
@@ -75,6 +91,26 @@ end
 -- torch.fromDmlab(t): t:torch(), a torch-flavoured tensor over t's elements.
 function torch.fromDmlab(t)
   return t:torch()
+end
+
+-- Errors name their function for everything written in Lua here, but for
+-- the class machinery and the test framework, which run callers' code, and
+-- the methods that check their own arguments.
+local UNNAMED = {class = true, Tester = true, TestSuite = true, type = true, size = true}
+for name, f in pairs(torch) do
+  if type(f) == 'function' and not UNNAMED[name] and not internal.isCFunction(f) then
+    torch[name] = internal.named(name, f)
+  end
+end
+local wrapped = {}  -- one wrapper per function, shared by the classes
+for _, kind in ipairs(internal.kinds) do
+  local class = internal.classes[kind.name .. 'Tensor']
+  for name, f in pairs(class) do
+    if type(f) == 'function' and not UNNAMED[name] and not internal.isCFunction(f) then
+      wrapped[f] = wrapped[f] or internal.named(name, f)
+      class[name] = wrapped[f]
+    end
+  end
 end
 
 return torch

@@ -53,6 +53,8 @@ function internal.newStorage(t)
   return storage
 end
 
+for name, f in pairs(storageMethods) do storageMethods[name] = internal.named(name, f) end
+
 for _, kind in ipairs(internal.kinds) do
   local name = 'torch.' .. kind.name .. 'Storage'
   local tensorClass = internal.classes[kind.name .. 'Tensor']

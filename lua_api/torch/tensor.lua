@@ -19,14 +19,11 @@ function methods:typeAs(other)
   return self:type(other:type())
 end
 
--- x:size() is a LongStorage; x:size(d) the extent of dimension d.
+-- x:size() is a LongStorage; x:size(d) the extent of dimension d (C++).
+local extents = internal.classes.DoubleTensor.size
 function methods:size(dim)
-  local shape = self:shape()
-  if dim == nil then return torch.LongStorage(shape) end
-  if type(dim) ~= 'number' or dim ~= math.floor(dim) or dim < 1 or dim > #shape then
-    argumentError('size', 1, ('dimension %s out of range [1, %d]'):format(tostring(dim), #shape))
-  end
-  return shape[dim]
+  if dim == nil then return torch.LongStorage(extents(self)) end
+  return extents(self, dim)
 end
 
 function methods:__len()
