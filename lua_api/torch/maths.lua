@@ -89,9 +89,11 @@ function torch.cross(...)
   return store(res, out)
 end
 
--- Counts of the values in [lo, hi] in `bins` equal bins; lo == hi takes
--- the values' own range.
-local function histogram(values, bins, lo, hi)
+-- Counts of the values in [lo, hi] in `bins` equal bins, into the vector
+-- `counts` (made first, so that the tensor budget bounds it); lo == hi
+-- takes the values' own range.
+local function histogram(values, counts, lo, hi)
+  local bins = counts:size(1)
   if lo == hi then
     lo, hi = math.huge, -math.huge
     for _, v in ipairs(values) do
@@ -100,14 +102,15 @@ local function histogram(values, bins, lo, hi)
     if #values == 0 then lo, hi = 0, 0 end
   end
   if lo == hi then lo, hi = lo - 1, hi + 1 end
-  local counts = {}
-  for i = 1, bins do counts[i] = 0 end
+  local hits = {}
   for _, v in ipairs(values) do
     if v >= lo and v <= hi then
       local bin = math.min(math.floor((v - lo) / (hi - lo) * bins) + 1, bins)
-      counts[bin] = counts[bin] + 1
+      hits[bin] = (hits[bin] or 0) + 1
     end
   end
+  counts:zero()
+  for bin, count in pairs(hits) do counts[bin] = count end
   return counts
 end
 
@@ -125,8 +128,9 @@ function torch.histc(first, ...)
   local res, x = nil, first
   if isTensor(first) and isTensor((...)) then res, x = first, ... end
   local bins, lo, hi = histogramArguments('histc', select(res and 2 or 1, ...))
+  local counts = torch.Tensor(bins)
   local values = x:nElement() > 0 and x:contiguous():view(x:nElement()):totable() or {}
-  return store(res, torch.Tensor(histogram(values, bins, lo, hi)):typeAs(x))
+  return store(res, histogram(values, counts, lo, hi):typeAs(x))
 end
 
 -- torch.bhistc([res,] x [, bins [, min [, max]]]): histc of each row of a
@@ -136,9 +140,9 @@ function torch.bhistc(first, ...)
   if isTensor(first) and isTensor((...)) then res, x = first, ... end
   local bins, lo, hi = histogramArguments('bhistc', select(res and 2 or 1, ...))
   local rows = x:dim() == 1 and x:view(1, x:size(1)) or x
-  local out = {}
-  for r = 1, rows:size(1) do out[r] = histogram(rows[r]:totable(), bins, lo, hi) end
-  local value = torch.Tensor(out):typeAs(x)
+  local out = torch.Tensor(rows:size(1), bins)
+  for r = 1, rows:size(1) do histogram(rows[r]:totable(), out[r], lo, hi) end
+  local value = out:typeAs(x)
   if x:dim() == 1 then value = value[1] end
   return store(res, value)
 end

@@ -122,18 +122,21 @@ function torch.multinomial(...)
   if type(n) ~= 'number' or n < 1 then argumentError('multinomial', 2, 'a number of samples >= 1 expected') end
   local gen = defaultGenerator()
   local rows = prob:dim() == 1 and prob:view(1, prob:size(1)) or prob
-  local out = {}
+  if not replacement and n > rows:size(2) then
+    argumentError('multinomial', 2, ('%d draws without replacement from %d categories'):format(
+        n, rows:size(2)))
+  end
+  -- Made first, so that the tensor budget bounds n.
+  local result = torch.LongTensor(rows:size(1), n)
   for r = 1, rows:size(1) do
     local weights = rows[r]:double():totable()
-    local drawn = {}
+    local drawn = result[r]
     for s = 1, n do
       local i = gen:discreteDistribution(weights)
       drawn[s] = i
       if not replacement then weights[i] = 0 end
     end
-    out[r] = drawn
   end
-  local result = torch.LongTensor(out)
   if prob:dim() == 1 then result = result[1] end
   if res then
     res:resize(result:size()):copy(result)

@@ -11,7 +11,7 @@ function methods:type(name)
   if name == self.__typename then return self end
   local kind = type(name) == 'string' and name:match('^torch%.(%a+)Tensor$')
   local class = kind and torch[kind .. 'Tensor']
-  if not class then argumentError('type', 1, 'a tensor type name expected, got ' .. tostring(name)) end
+  if not class then argumentError('type', 1, 'a tensor type name expected, got ' .. torch.type(name)) end
   return class.__convert(self)
 end
 
