@@ -7,12 +7,16 @@ local testing = require 'testing'
 local tensor = require 'dmlab.system.tensor'
 local random = require 'dmlab.system.random'
 local host_test = require 'dmlab.system.host_test'
+local torch = require 'dmlab.system.torch'
 
 local NAN, INF = 0 / 0, 1 / 0
 
 local function m23()
   return tensor.DoubleTensor{{1, 2, 3}, {4, 5, 6}}
 end
+
+-- The same in the Torch flavour.
+local tz = m23():torch()
 
 -- A tensor whose loan has ended, as an engine frame is after its callback.
 local function invalid()
@@ -217,6 +221,45 @@ local cases = {
   {'file beside a range', function()
      return tensor.ByteTensor{file = {name = fileName}, range = {1}} end,
    'take no other fields'},
+
+  -- dmlab.system.torch (docs/torch.md).
+  {'torch index out of range', function() return tz[3] end,
+   "bad argument #1 to '__index' (index 3 out of range for dimension 1 of size 2)"},
+  {'torch too many indices', function() return tz[{1, 1, 1}] end,
+   'too many indices (3) for a tensor of rank 2'},
+  {'torch fractional index', function() return tz[1.5] end, 'integer expected'},
+  {'torch mask of doubles', function() return tz[tz:gt(1):double()] end,
+   'a mask must be a ByteTensor, not a DoubleTensor'},
+  {'torch assign a string', function() tz[1] = 'x' end,
+   "bad argument #2 to '__newindex' (number or tensor expected, got string)"},
+  {'torch assign a field', function() tz.field = 1 end, 'tensors take no fields'},
+  {'torch byte of a negative', function() return torch.Tensor({-1}):byte() end,
+   'cannot be held by uint8'},
+  {'torch fill a byte with 256', function() return torch.ByteTensor(1):fill(256) end,
+   'ByteTensor cannot hold 256'},
+  {'torch unknown type name', function() return tz:type('torch.Tensor2') end,
+   "bad argument #1 to 'type'"},
+  {'torch default type', function() torch.setdefaulttensortype('double') end,
+   "bad argument #1 to 'setdefaulttensortype'"},
+  {'torch divide by a tensor', function() return tz / tz end,
+   "bad argument #2 to '__div' (number expected)"},
+  {'torch 1D times 2D', function() return tz[1] * tz end, 'multiplication between 1D and 2D'},
+  {'torch lshift overflow', function() return torch.IntTensor({2 ^ 30}):lshift(2) end,
+   "'lshift'"},
+  {'torch bitand of doubles', function() return tz:bitand(1) end,
+   "'bitand': not defined for DoubleTensor"},
+  {'torch multinomial past the categories', function()
+     return torch.multinomial(torch.Tensor({1, 1}), 3) end,
+   '3 draws without replacement from 2 categories'},
+  {'torch histc of a huge bin count', function() return torch.histc(tz, 2 ^ 60) end, "'histc'"},
+  {'torch geometric without p', function() return torch.Tensor(2):geometric() end,
+   "bad argument #1 to 'geometric'"},
+  {'torch storage field', function() torch.LongStorage(2).x = 1 end,
+   'a storage has no field x'},
+  {'torch tensor view past its storage', function()
+     return torch.Tensor(torch.DoubleStorage(4), 3, torch.LongStorage({2, 2})) end, "'set'"},
+  {'torch class exists', function() torch.class('torch.Tester') end, 'already exists'},
+  {'torch lent tensor', function() return invalid():torch() end, 'invalid'},
 }
 
 for _, case in ipairs(cases) do
@@ -232,6 +275,7 @@ end)
 
 testing.case('the host is alive and computes correctly afterwards', function()
   testing.assertEqual(z:val(), {{1, 2, 3}, {4, 5, 6}}, 'no failed call changed z')
+  testing.assertEqual(tz:totable(), {{1, 2, 3}, {4, 5, 6}}, 'nor the Torch tz')
   testing.assertEqual(z:mmul(z:transpose(1, 2)), tensor.DoubleTensor{{14, 32}, {32, 77}})
   testing.assertEqual(tensor.Int32Tensor{7, 9}:div(2), tensor.Int32Tensor{3, 4})
   testing.assertEqual(tensor.ByteTensor{file = {name = fileName, byteOffset = 4}},
