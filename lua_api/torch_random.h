@@ -5,7 +5,7 @@
 //   x:exponential([gen,] [lambda = 1])
 //   x:cauchy([gen,] [median = 0] [, sigma = 1])
 //   x:logNormal([gen,] [mean = 1] [, stdv = 2])    exp(normal(mean, stdv))
-//   x:geometric([gen,] p)              trials to the first success, p in (0, 1)
+//   x:geometric([gen,] p)              i >= 1 with probability (1 - p) p^(i - 1)
 #ifndef LUA_API_TORCH_RANDOM_H_
 #define LUA_API_TORCH_RANDOM_H_
 

@@ -68,7 +68,7 @@ absl::Status FillCauchy(const Tensor& tensor, double median, double sigma, Rando
 // finite and > 0.
 absl::Status FillLogNormal(const Tensor& tensor, double mean, double stdv, RandomSource& source);
 
-// The number of Bernoulli(p) trials up to the first success: 1, 2, ...
+// Torch7's geometric: i = 1, 2, ... with probability (1 - p) p^(i - 1)
 // (any type). Fails unless 0 < p < 1, or if a draw does not fit the type;
 // then nothing is written.
 absl::Status FillGeometric(const Tensor& tensor, double p, RandomSource& source);

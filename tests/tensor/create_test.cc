@@ -286,5 +286,47 @@ TEST(RandomFillTest, RandPermErrors) {
   EXPECT_EQ(source.draws, 0);
 }
 
+// Torch7's other distributions.
+TEST(RandomFillTest, RandomIsUniformOverWholeNumbersAndChecksTheType) {
+  Tensor bytes = Must(Tensor::Zeros(DType::kUInt8, {500}));
+  TestSource source(1);
+  ASSERT_TRUE(FillRandom(bytes, 250, 255, source).ok());
+  std::vector<double> seen = Doubles(bytes);
+  EXPECT_EQ(*std::min_element(seen.begin(), seen.end()), 250);
+  EXPECT_EQ(*std::max_element(seen.begin(), seen.end()), 255);
+  EXPECT_THAT(FillRandom(bytes, 0, 256, source).message(), HasSubstr("cannot hold every integer"));
+  EXPECT_THAT(FillRandom(bytes, 3, 2, source).message(), HasSubstr("is empty"));
+  Tensor floats = Must(Tensor::Zeros(DType::kFloat32, {4}));
+  EXPECT_THAT(FillRandom(floats, 0, (1 << 24) + 1, source).message(),
+              HasSubstr("cannot hold every integer"));
+}
+
+TEST(RandomFillTest, ContinuousDistributionsCheckParametersAndTypes) {
+  Tensor x = Must(Tensor::Zeros(DType::kFloat64, {1000}));
+  TestSource source(2);
+  ASSERT_TRUE(FillExponential(x, 2, source).ok());
+  for (double v : Doubles(x)) EXPECT_GE(v, 0);
+  ASSERT_TRUE(FillLogNormal(x, 0, 1, source).ok());
+  for (double v : Doubles(x)) EXPECT_GT(v, 0);
+  ASSERT_TRUE(FillCauchy(x, 5, 1, source).ok());
+  EXPECT_THAT(FillExponential(x, 0, source).message(), HasSubstr("lambda must be finite and > 0"));
+  EXPECT_THAT(FillCauchy(x, 0, -1, source).message(), HasSubstr("sigma finite and > 0"));
+  EXPECT_THAT(FillLogNormal(x, std::nan(""), 1, source).message(), HasSubstr("mean must be finite"));
+  Tensor ints = Must(Tensor::Zeros(DType::kInt32, {4}));
+  EXPECT_THAT(FillExponential(ints, 1, source).message(), HasSubstr("not defined for"));
+}
+
+TEST(RandomFillTest, GeometricCountsTrialsAndWritesNothingThatDoesNotFit) {
+  Tensor x = Must(Tensor::Zeros(DType::kInt32, {1000}));
+  TestSource source(3);
+  ASSERT_TRUE(FillGeometric(x, 0.5, source).ok());
+  for (double v : Doubles(x)) EXPECT_GE(v, 1);
+  Tensor bytes = Must(Tensor::Zeros(DType::kUInt8, {1000}));
+  // p is the chance of one more: near 1, the counts outgrow a byte.
+  EXPECT_THAT(FillGeometric(bytes, 1 - 1e-9, source).message(), HasSubstr("cannot hold"));
+  for (double v : Doubles(bytes)) EXPECT_EQ(v, 0);
+  EXPECT_THAT(FillGeometric(x, 1, source).message(), HasSubstr("must be in (0, 1)"));
+}
+
 }  // namespace
 }  // namespace tensor
