@@ -419,7 +419,11 @@ extern "C" int luaopen_dmlab_system_tensor(lua_State* L) {
   lua_api::RegisterReduceMethods(L, family);
   lua_api::RegisterBlasMethods(L, family);
   lua_api::RegisterDeviceMethods(L, family);
-  for (tensor::DType dtype : lua_api::kLuaDTypes) {
+  // Every type has its metatable, with __gc, though the module makes only
+  // kLuaDTypes: a method of dmlab.system.torch's HalfTensor returns half
+  // tensors through LuaTensor::Push, and a userdata without a metatable
+  // would never free its tensor.
+  for (tensor::DType dtype : tensor::kAllDTypes) {
     Class<LuaTensor>::Share(L, family, LuaTensor::TypeName(dtype));
   }
   lua_api::RegisterFfiFastPaths(L, family);
