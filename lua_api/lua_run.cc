@@ -1,7 +1,7 @@
 // lua_run: the standalone Lua interpreter of this project, with
 // dmlab.system.tensor, dmlab.system.torch, dmlab.system.random and
-// dmlab.system.host_test preloaded, and `require 'torch'` (which, as in
-// Torch7, also sets the global `torch`).
+// dmlab.system.host_test preloaded, `require 'torch'` (which, as in
+// Torch7, also sets the global `torch`) and Torch's `paths`.
 //
 //   lua_run FILE [ARGS...]   runs FILE as `lua FILE ARGS...` would: the
 //                            global `arg` has arg[0] = FILE, arg[1..] = ARGS
@@ -32,6 +32,7 @@
 #include "lua_api/lua.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/random.h"
+#include "lua_api/paths_module.h"
 #include "lua_api/preload.h"
 #include "lua_api/torch_module.h"
 
@@ -206,6 +207,7 @@ int main(int argc, char** argv) {
   luaL_openlibs(L);
   lua_api::RegisterTorchModule(L);
   lua_api::SetPreload(L, "torch", &OpenTorchGlobal);
+  lua_api::RegisterPathsModule(L);
   lua_api::RegisterRandomModule(L);
   lua_api::RegisterHostTestModule(L);
   const int exit_code = argc > 1 ? RunScript(L, argc, argv) : Repl(L);

@@ -22,6 +22,7 @@
 #include "lua_api/torch_bitwise.h"
 #include "lua_api/torch_index.h"
 #include "lua_api/torch_random.h"
+#include "lua_api/torch_serialize.h"
 #include "lua_api/torch_sources.h"
 #include "tensor/convert.h"
 #include "tensor/layout.h"
@@ -210,6 +211,7 @@ void PushInternal(lua_State* L) {
   lua_pushcfunction(L, &Raising<&Convert>);
   lua_setfield(L, -2, "convert");
   PushTorchRandomInternals(L);
+  PushTorchSerializeInternals(L);
   lua_pushcfunction(L, &Raising<&WithLayout>);
   lua_setfield(L, -2, "withLayout");
   lua_pushcfunction(L, &Raising<&WholeStorage>);

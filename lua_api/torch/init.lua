@@ -11,6 +11,9 @@
 --   random.lua    the random functions, over dmlab.system.random's generators
 --   functions.lua Torch7's result-tensor forms of the module functions
 --   maths.lua     conv3, xcorr3, cross, histc, bhistc
+--   serialize.lua torch.serialize/deserialize, torch.save/load (Torch7's format)
+--   cmdline.lua   torch.CmdLine
+-- (paths.lua is the `paths` module's, lua_api/paths_module.h.)
 --   class.lua     torch.class and the metatable functions
 --   tester.lua    torch.Tester and torch.TestSuite
 local dmlab, internal = ...
@@ -78,6 +81,8 @@ end
 
 internal.source('functions.lua')(torch, internal)
 internal.source('maths.lua')(torch, internal)
+internal.source('serialize.lua')(torch, internal)
+internal.source('cmdline.lua')(torch, internal)
 
 -- Torch7 lets the Lua collector see tensor memory when heap tracking is
 -- on. Here it always does: tensors are charged to the state's tensor
@@ -96,7 +101,8 @@ end
 -- Errors name their function for everything written in Lua here, but for
 -- the class machinery and the test framework, which run callers' code, and
 -- the methods that check their own arguments.
-local UNNAMED = {class = true, Tester = true, TestSuite = true, type = true, size = true}
+local UNNAMED = {class = true, Tester = true, TestSuite = true, CmdLine = true, type = true,
+                 size = true}
 for name, f in pairs(torch) do
   if type(f) == 'function' and not UNNAMED[name] and not internal.isCFunction(f) then
     torch[name] = internal.named(name, f)

@@ -13,6 +13,7 @@ local function isGenerator(x)
   return type(x) == 'userdata' and not torch.isTensor(x) and not torch.isStorage(x)
       and pcall(function() return x.uniformInt end) and x.uniformInt ~= nil
 end
+internal.isGenerator = isGenerator
 
 -- The generator (given first, or the default) and the remaining arguments.
 local function withGenerator(...)
