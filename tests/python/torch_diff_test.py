@@ -22,7 +22,8 @@ terms for sums and products of matrices.
 
 The framework of the operations is torch_diff_ops.py; the operations
 themselves are in torch_diff_math.py, torch_diff_reduce.py,
-torch_diff_linalg.py and torch_diff_shape.py.
+torch_diff_linalg.py, torch_diff_shape.py and (dmlab.system.torch's)
+torch_diff_torch.py.
 """
 
 import os
@@ -38,6 +39,7 @@ import torch_diff_math  # noqa: F401
 import torch_diff_ops
 import torch_diff_reduce  # noqa: F401
 import torch_diff_shape  # noqa: F401
+import torch_diff_torch  # noqa: F401
 from torch_diff_ops import TYPES
 
 HERE = os.path.dirname(os.path.abspath(__file__))
