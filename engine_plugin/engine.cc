@@ -50,6 +50,8 @@ struct Engine::State final : Level, ObservationBuffers {
   std::int64_t episode_frames = 0;
   std::int64_t steps = 0;
   double pending_reward = 0;
+  std::optional<EpisodeEnd> ended_by_host;  // EndEpisode, in this step
+  std::int64_t clamped_actions = 0;
 
   // The current frame's buffers and observations.
   ObservationPool pool;
@@ -85,6 +87,7 @@ struct Engine::State final : Level, ObservationBuffers {
     return script->CallLending(name, buffers);
   }
   void AddReward(double reward) override { pending_reward += reward; }
+  void EndEpisode(EpisodeEnd end) override { ended_by_host = end; }
   double EpisodeTimeSeconds() const override {
     return static_cast<double>(episode_frames) / host->fps();
   }
@@ -325,6 +328,7 @@ absl::Status Engine::Start(int episode, std::uint64_t seed) {
   std::fill(s.continuous.begin(), s.continuous.end(), 0.0);
   s.episode_frames = 0;
   s.pending_reward = 0;
+  s.ended_by_host.reset();
   if (absl::Status status = s.script->Start(episode, seed); !status.ok()) return status;
   if (absl::Status status = s.host->Start(s, seed); !status.ok()) return status;
   s.host->Act(s.discrete, s.continuous);
@@ -397,14 +401,16 @@ void Engine::Act(absl::Span<const int> discrete) {
 absl::Status Engine::ActContinuous(absl::Span<const double> continuous) {
   State& s = *state_;
   for (std::size_t i = 0; i < continuous.size() && i < s.continuous.size(); ++i) {
-    if (std::isnan(continuous[i])) {
+    if (!std::isfinite(continuous[i])) {
       return absl::InvalidArgumentError(absl::StrCat("continuous action ", i, " ('",
-                                                     s.continuous_specs[i].name, "') is NaN"));
+                                                     s.continuous_specs[i].name, "') is ",
+                                                     continuous[i], ", not a finite number"));
     }
   }
   for (std::size_t i = 0; i < s.continuous.size(); ++i) {
     const double value = i < continuous.size() ? continuous[i] : 0.0;
     s.continuous[i] = std::clamp(value, s.continuous_specs[i].min, s.continuous_specs[i].max);
+    if (s.continuous[i] != value) ++s.clamped_actions;
   }
   s.host->Act(s.discrete, s.continuous);
   return absl::OkStatus();
@@ -433,7 +439,11 @@ absl::StatusOr<EpisodeStatus> Engine::Advance(int num_steps, double* reward) {
     // Everything the callbacks of this frame scored is its reward.
     *reward += s.pending_reward;
     s.pending_reward = 0;
-    if (*finished) {
+    if (s.ended_by_host) {
+      status = *s.ended_by_host == EpisodeEnd::kTerminated ? EpisodeStatus::kTerminated
+                                                            : EpisodeStatus::kInterrupted;
+      s.ended_by_host.reset();
+    } else if (*finished) {
       status = EpisodeStatus::kTerminated;
     } else if (s.episode_length_frames > 0 && s.episode_frames >= s.episode_length_frames) {
       status = EpisodeStatus::kInterrupted;
@@ -461,6 +471,7 @@ void ListEngineProperties(const Engine& engine, std::int64_t steps, int buffers,
   visit("engine.episodeTimeSeconds", absl::StrCat(engine.episode_time_seconds()));
   visit("engine.steps", absl::StrCat(steps));
   visit("engine.frameBuffersAllocated", absl::StrCat(buffers));
+  visit("engine.clampedActions", absl::StrCat(engine.clamped_actions()));
   engine.host().ListProperties([&](absl::string_view key, const std::string& value) {
     visit(absl::StrCat("engine.", key), value);
   });
@@ -536,6 +547,8 @@ int Engine::fps() const { return state_->host->fps(); }
 double Engine::episode_time_seconds() const { return state_->EpisodeTimeSeconds(); }
 const Host& Engine::host() const { return *state_->host; }
 const std::string& Engine::host_name() const { return state_->level.host; }
+std::int64_t Engine::clamped_actions() const { return state_->clamped_actions; }
+
 int Engine::frame_buffers_allocated() const {
   const State& s = *state_;
   return s.pool.allocations() + (s.device_pool ? s.device_pool->allocations() : 0) +

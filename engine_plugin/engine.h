@@ -132,7 +132,8 @@ class Engine {
   // the spec's bounds. Values past the specs are ignored, missing ones
   // are 0 (and so is every action until the first Act of an episode).
   void Act(absl::Span<const int> discrete);
-  // The same for continuous actions; a NaN is an error and changes nothing.
+  // The same for continuous actions, counting the values clamped; a NaN
+  // or an infinity is an error and changes nothing.
   absl::Status ActContinuous(absl::Span<const double> continuous);
 
   // Runs `num_steps` >= 1 control steps, adding their rewards to *reward.
@@ -145,6 +146,7 @@ class Engine {
 
   // Properties: engine.* keys are the plugin's and the host's own
   // (read-only: engine.host, engine.episodeTimeSeconds, engine.steps,
+  // engine.clampedActions,
   // engine.frameBuffersAllocated; the maze's engine.fps, engine.width,
   // engine.height); other keys go to the level's
   // readProperty / writeProperty / listProperty callbacks when it defines
@@ -164,6 +166,9 @@ class Engine {
   // and with observationDevice the device's and pinned ones): stays small
   // while nobody retains them (benchmarks report it).
   int frame_buffers_allocated() const;
+  // How many continuous action values ActContinuous clamped to their
+  // bounds since Init (engine.clampedActions).
+  std::int64_t clamped_actions() const;
 
   // Renders the frames of the following Start and Advance calls straight
   // into `pixels`, a caller's row-major height x width x 3 byte buffer (the

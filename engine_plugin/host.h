@@ -62,6 +62,10 @@ struct LentBuffer {
   std::size_t bytes;
 };
 
+// How a host ends an episode: the task is over (terminated), or it was
+// cut short, by a time limit say (truncated: EpisodeStatus::kInterrupted).
+enum class EpisodeEnd { kTerminated, kTruncated };
+
 // What a host may ask of the plugin and its level.
 class Level {
  public:
@@ -87,6 +91,9 @@ class Level {
 
   // Adds to the reward of the current step (a pickup, a goal).
   virtual void AddReward(double reward) = 0;
+  // Ends the episode after the current step (from Step); the level's
+  // hasEpisodeFinished can end it too.
+  virtual void EndEpisode(EpisodeEnd end) = 0;
   // Control steps so far in this episode over the host's fps().
   virtual double EpisodeTimeSeconds() const = 0;
   // The level script's directory, for files beside it (maps, models);
