@@ -235,7 +235,7 @@ typedef struct EnvCApi_s {
 
   /* Properties: engine.* keys are the engine's own and read-only
    * (engine.fps, engine.width, engine.height, engine.episodeTimeSeconds,
-   * engine.steps, engine.frameBuffersAllocated); other keys go to the
+   * engine.steps, engine.frameBuffersAllocated, engine.clampedActions); other keys go to the
    * level. A read value lives until the next call on the context. list_property calls `callback` with each key
    * listed under `list_key`: "" lists the top level ("engine", listable,
    * and the level's), "engine" the engine's keys. */
@@ -267,8 +267,9 @@ typedef struct EnvCApi_s {
   /* Continuous actions, as DeepMind Lab's EnvCApi has them: the host's
    * (the maze has none), available when the discrete ones are. After
    * init, act_continuous takes act_continuous_count values for the
-   * following steps; values beyond the bounds are clamped, a NaN is an
-   * error that changes nothing. Returns 0 or non-zero. */
+   * following steps; values beyond the bounds are clamped (counted in
+   * engine.clampedActions), a NaN or an infinity is an error that
+   * changes nothing. Returns 0 or non-zero. */
   int (*act_continuous_count)(void* context);
   const char* (*act_continuous_name)(void* context, int action_idx);
   int (*act_continuous_bounds)(void* context, int action_idx, double* min_value,

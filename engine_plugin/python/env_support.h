@@ -1,6 +1,6 @@
 // env_support.h: what labenv.Lab and labenv.VectorLab share: connecting an
 // engine instance through the C ABI, finding observations by name, the
-// spec lists in deepmind_lab's formats, and reading action arrays.
+// observation spec list in deepmind_lab's format (actions: actions.h).
 //
 // Every function that can fail returns false (or null) with a Python
 // exception set, whose message carries the engine's. All need the GIL.
@@ -46,18 +46,6 @@ bool FindObservations(const Connection& connection, PyObject* names, std::vector
 // [{'name': str, 'shape': tuple, 'dtype': numpy.uint8 | numpy.float64 | str}]
 // for every observation the level offers; strings have shape ().
 PyObject* ObservationSpecList(const Connection& connection);
-
-// [{'min': int, 'max': int, 'name': str}] for each discrete action.
-PyObject* ActionSpecList(const Connection& connection);
-
-// The action count (7: DeepMind Lab's discrete actions).
-int ActionCount(const Connection& connection);
-
-// Checks that `action` is a numpy array of dtype intc (int32) and shape
-// `shape` (1-D: (count,); 2-D: (rows, count)) and copies its elements, in
-// row-major order and whatever its strides, into `out`. TypeError for a
-// non-array, ValueError for a wrong shape or dtype.
-bool ReadActions(PyObject* action, const std::vector<npy_intp>& shape, int* out);
 
 }  // namespace labenv
 

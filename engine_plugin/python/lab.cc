@@ -10,6 +10,7 @@
 
 #include "engine_plugin/env_c_api.h"
 #include "engine_plugin/python/device_observation.h"
+#include "engine_plugin/python/actions.h"
 #include "engine_plugin/python/env_support.h"
 #include "engine_plugin/python/module_type.h"
 #include "engine_plugin/python/observation_array.h"
@@ -26,7 +27,7 @@ struct LabState {
   Connection connection;
   std::vector<int> indices;     // of the requested observations
   std::vector<PyObject*> keys;  // their names, owned: observations()' keys
-  std::vector<int> action;
+  StepActions actions;
   int status = kInitialised;
   int episode = 0;
   long long num_steps = 0;
@@ -108,7 +109,7 @@ int LabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
   if (!FindObservations(state->connection, observations, &state->indices, &state->keys)) {
     return -1;
   }
-  state->action.resize(ActionCount(state->connection));
+  state->actions = SizedActions(state->connection, /*rows=*/0);
   LabState* old = reinterpret_cast<LabObject*>(self)->state;
   if (old != nullptr && old->busy) {
     PyErr_SetString(PyExc_RuntimeError, "labenv.Lab is in use by another thread");
@@ -176,21 +177,23 @@ bool HasFrame(const LabState& state) {
          state.status == EnvCApi_EnvironmentStatus_Interrupted;
 }
 
-// step(action, num_steps=1) -> reward. Vectorcall: this is the hot path.
+// step(action, num_steps=1, continuous=None) -> reward. Vectorcall: this
+// is the hot path.
 PyObject* LabStep(PyObject* self, PyObject* const* args, Py_ssize_t count, PyObject* names) {
   PyObject* action = count > 0 ? args[0] : nullptr;
   PyObject* steps_arg = count > 1 ? args[1] : nullptr;
-  if (count > 2) {
-    PyErr_Format(PyExc_TypeError, "step() takes at most 2 arguments (%zd given)", count);
+  PyObject* continuous = count > 2 ? args[2] : nullptr;
+  if (count > 3) {
+    PyErr_Format(PyExc_TypeError, "step() takes at most 3 arguments (%zd given)", count);
     return nullptr;
   }
   const Py_ssize_t keyword_count = names == nullptr ? 0 : PyTuple_GET_SIZE(names);
   for (Py_ssize_t k = 0; k < keyword_count; ++k) {
     PyObject* name = PyTuple_GET_ITEM(names, k);
-    PyObject** slot = PyUnicode_CompareWithASCIIString(name, "action") == 0 ? &action
-                      : PyUnicode_CompareWithASCIIString(name, "num_steps") == 0
-                          ? &steps_arg
-                          : nullptr;
+    PyObject** slot = PyUnicode_CompareWithASCIIString(name, "action") == 0       ? &action
+                      : PyUnicode_CompareWithASCIIString(name, "num_steps") == 0  ? &steps_arg
+                      : PyUnicode_CompareWithASCIIString(name, "continuous") == 0 ? &continuous
+                                                                                  : nullptr;
     if (slot == nullptr || *slot != nullptr) {
       PyErr_Format(PyExc_TypeError, "step() got %s keyword argument '%U'",
                    slot == nullptr ? "an unexpected" : "a repeated", name);
@@ -223,15 +226,13 @@ PyObject* LabStep(PyObject* self, PyObject* const* args, Py_ssize_t count, PyObj
     PyErr_SetString(PyExc_RuntimeError, "Environment in wrong status to advance.");
     return nullptr;
   }
-  if (!ReadActions(action, {static_cast<npy_intp>(state->action.size())}, state->action.data())) {
-    return nullptr;
-  }
+  if (!ReadStepActions(action, continuous, &state->actions)) return nullptr;
   const Connection& connection = state->connection;
+  if (!SendActions(connection, state->actions, 0)) return nullptr;
   double reward = 0;
   int status = 0;
   state->busy = true;
   Py_BEGIN_ALLOW_THREADS
-  connection.api.act_discrete(connection.context, state->action.data());
   status = connection.api.advance(connection.context, num_steps, &reward);
   Py_END_ALLOW_THREADS
   state->busy = false;
@@ -307,6 +308,11 @@ PyObject* LabObservationSpec(PyObject* self, PyObject*) {
 PyObject* LabActionSpec(PyObject* self, PyObject*) {
   LabState* state = Usable(self);
   return state == nullptr ? nullptr : ActionSpecList(state->connection);
+}
+
+PyObject* LabContinuousActionSpec(PyObject* self, PyObject*) {
+  LabState* state = Usable(self);
+  return state == nullptr ? nullptr : ContinuousActionSpecList(state->connection);
 }
 
 PyObject* LabFps(PyObject* self, PyObject*) {
@@ -515,8 +521,10 @@ PyMethodDef kLabMethods[] = {
      "reset(episode=-1, seed=None)\n--\n\nStarts an episode: `episode` (default: the last "
      "plus one) with `seed` (default: a random one). Returns True."},
     {"step", reinterpret_cast<PyCFunction>(Guarded<&LabStep>), METH_FASTCALL | METH_KEYWORDS,
-     "step(action, num_steps=1)\n--\n\nApplies `action` (np.intc array of shape (7,)) for "
-     "`num_steps` frames and returns their total reward."},
+     "step(action, num_steps=1, continuous=None)\n--\n\nApplies `action` (the discrete "
+     "actions, np.intc of shape (7,) in the maze) and `continuous` (np.float64, when the level "
+     "has continuous actions; a level with only those takes them as `action`) for `num_steps` "
+     "steps and returns their total reward."},
     {"observations", Guarded<&LabObservations>, METH_NOARGS,
      "observations()\n--\n\nThe requested observations of the current frame: read-only "
      "ObservationArrays that alias the engine's buffers (strings are str)."},
@@ -529,6 +537,8 @@ PyMethodDef kLabMethods[] = {
      "'dtype'}]."},
     {"action_spec", Guarded<&LabActionSpec>, METH_NOARGS,
      "action_spec()\n--\n\nThe discrete actions: [{'min', 'max', 'name'}]."},
+    {"continuous_action_spec", Guarded<&LabContinuousActionSpec>, METH_NOARGS,
+     "continuous_action_spec()\n--\n\nThe continuous actions: [{'min', 'max', 'name'}]."},
     {"fps", Guarded<&LabFps>, METH_NOARGS, "fps()\n--\n\nFrames per second of the simulation."},
     {"num_steps", Guarded<&LabNumSteps>, METH_NOARGS,
      "num_steps()\n--\n\nFrames stepped since the last reset()."},

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine_plugin/env_c_api.h"
+#include "engine_plugin/python/actions.h"
 #include "engine_plugin/python/env_support.h"
 #include "engine_plugin/python/module_type.h"
 #include "engine_plugin/python/observation_array.h"
@@ -54,8 +55,7 @@ struct VectorState {
   int rgb = -1;                 // position of RGB_INTERLEAVED in `batched`
   std::vector<Batch> batches;
   std::unique_ptr<ThreadPool> pool;
-  std::vector<int> actions;  // n x action count
-  int action_count = 0;
+  StepActions actions;  // n rows
   std::uint64_t base_seed = 0;
   std::mt19937_64 seeds{std::random_device{}()};
   bool reset_done = false;
@@ -180,7 +180,12 @@ void StepInstance(VectorState& state, const StepOutput& out, int num_steps, int 
     ++instance.episode;
     instance.needs_start = false;
   } else {
-    api.act_discrete(context, &state.actions[static_cast<std::size_t>(i) * state.action_count]);
+    // Read and checked (finite) before the step: the engine refuses nothing here.
+    if (!SendActions(instance.connection, state.actions, i)) {
+      instance.error = api.error_message(context);
+      instance.needs_start = true;
+      return;
+    }
     const EnvCApi_EnvironmentStatus status = api.advance(context, num_steps, &out.reward[i]);
     if (status == EnvCApi_EnvironmentStatus_Error) {
       instance.error = api.error_message(context);
@@ -340,8 +345,7 @@ int VectorLabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
     if (std::strcmp(name, kRgbName) == 0) state->rgb = static_cast<int>(b);
     state->batched.push_back(std::move(batched));
   }
-  state->action_count = ActionCount(first);
-  state->actions.resize(static_cast<std::size_t>(n) * state->action_count);
+  state->actions = SizedActions(first, n);
   try {
     state->pool = std::make_unique<ThreadPool>(threads);
   } catch (const std::system_error& e) {
@@ -386,13 +390,15 @@ PyObject* VectorLabReset(PyObject* self, PyObject* args, PyObject* kwargs) {
   return observations;
 }
 
-// step(actions, num_steps=1) -> (observations, reward, terminated, truncated)
+// step(actions, num_steps=1, continuous=None) -> (observations, reward,
+// terminated, truncated)
 PyObject* VectorLabStep(PyObject* self, PyObject* args, PyObject* kwargs) {
-  static const char* keywords[] = {"actions", "num_steps", nullptr};
+  static const char* keywords[] = {"actions", "num_steps", "continuous", nullptr};
   PyObject* actions = nullptr;
   int num_steps = 1;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|i:step", const_cast<char**>(keywords),
-                                   &actions, &num_steps)) {
+  PyObject* continuous = nullptr;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|iO:step", const_cast<char**>(keywords),
+                                   &actions, &num_steps, &continuous)) {
     return nullptr;
   }
   VectorState* state = Usable(self);
@@ -405,9 +411,7 @@ PyObject* VectorLabStep(PyObject* self, PyObject* args, PyObject* kwargs) {
     PyErr_Format(PyExc_ValueError, "num_steps must be >= 1, got %d", num_steps);
     return nullptr;
   }
-  if (!ReadActions(actions, {state->n, state->action_count}, state->actions.data())) {
-    return nullptr;
-  }
+  if (!ReadStepActions(actions, continuous, &state->actions)) return nullptr;
   return RunStep(*state, num_steps, /*results=*/true);
 }
 
@@ -419,6 +423,11 @@ PyObject* VectorLabObservationSpec(PyObject* self, PyObject*) {
 PyObject* VectorLabActionSpec(PyObject* self, PyObject*) {
   VectorState* state = Usable(self);
   return state == nullptr ? nullptr : ActionSpecList(state->instances[0]->connection);
+}
+
+PyObject* VectorLabContinuousActionSpec(PyObject* self, PyObject*) {
+  VectorState* state = Usable(self);
+  return state == nullptr ? nullptr : ContinuousActionSpecList(state->instances[0]->connection);
 }
 
 PyObject* VectorLabFps(PyObject* self, PyObject*) {
@@ -490,13 +499,18 @@ PyMethodDef kVectorLabMethods[] = {
      "reset(seed=None)\n--\n\nStarts episode 0 of every env (env i with seed + i) and returns "
      "the batched observations."},
     {"step", reinterpret_cast<PyCFunction>(Guarded<&VectorLabStep>), METH_VARARGS | METH_KEYWORDS,
-     "step(actions, num_steps=1)\n--\n\nSteps every env with its row of `actions` (np.intc, "
-     "shape (n, 7)); returns (observations, reward, terminated, truncated). Envs whose "
+     "step(actions, num_steps=1, continuous=None)\n--\n\nSteps every env with its row of "
+     "`actions` (np.intc, shape (n, 7) in the maze) and of `continuous` (np.float64, shape "
+     "(n, count), for levels with continuous actions; a level with only those takes them as "
+     "`actions`); returns (observations, reward, terminated, truncated). Envs whose "
      "episode ended in the previous step start a new one instead (next-step autoreset)."},
     {"observation_spec", Guarded<&VectorLabObservationSpec>, METH_NOARGS,
      "observation_spec()\n--\n\nOne env's observations, as Lab.observation_spec()."},
     {"action_spec", Guarded<&VectorLabActionSpec>, METH_NOARGS,
      "action_spec()\n--\n\nOne env's actions, as Lab.action_spec()."},
+    {"continuous_action_spec", Guarded<&VectorLabContinuousActionSpec>, METH_NOARGS,
+     "continuous_action_spec()\n--\n\nOne env's continuous actions, as "
+     "Lab.continuous_action_spec()."},
     {"fps", Guarded<&VectorLabFps>, METH_NOARGS, "fps()\n--\n\nFrames per second of the simulation."},
     {"read_property", reinterpret_cast<PyCFunction>(Guarded<&VectorLabReadProperty>),
      METH_VARARGS | METH_KEYWORDS,

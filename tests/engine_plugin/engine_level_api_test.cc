@@ -253,7 +253,7 @@ end
                                              std::pair<std::string, int>("params", kListable)));
   listed.clear();
   EXPECT_EQ(*e.ListProperty("engine", collect), PropertyResult::kSuccess);
-  EXPECT_EQ(listed.size(), 7u);
+  EXPECT_EQ(listed.size(), 8u);
   EXPECT_EQ(*e.ReadProperty("engine.frameBuffersAllocated", &value), PropertyResult::kSuccess);
   EXPECT_EQ(*e.ReadProperty("engine.host", &value), PropertyResult::kSuccess);
   EXPECT_EQ(value, "maze");

@@ -774,7 +774,8 @@ TEST(EnvCApiTest, EngineProperties) {
                           Pair("engine.episodeTimeSeconds", EnvCApi_PropertyAttributes_Readable),
                           Pair("engine.steps", EnvCApi_PropertyAttributes_Readable),
                           Pair("engine.frameBuffersAllocated",
-                               EnvCApi_PropertyAttributes_Readable)));
+                               EnvCApi_PropertyAttributes_Readable),
+                          Pair("engine.clampedActions", EnvCApi_PropertyAttributes_Readable)));
 }
 
 TEST(EnvCApiTest, LevelPropertiesRoundTrip) {

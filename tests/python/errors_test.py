@@ -127,8 +127,8 @@ def lab():
     "action, error, message",
     [
         ([0, 0, 0, 1, 0, 0, 0], TypeError, "must be a numpy array"),
-        (np.zeros(6, np.intc), ValueError, r"must have shape \(7\), got \(6,\)"),
-        (np.zeros((1, 7), np.intc), ValueError, r"must have shape \(7\), got \(1, 7\)"),
+        (np.zeros(6, np.intc), ValueError, r"must have shape \(7,\), got \(6,\)"),
+        (np.zeros((1, 7), np.intc), ValueError, r"must have shape \(7,\), got \(1, 7\)"),
         (np.zeros(7, np.int64), ValueError, "must have dtype np.intc"),
         (np.zeros(7, np.float32), ValueError, "must have dtype np.intc"),
         (np.zeros(7, ">i4"), ValueError, "must have dtype np.intc"),

@@ -10,9 +10,13 @@ specs and Environment.
     while not timestep.last():
         timestep = env.step({'MOVE_BACK_FORWARD': 1})
 
-- Actions are a dict of action name to int (missing names are 0), and
-  action_spec() a dict of scalar int32 BoundedArrays, as in DeepMind Lab's
-  own dm_env module.
+- Discrete actions (the maze's) are a dict of action name to int (missing
+  names are 0), and action_spec() a dict of scalar int32 BoundedArrays, as
+  in DeepMind Lab's own dm_env module. Continuous actions (MuJoCo's) are
+  an array, and action_spec() a float64 BoundedArray of shape (n,) with
+  their bounds, as in the DeepMind Control Suite; values outside are
+  clamped by the engine. A level with both kinds takes the dict, with the
+  array under 'continuous'.
 - observation_spec() maps each requested observation to an Array.
   Observations are labenv's zero-copy, read-only arrays.
 - An episode the level ends is a termination (discount 0); one that
@@ -61,6 +65,19 @@ class Lab(Environment):
                 shape=(), dtype=np.int32, minimum=spec["min"], maximum=spec["max"],
                 name=spec["name"],
             )
+        continuous = self._lab.continuous_action_spec()
+        self._continuous_spec = None
+        if continuous:
+            self._continuous_spec = specs.BoundedArray(
+                shape=(len(continuous),), dtype=np.float64,
+                minimum=[spec["min"] for spec in continuous],
+                maximum=[spec["max"] for spec in continuous],
+                name="continuous",
+            )
+            if self._action_spec:
+                self._action_spec["continuous"] = self._continuous_spec
+            else:
+                self._action_spec = self._continuous_spec
         self._observation_spec = {}
         offered = {spec["name"]: spec for spec in self._lab.observation_spec()}
         for name in observations:
@@ -87,16 +104,25 @@ class Lab(Environment):
     def step(self, action):
         if self._needs_reset:
             return self.reset()
-        lab_action = np.zeros(len(self._action_index), dtype=np.intc)
-        for name, value in action.items():
-            if name not in self._action_index:
-                raise KeyError(
-                    "unknown action {!r}; the actions are {}".format(
-                        name, list(self._action_index)
+        if not self._action_index:
+            reward = self._lab.step(np.asarray(action, dtype=np.float64))
+        else:
+            lab_action = np.zeros(len(self._action_index), dtype=np.intc)
+            continuous = None
+            for name, value in action.items():
+                if name == "continuous" and self._continuous_spec is not None:
+                    continuous = np.asarray(value, dtype=np.float64)
+                    continue
+                if name not in self._action_index:
+                    raise KeyError(
+                        "unknown action {!r}; the actions are {}".format(
+                            name, list(self._action_spec)
+                        )
                     )
-                )
-            lab_action[self._action_index[name]] = value
-        reward = self._lab.step(lab_action)
+                lab_action[self._action_index[name]] = value
+            if self._continuous_spec is not None and continuous is None:
+                continuous = np.zeros(self._continuous_spec.shape)
+            reward = self._lab.step(lab_action, continuous=continuous)
         observation = self._lab.observations()
         status = self._lab.status()
         if status == "running":

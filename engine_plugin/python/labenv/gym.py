@@ -14,8 +14,12 @@ module re-exports `spaces` and `Env` from whichever it uses.
 - observation_space is a Dict of Boxes: uint8 in [0, 255] for byte
   observations, float64 or float32 unbounded for doubles and floats. Observations are labenv's
   zero-copy, read-only arrays.
-- action_space is a Box of shape (7,), dtype int32, with each action's
-  bounds; step() takes any integer array-like of that shape.
+- action_space: for the maze's discrete actions a Box of shape (7,),
+  dtype int32, with each action's bounds; step() takes any integer
+  array-like of that shape. For continuous actions (MuJoCo: one per
+  actuator) a float64 Box with their bounds; step() refuses an action
+  outside it (ValueError), as Gymnasium users expect. A level with both
+  kinds has a Dict {'discrete': ..., 'continuous': ...}.
 - terminated: the level ended the episode (the C ABI's Terminated);
   truncated: episodeLengthSeconds cut it short (Interrupted).
 - reset(seed=s) makes the episodes that follow reproducible: every reset
@@ -53,6 +57,44 @@ def _box(spec):
     return spaces.Box(-np.inf, np.inf, shape=spec["shape"], dtype=np.dtype(spec["dtype"]))
 
 
+def _action_box(specs, dtype):
+    """A Box of the actions' bounds, or None when there are none."""
+    if not specs:
+        return None
+    return spaces.Box(
+        low=np.array([action["min"] for action in specs], dtype=dtype),
+        high=np.array([action["max"] for action in specs], dtype=dtype),
+        shape=(len(specs),),
+        dtype=dtype,
+    )
+
+
+def _discrete(action):
+    action = np.asarray(action)
+    if action.dtype.kind not in "iu":
+        raise ValueError(
+            "discrete actions are integer arrays, got dtype {}".format(action.dtype)
+        )
+    return action.astype(np.intc, copy=False)
+
+
+def _continuous(action, box):
+    action = np.asarray(action, dtype=np.float64)
+    if action.shape != box.shape:
+        raise ValueError(
+            "continuous actions have shape {}, got {}".format(box.shape, action.shape)
+        )
+    outside = ~((action >= box.low) & (action <= box.high))
+    if outside.any():
+        index = int(np.flatnonzero(outside)[0])
+        raise ValueError(
+            "action {} is {}, outside the action space's [{}, {}]".format(
+                index, action[index], box.low[index], box.high[index]
+            )
+        )
+    return action
+
+
 class Lab(Env):
     """A labenv.Lab behind Gymnasium's Env API.
 
@@ -80,13 +122,12 @@ class Lab(Env):
         self.metadata = dict(self.metadata, render_fps=self._lab.fps())
         offered = {spec["name"]: spec for spec in self._lab.observation_spec()}
         self.observation_space = spaces.Dict({name: _box(offered[name]) for name in self._names})
-        actions = self._lab.action_spec()
-        self.action_space = spaces.Box(
-            low=np.array([action["min"] for action in actions], dtype=np.int32),
-            high=np.array([action["max"] for action in actions], dtype=np.int32),
-            shape=(len(actions),),
-            dtype=np.int32,
-        )
+        discrete = _action_box(self._lab.action_spec(), np.int32)
+        continuous = _action_box(self._lab.continuous_action_spec(), np.float64)
+        if discrete is not None and continuous is not None:
+            self.action_space = spaces.Dict({"discrete": discrete, "continuous": continuous})
+        else:
+            self.action_space = continuous if discrete is None else discrete
         self._frame = None
 
     @property
@@ -119,12 +160,15 @@ class Lab(Env):
                 "step() needs a running episode: call reset() first, and after the episode "
                 "terminated or was truncated"
             )
-        action = np.asarray(action)
-        if action.dtype.kind not in "iu":
-            raise ValueError(
-                "actions are integer arrays of shape (7,), got dtype {}".format(action.dtype)
+        if isinstance(self.action_space, spaces.Dict):
+            reward = self._lab.step(
+                _discrete(action["discrete"]),
+                continuous=_continuous(action["continuous"], self.action_space["continuous"]),
             )
-        reward = self._lab.step(action.astype(np.intc, copy=False))
+        elif self.action_space.dtype == np.float64:
+            reward = self._lab.step(_continuous(action, self.action_space))
+        else:
+            reward = self._lab.step(_discrete(action))
         observation = self._observe()
         status = self._lab.status()
         return (
