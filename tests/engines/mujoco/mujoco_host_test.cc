@@ -1,0 +1,232 @@
+// The MuJoCo host through the plugin: the lent state against a raw MuJoCo
+// simulation of the same model, the level's callbacks and what they may
+// keep, and episode ends.
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "engine_plugin/engine.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/engines/mujoco/mujoco_test_support.h"
+
+namespace mujoco_host {
+namespace {
+
+using engine_plugin::Engine;
+using engine_plugin::EpisodeStatus;
+using ::testing::HasSubstr;
+
+// Reports what the last afterStep saw through its lent state, to 17
+// digits: time, qpos, qvel, ctrl, and the pole's position.
+constexpr char kRecordingLevel[] = R"(
+local seen = ''
+local function text(values)
+  if type(values) == 'number' then values = {values} end  -- val() of one element
+  local parts = {}
+  for i, v in ipairs(values) do parts[i] = string.format('%.17g', v) end
+  return table.concat(parts, ' ')
+end
+function api:reset(state)
+  state.qpos:val{0.1, 0.2}
+  state.qvel:val{-0.3, 0.5}
+end
+function api:afterStep(state)
+  seen = table.concat({string.format('%.17g', state.time), text(state.qpos:val()),
+                       text(state.qvel:val()), text(state.ctrl:val()),
+                       text(state.xpos(3):val())}, ' ')
+  return 0
+end
+function api:readProperty(key) if key == 'seen' then return seen end end
+)";
+
+std::vector<double> Numbers(const std::string& text) {
+  std::vector<double> numbers;
+  for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
+    numbers.push_back(std::strtod(std::string(word).c_str(), nullptr));
+  }
+  return numbers;
+}
+
+TEST(MujocoHostTest, TheLentStateIsMujocosOwnAfterEveryStep) {
+  const std::string folder = TestFolder("lent_state");
+  const std::string level = WriteMujocoLevel(folder, BuiltinModel("cartpole.xml"), kRecordingLevel);
+  std::unique_ptr<Engine> engine = InitMujoco(level);
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+
+  RawSimulation raw(folder + "/model.xml");
+  ASSERT_NE(raw.data, nullptr);
+  raw.data->qpos[0] = 0.1;
+  raw.data->qpos[1] = 0.2;
+  raw.data->qvel[0] = -0.3;
+  raw.data->qvel[1] = 0.5;
+  mj_forward(raw.model, raw.data);
+  EXPECT_EQ(Doubles(*engine, "QPOS"), (std::vector<double>{0.1, 0.2}));
+
+  for (int step = 0; step < 200; ++step) {
+    const double action = std::sin(step * 0.1) * 1.5;  // beyond 1 half the time: clamped
+    ASSERT_TRUE(engine->ActContinuous({action}).ok());
+    double reward = 0;
+    ASSERT_EQ(*engine->Advance(1, &reward), EpisodeStatus::kRunning);
+    raw.data->ctrl[0] = std::clamp(action, -1.0, 1.0);
+    mj_step(raw.model, raw.data);
+
+    std::string seen;
+    ASSERT_TRUE(engine->ReadProperty("seen", &seen).ok());
+    const mjData& d = *raw.data;
+    const std::vector<double> expected = {d.time,    d.qpos[0],       d.qpos[1],       d.qvel[0],
+                                          d.qvel[1], d.ctrl[0],       d.xpos[6],       d.xpos[7],
+                                          d.xpos[8]};
+    ASSERT_EQ(Numbers(seen), expected) << "step " << step;
+    ASSERT_EQ(Doubles(*engine, "QPOS"), std::vector<double>(d.qpos, d.qpos + 2));
+    ASSERT_EQ(Doubles(*engine, "QVEL"), std::vector<double>(d.qvel, d.qvel + 2));
+  }
+  std::string clamped;
+  ASSERT_TRUE(engine->ReadProperty("engine.clampedActions", &clamped).ok());
+  EXPECT_GT(std::stoi(clamped), 50);
+}
+
+TEST(MujocoHostTest, BeforeStepAdjustsTheControlBeforePhysics) {
+  const std::string folder = TestFolder("before_step");
+  const std::string level = WriteMujocoLevel(folder, BuiltinModel("cartpole.xml"), R"(
+function api:beforeStep(state) state.ctrl(1):val(state.ctrl(1):val() / 2 + 0.25) end
+function api:afterStep(state) return 0 end
+)");
+  std::unique_ptr<Engine> engine = InitMujoco(level);
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  RawSimulation raw(folder + "/model.xml");
+  for (int step = 0; step < 50; ++step) {
+    ASSERT_TRUE(engine->ActContinuous({-0.8}).ok());
+    double reward = 0;
+    ASSERT_TRUE(engine->Advance(1, &reward).ok());
+    raw.data->ctrl[0] = -0.8 / 2 + 0.25;
+    mj_step(raw.model, raw.data);
+  }
+  EXPECT_EQ(Doubles(*engine, "QPOS"), std::vector<double>(raw.data->qpos, raw.data->qpos + 2));
+}
+
+TEST(MujocoHostTest, AStateKeptPastItsCallbackIsAnErrorNamingTheLender) {
+  const std::string level = WriteMujocoLevel(TestFolder("kept"), BuiltinModel("cartpole.xml"), R"(
+local keptState, keptQpos
+local report = {}
+function api:afterStep(state)
+  if keptState then
+    report.tensor = select(2, pcall(function() return keptQpos:val() end))
+    report.write = select(2, pcall(function() keptQpos:fill(0) end))
+    report.field = select(2, pcall(function() return keptState.qvel end))
+    report.cached = select(2, pcall(function() return keptState.qpos:val() end))
+  end
+  keptState, keptQpos = state, state.qpos
+  return 0
+end
+function api:readProperty(key) return report[key] end
+)");
+  std::unique_ptr<Engine> engine = InitMujoco(level);
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  double reward = 0;
+  ASSERT_TRUE(engine->Advance(2, &reward).ok());
+  for (const char* key : {"tensor", "write", "cached"}) {
+    std::string message;
+    ASSERT_TRUE(engine->ReadProperty(key, &message).ok());
+    EXPECT_THAT(message, HasSubstr("mujoco state")) << key;
+  }
+  std::string message;
+  ASSERT_TRUE(engine->ReadProperty("field", &message).ok());
+  EXPECT_THAT(message, HasSubstr("'qvel' read from a state kept past the callback"));
+}
+
+TEST(MujocoHostTest, TheStateNamesItsFields) {
+  const std::string level = WriteMujocoLevel(TestFolder("fields"), BuiltinModel("cartpole.xml"), R"(
+function api:afterStep(state) return state.qpoz end
+)");
+  std::unique_ptr<Engine> engine = InitMujoco(level);
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  double reward = 0;
+  absl::StatusOr<EpisodeStatus> stepped = engine->Advance(1, &reward);
+  ASSERT_FALSE(stepped.ok());
+  EXPECT_THAT(stepped.status().message(), HasSubstr("has no field 'qpoz' (it has qpos, qvel"));
+}
+
+TEST(MujocoHostTest, AfterStepEndsTheEpisode) {
+  const std::string level = WriteMujocoLevel(TestFolder("ends"), BuiltinModel("cartpole.xml"), R"(
+local steps, how = 0, nil
+function api:reset() steps = 0 end
+function api:afterStep(state)
+  steps = steps + 1
+  if steps == 3 then return 0.5, how end
+  return 0.25
+end
+function api:writeProperty(key, value) how = value; return true end
+)");
+  std::unique_ptr<Engine> engine = InitMujoco(level);
+  ASSERT_NE(engine, nullptr);
+  for (const auto& [how, status] :
+       {std::pair{"terminated", EpisodeStatus::kTerminated},
+        std::pair{"truncated", EpisodeStatus::kInterrupted}}) {
+    ASSERT_TRUE(engine->WriteProperty("how", how).ok());
+    ASSERT_TRUE(engine->Start(0, 1).ok());
+    double reward = 0;
+    EXPECT_EQ(*engine->Advance(10, &reward), status) << how;
+    EXPECT_DOUBLE_EQ(reward, 1.0);  // 0.25 + 0.25 + 0.5, and no step after
+  }
+  ASSERT_TRUE(engine->WriteProperty("how", "finished").ok());
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  double reward = 0;
+  absl::StatusOr<EpisodeStatus> stepped = engine->Advance(10, &reward);
+  ASSERT_FALSE(stepped.ok());
+  EXPECT_THAT(stepped.status().message(),
+              HasSubstr("'finished' as its second result: nil, 'terminated' or 'truncated'"));
+}
+
+TEST(MujocoHostTest, TheModuleResolvesNames) {
+  const std::string level = WriteMujocoLevel(TestFolder("names"), BuiltinModel("cartpole.xml"), R"(
+local mujoco = require 'dmlab.system.mujoco'
+local early = select(2, pcall(function() return mujoco:body('pole') end))
+local report = {}
+function api:reset(state)
+  local sizes = mujoco:sizes()
+  report = {early = early, pole = mujoco:body('pole'), hinge = mujoco:joint('hinge'),
+            qpos = mujoco:qposIndex('hinge'), qvel = mujoco:qvelIndex('hinge'),
+            actuator = mujoco:actuator('slide'), camera = mujoco:camera('fixed'),
+            sizes = sizes.nq .. ' ' .. sizes.nv .. ' ' .. sizes.nu .. ' ' .. sizes.nbody,
+            timestep = mujoco:timestep(), control = mujoco:controlTimestep(),
+            unknown = select(2, pcall(function() return mujoco:joint('elbow') end)),
+            dot = select(2, pcall(function() return mujoco.body('pole') end))}
+end
+function api:afterStep() return 0 end
+function api:readProperty(key) return report[key] end
+)");
+  std::unique_ptr<Engine> engine = InitMujoco(level, {{"frameSkip", "4"}});
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"pole", "3"},     {"hinge", "2"},       {"qpos", "2"},
+      {"qvel", "2"},     {"actuator", "1"},    {"camera", "1"},
+      {"sizes", "2 2 1 3"}, {"timestep", "0.01"}, {"control", "0.04"}};
+  for (const auto& [key, value] : expected) {
+    std::string read;
+    ASSERT_TRUE(engine->ReadProperty(key, &read).ok());
+    EXPECT_EQ(read, value) << key;
+  }
+  std::string message;
+  ASSERT_TRUE(engine->ReadProperty("early", &message).ok());
+  EXPECT_THAT(message, HasSubstr("'mujoco:body': the model loads after init"));
+  ASSERT_TRUE(engine->ReadProperty("unknown", &message).ok());
+  EXPECT_THAT(message, HasSubstr("'mujoco:joint': the model has no joint named 'elbow'"));
+  ASSERT_TRUE(engine->ReadProperty("dot", &message).ok());
+  EXPECT_THAT(message, HasSubstr("must be called with ':'"));
+  std::string control;
+  ASSERT_TRUE(engine->ReadProperty("engine.controlTimestep", &control).ok());
+  EXPECT_EQ(control, "0.04");
+  EXPECT_EQ(engine->fps(), 25);
+}
+
+}  // namespace
+}  // namespace mujoco_host
