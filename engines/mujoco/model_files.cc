@@ -27,6 +27,11 @@ namespace {
 // includes (which MuJoCo itself refuses) ends here first.
 constexpr int kMaxIncludeDepth = 8;
 constexpr int kMaxFiles = 256;
+// MuJoCo 2.2's default <size njmax>.
+constexpr double kDefaultNjmax = 500;
+// What MuJoCo's compiler takes per MJCF element, generously: its
+// objects, their names and defaults, and the model's arrays.
+constexpr double kCompilerBytesPerElement = 4096;
 // The VFS name of MJCF text a level returns.
 constexpr char kTextModelName[] = "level_model.xml";
 
@@ -119,6 +124,21 @@ class ModelReader {
     return absl::OkStatus();
   }
 
+  // MuJoCo's compiler builds the whole model, and an mjData to check it,
+  // before LoadModel can measure either: their sizes are bounded here
+  // from what the scan counted. A joint has at most 6 degrees of freedom;
+  // mjData holds njmax x njmax and 2 x njmax x nv doubles of constraint
+  // matrices besides its stack; each element costs the compiler about
+  // kCompilerBytesPerElement.
+  absl::Status CheckCompilation() const {
+    const double nv = 6.0 * joints_;
+    const double data = sizeof(mjtNum) * (njmax_ * njmax_ + 2 * njmax_ * nv + nstack_);
+    if (data > memory_bytes_) return TooLarge("mjData (while compiling)", data);
+    const double compiler = static_cast<double>(elements_) * kCompilerBytesPerElement;
+    if (compiler > memory_bytes_) return TooLarge("compilation", compiler);
+    return absl::OkStatus();
+  }
+
   const std::map<std::string, std::pair<std::string, std::string>>& files() const {
     return files_;
   }
@@ -133,6 +153,8 @@ class ModelReader {
  private:
   absl::Status Visit(const MjcfElement& element, int depth) {
     const std::string where = absl::StrCat("line ", element.line, ": <", element.name, "> ");
+    ++elements_;
+    if (element.name == "joint" || element.name == "freejoint") ++joints_;
     if (absl::Status sized = CheckSizes(element, where); !sized.ok()) return sized;
     for (const auto& [name, value] : element.attributes) {
       const bool is_directory = absl::EndsWith(name, "dir");
@@ -185,7 +207,7 @@ class ModelReader {
   }
 
   // Counts that make the compiler allocate, before it does.
-  absl::Status CheckSizes(const MjcfElement& element, const std::string& where) const {
+  absl::Status CheckSizes(const MjcfElement& element, const std::string& where) {
     double product = 1;
     bool has_product = false;
     for (const auto& [name, value] : element.attributes) {
@@ -195,6 +217,8 @@ class ModelReader {
       if (!counted) continue;
       double count = 0;
       if (!absl::SimpleAtod(value, &count)) continue;  // MuJoCo's error
+      if (element.name == "size" && name == "njmax") njmax_ = count;
+      if (element.name == "size" && name == "nstack") nstack_ = count;
       if (element.name == "size") {
         if (count * sizeof(mjtNum) > memory_bytes_) {
           return TooLarge(absl::StrCat("<size ", name, "=", value, ">"), count * sizeof(mjtNum));
@@ -220,6 +244,10 @@ class ModelReader {
   std::string mesh_directory_;
   std::string texture_directory_;
   std::size_t total_bytes_ = 0;
+  std::int64_t elements_ = 0;
+  std::int64_t joints_ = 0;
+  double njmax_ = kDefaultNjmax;
+  double nstack_ = 0;
   // VFS name -> (path, bytes)
   std::map<std::string, std::pair<std::string, std::string>> files_;
 };
@@ -305,6 +333,7 @@ absl::StatusOr<LoadedModel> LoadModel(const ModelRequest& request, const std::st
     }
   }
   if (absl::Status scanned = reader.Scan(main_name, xml, 0); !scanned.ok()) return scanned;
+  if (absl::Status bounded = reader.CheckCompilation(); !bounded.ok()) return bounded;
   if (absl::Status added = reader.Add(main_name, main_path, std::move(xml)); !added.ok()) {
     return added;
   }

@@ -1,0 +1,227 @@
+// Bad input to the MuJoCo host: broken and escaping models, oversized
+// ones, bad actions, diverging physics and MuJoCo's fatal errors. Each is
+// an error status that says what went wrong, and the host goes on.
+#include <unistd.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine_plugin/engine.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/engines/mujoco/mujoco_test_support.h"
+
+namespace mujoco_host {
+namespace {
+
+using engine_plugin::Engine;
+using engine_plugin::EpisodeStatus;
+using ::testing::HasSubstr;
+
+constexpr char kBall[] = R"(<mujoco>
+  <worldbody>
+    <geom type="plane" size="1 1 .1"/>
+    <body pos="0 0 .5"><joint type="free"/><geom size=".1"/></body>
+  </worldbody>
+</mujoco>)";
+
+// Init's error for a level whose model() returns `model_table` (Lua).
+std::string InitError(const std::string& folder, const std::string& model_table,
+                      const std::vector<std::pair<std::string, std::string>>& settings = {}) {
+  const std::string path = folder + "/level.lua";
+  WriteFile(path, absl::StrCat("-- host: mujoco\nlocal api = {}\nfunction api:model() return ",
+                               model_table, " end\nreturn api\n"));
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(path);
+  EXPECT_TRUE(engine.ok()) << engine.status();
+  if (!engine.ok()) return "";
+  for (const auto& [key, value] : settings) EXPECT_TRUE((*engine)->SetSetting(key, value).ok());
+  absl::Status init = (*engine)->Init();
+  EXPECT_FALSE(init.ok()) << model_table;
+  return std::string(init.message());
+}
+
+TEST(MujocoBadInputTest, ABrokenModelCarriesMujocosMessageAndLine) {
+  const std::string folder = TestFolder("broken");
+  EXPECT_THAT(InitError(folder, "{xml = '<mujoco>\\n<worldbody>\\n<geom size=\"x\"/>'}"),
+              HasSubstr("XML parse error"));
+  WriteFile(folder + "/bad.xml", "<mujoco>\n<worldbody>\n<body>\n<geom size=\"x\"/>\n</body>"
+                                 "</worldbody></mujoco>");
+  const std::string message = InitError(folder, "{file = 'bad.xml'}");
+  EXPECT_THAT(message, HasSubstr("MuJoCo could not load the model"));
+  EXPECT_THAT(message, HasSubstr("line 4"));
+  EXPECT_THAT(InitError(folder, "{xml = '<mujoco><worldbody><foo/></worldbody></mujoco>'}"),
+              HasSubstr("unrecognized element"));
+}
+
+TEST(MujocoBadInputTest, TheModelTableIsChecked) {
+  const std::string folder = TestFolder("table");
+  EXPECT_THAT(InitError(folder, "'cartpole.xml'"),
+              HasSubstr("must return a table {file = ...} or {xml = ...}, not string"));
+  EXPECT_THAT(InitError(folder, "{file = 'a.xml', xml = '<mujoco/>'}"),
+              HasSubstr("one of 'file' and 'xml'"));
+  EXPECT_THAT(InitError(folder, "{xml = '<mujoco/>', frameSkip = 0}"),
+              HasSubstr("field 'frameSkip': an integer in [1, 1000] expected, got 0"));
+  EXPECT_THAT(InitError(folder, "{xml = '<mujoco/>', camera = 'nowhere'}"),
+              HasSubstr("camera 'nowhere': the model has no camera of that name"));
+  EXPECT_THAT(InitError(folder, "nil"), HasSubstr("must return a table"));
+}
+
+TEST(MujocoBadInputTest, AMissingFileIsNamed) {
+  const std::string folder = TestFolder("missing");
+  EXPECT_THAT(InitError(folder, "{file = 'nothere.xml'}"), HasSubstr("nothere.xml"));
+  WriteFile(folder + "/main.xml", "<mujoco><include file=\"parts.xml\"/></mujoco>");
+  EXPECT_THAT(InitError(folder, "{file = 'main.xml'}"),
+              HasSubstr("file 'parts.xml': " + folder + "/parts.xml is missing or outside"));
+}
+
+TEST(MujocoBadInputTest, NothingTheModelNamesMayLeaveTheLevelsFolder) {
+  const std::string root = TestFolder("escape");
+  const std::string folder = root + "/level";
+  ASSERT_EQ(system(absl::StrCat("mkdir -p ", folder, "/meshes").c_str()), 0);
+  WriteFile(root + "/outside.xml", "<mujoco/>");
+  const std::string cases[][2] = {
+      {"{file = '../outside.xml'}", "must stay inside the level's folder, not hold '..'"},
+      {"{file = '/etc/hostname'}", "not hold an absolute path"},
+      {"{xml = '<mujoco><include file=\"../outside.xml\"/></mujoco>'}", "not hold '..'"},
+      {"{xml = '<mujoco><asset><mesh file=\"/etc/passwd\"/></asset></mujoco>'}",
+       "not hold an absolute path"},
+      {"{xml = '<mujoco><compiler meshdir=\"../..\"/></mujoco>'}", "meshdir='../..'"},
+      {"{xml = '<mujoco><asset><texture type=\"skybox\" fileup=\"..\\\\x.png\"/></asset>"
+       "</mujoco>'}",
+       "a backslash"},
+      {"{xml = '<mujoco><include file=\"&#46;&#46;/outside.xml\"/></mujoco>'}", "'..'"},
+      {"{xml = '<!DOCTYPE x [<!ENTITY e \"../outside.xml\">]><mujoco/>'}", "DOCTYPE"},
+  };
+  for (const auto& [table, message] : cases) {
+    EXPECT_THAT(InitError(folder, table), HasSubstr(message)) << table;
+  }
+  // A link inside the folder to a file outside it.
+  ASSERT_EQ(symlink((root + "/outside.xml").c_str(), (folder + "/linked.xml").c_str()), 0);
+  EXPECT_THAT(InitError(folder, "{xml = '<mujoco><include file=\"linked.xml\"/></mujoco>'}"),
+              HasSubstr("is missing or outside the level's folder"));
+  // A device is not a model file, even inside the folder.
+  ASSERT_EQ(symlink("/dev/zero", (folder + "/meshes/zero.stl").c_str()), 0);
+  EXPECT_THAT(InitError(folder, "{xml = '<mujoco><compiler meshdir=\"meshes\"/><asset>"
+                                "<mesh file=\"zero.stl\"/></asset></mujoco>'}"),
+              HasSubstr("outside the level's folder"));
+}
+
+TEST(MujocoBadInputTest, ABuiltinLevelsModelRefersToNoFile) {
+  // Built-in levels have no folder: their models live in the binary.
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create("cartpole_balance");
+  ASSERT_TRUE(engine.ok());
+  ASSERT_TRUE((*engine)->Init().ok());
+}
+
+TEST(MujocoBadInputTest, AnOversizedModelIsRefusedBeforeMujocoAllocatesIt) {
+  const std::string folder = TestFolder("oversized");
+  const std::vector<std::pair<std::string, std::string>> sandbox = {
+      {"tensorMemoryLimitMegabytes", "64"}};
+  // Counts MuJoCo would allocate while compiling.
+  EXPECT_THAT(InitError(folder, "{xml = '<mujoco><size nstack=\"1000000000\"/></mujoco>'}",
+                        sandbox),
+              HasSubstr("more than the 64 MiB the level may use"));
+  EXPECT_THAT(InitError(folder,
+                        "{xml = '<mujoco><asset><hfield name=\"h\" nrow=\"100000\" "
+                        "ncol=\"100000\" size=\"1 1 1 1\"/></asset></mujoco>'}",
+                        sandbox),
+              HasSubstr("more than the 64 MiB"));
+  EXPECT_THAT(InitError(folder,
+                        "{xml = '<mujoco><asset><texture name=\"t\" type=\"2d\" builtin=\"flat\" "
+                        "width=\"60000\" height=\"60000\"/></asset></mujoco>'}",
+                        sandbox),
+              HasSubstr("more than the 64 MiB"));
+  // mjData, which MuJoCo's compiler makes too: njmax constraints take
+  // njmax x njmax doubles.
+  EXPECT_THAT(InitError(folder,
+                        "{xml = '<mujoco><size njmax=\"20000\"/><worldbody><geom "
+                        "size=\".1\"/></worldbody></mujoco>'}",
+                        sandbox),
+              HasSubstr("mjData (while compiling)"));
+  // The compiled model and mjData, measured exactly before mj_makeData: a
+  // stack just inside the bound checked before compiling (which leaves out
+  // mjData's smaller arrays and the model), and so just outside the room.
+  WriteFile(folder + "/ball.xml", kBall);
+  EXPECT_THAT(InitError(folder, "{xml = '<mujoco><size nstack=\"8136108\"/></mujoco>'}",
+                        sandbox),
+              HasSubstr("model and data"));
+}
+
+TEST(MujocoBadInputTest, NonFiniteActionsAreRefusedAndChangeNothing) {
+  const std::string level = WriteMujocoLevel(TestFolder("actions"), BuiltinModel("cartpole.xml"),
+                                             "function api:afterStep() return 0 end");
+  std::unique_ptr<Engine> engine = InitMujoco(level);
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  ASSERT_TRUE(engine->ActContinuous({0.5}).ok());
+  for (double bad : {std::nan(""), HUGE_VAL, -HUGE_VAL}) {
+    absl::Status refused = engine->ActContinuous({bad});
+    EXPECT_THAT(refused.message(), HasSubstr("continuous action 0 ('slide')")) << bad;
+    EXPECT_THAT(refused.message(), HasSubstr("not a finite number"));
+  }
+  double reward = 0;
+  ASSERT_TRUE(engine->Advance(1, &reward).ok());
+  // Too few values: the rest are 0; too many: the rest are ignored.
+  EXPECT_TRUE(engine->ActContinuous({}).ok());
+  EXPECT_TRUE(engine->ActContinuous({0.1, 0.2, 0.3}).ok());
+}
+
+TEST(MujocoBadInputTest, DivergingPhysicsEndsTheEpisodeWithAnErrorAndStartRecovers) {
+  const std::string level = WriteMujocoLevel(TestFolder("diverging"), BuiltinModel("cartpole.xml"), R"(
+local blowUp = false
+function api:beforeStep(state) if blowUp then state.qvel(2):val(1e300) end end
+function api:afterStep() return 0 end
+function api:writeProperty(key, value) blowUp = value == 'true'; return true end
+)");
+  std::unique_ptr<Engine> engine = InitMujoco(level);
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  ASSERT_TRUE(engine->WriteProperty("blowUp", "true").ok());
+  double reward = 0;
+  absl::StatusOr<EpisodeStatus> stepped = engine->Advance(5, &reward);
+  ASSERT_FALSE(stepped.ok());
+  EXPECT_THAT(stepped.status().message(), HasSubstr("the physics diverged at t = "));
+  EXPECT_THAT(stepped.status().message(), HasSubstr("start a new one"));
+  EXPECT_FALSE(engine->Advance(1, &reward).ok());
+  ASSERT_TRUE(engine->WriteProperty("blowUp", "false").ok());
+  ASSERT_TRUE(engine->Start(1, 1).ok());
+  EXPECT_EQ(*engine->Advance(5, &reward), EpisodeStatus::kRunning);
+  for (double value : Doubles(*engine, "QVEL")) EXPECT_LT(std::abs(value), 10);
+}
+
+TEST(MujocoBadInputTest, AFatalMujocoErrorIsAnErrorStatusNotAnExit) {
+  // A stack too small for the contacts to come: MuJoCo's mju_error, which
+  // without a handler prints and exits the process.
+  const std::string level = WriteMujocoLevel(
+      TestFolder("fatal"),
+      R"(<mujoco><size nstack="300"/><worldbody><geom type="plane" size="1 1 .1"/>
+         <body pos="0 0 .5"><joint type="free"/><geom size=".1"/></body>
+         <body pos=".05 0 .8"><joint type="free"/><geom type="box" size=".1 .1 .1"/></body>
+         </worldbody></mujoco>)",
+      "function api:afterStep() return 0 end");
+  std::unique_ptr<Engine> engine = InitMujoco(level);
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  double reward = 0;
+  absl::StatusOr<EpisodeStatus> stepped = engine->Advance(300, &reward);
+  ASSERT_FALSE(stepped.ok());
+  EXPECT_THAT(stepped.status().message(), HasSubstr("mj_step: MuJoCo: Stack overflow"));
+  EXPECT_FALSE(engine->Advance(1, &reward).ok());
+  ASSERT_TRUE(engine->Start(1, 1).ok());  // mj_resetData: usable again until the contacts
+  EXPECT_EQ(*engine->Advance(1, &reward), EpisodeStatus::kRunning);
+}
+
+TEST(MujocoBadInputTest, BadSettingsAreRefused) {
+  const std::string level = WriteMujocoLevel(TestFolder("settings"), kBall, "");
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(level);
+  ASSERT_TRUE(engine.ok());
+  EXPECT_THAT((*engine)->SetSetting("frameSkip", "0").message(), HasSubstr("[1, 1000]"));
+  EXPECT_THAT((*engine)->SetSetting("width", "5000").message(), HasSubstr("[1, 4096]"));
+  ASSERT_TRUE((*engine)->SetSetting("camera", "overhead").ok());
+  EXPECT_THAT((*engine)->Init().message(), HasSubstr("camera 'overhead'"));
+}
+
+}  // namespace
+}  // namespace mujoco_host
