@@ -5,9 +5,11 @@
 -- shoulder; touch it with the finger. The reward is 1 while the finger
 -- is within 0.06 m (target and finger sizes) of the target in the plane,
 -- else 0: tolerance(distance, bounds {0, 0.06}). 1000 control steps
--- (20 s).
+-- (20 s). The target's position is the custom observation TARGET
+-- (float64 {x, y}), as the Control Suite offers it to agents.
 local mujoco = require 'dmlab.system.mujoco'
 local random = require 'dmlab.system.random'
+local tensor = require 'dmlab.system.tensor'
 local rewards = require 'dmlab.system.mujoco.rewards'
 
 local kEpisodeSteps = 1000
@@ -16,6 +18,7 @@ local kRadii = 0.05 + 0.01
 local api = {}
 local steps = 0
 local finger, target
+local targetPosition = tensor.DoubleTensor(2)
 
 function api:model()
   return {file = 'models/reacher.xml', camera = 'fixed'}
@@ -28,8 +31,16 @@ function api:reset(state)
   state.qpos(2):uniform(-math.rad(160), math.rad(160))
   local angle = random:uniformReal(0, 2 * math.pi)
   local radius = random:uniformReal(0.05, 0.20)
-  state.mocap_pos(1)(1):val(radius * math.sin(angle))
-  state.mocap_pos(1)(2):val(radius * math.cos(angle))
+  targetPosition:val{radius * math.sin(angle), radius * math.cos(angle)}
+  state.mocap_pos(1):narrow(1, 1, 2):copy(targetPosition)
+end
+
+function api:customObservationSpec()
+  return {{name = 'TARGET', type = 'Doubles', shape = {2}}}
+end
+
+function api:customObservation(name)
+  return targetPosition
 end
 
 function api:afterStep(state)

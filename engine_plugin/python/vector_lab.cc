@@ -342,7 +342,13 @@ int VectorLabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
       elements *= static_cast<std::size_t>(spec.shape[d]);
     }
     batched.slot_bytes = elements * ElementBytes(spec.type);
-    if (std::strcmp(name, kRgbName) == 0) state->rgb = static_cast<int>(b);
+    // Rendered in place when it is the host's frame (the maze's); a host
+    // that renders RGB_INTERLEAVED on request (MuJoCo) refuses a target,
+    // and its frames are copied like any other observation.
+    if (std::strcmp(name, kRgbName) == 0 &&
+        first.api.set_frame_target(first.context, nullptr, 0) == 0) {
+      state->rgb = static_cast<int>(b);
+    }
     state->batched.push_back(std::move(batched));
   }
   state->actions = SizedActions(first, n);

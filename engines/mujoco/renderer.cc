@@ -4,10 +4,25 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 #include "engines/mujoco/mujoco_errors.h"
 
 namespace mujoco_host {
+
+namespace {
+
+// MuJoCo 2.2 loads GL's entry points into process-wide pointers in every
+// mjr_makeContext: contexts are made one at a time.
+std::mutex making_contexts;
+
+// Leaves no context current on this thread. A context current on two
+// threads at once is undefined in GL, and an instance of a VectorLab
+// steps on whichever worker is free: each render binds its context and
+// lets it go.
+void ReleaseCurrent() { OSMesaMakeCurrent(nullptr, nullptr, 0, 0, 0); }
+
+}  // namespace
 
 struct Renderer::Gl {
   OSMesaContext context = nullptr;
@@ -31,6 +46,7 @@ absl::StatusOr<std::unique_ptr<Renderer>> Renderer::Create(mjModel* model, int w
   if (gl.context == nullptr) {
     return absl::UnavailableError("OSMesa could not create a GL context");
   }
+  const std::lock_guard<std::mutex> one_at_a_time(making_contexts);
   if (absl::Status current = renderer->MakeCurrent(); !current.ok()) return current;
   model->vis.global.offwidth = width;
   model->vis.global.offheight = height;
@@ -45,6 +61,7 @@ absl::StatusOr<std::unique_ptr<Renderer>> Renderer::Create(mjModel* model, int w
     mjr_setBuffer(mjFB_OFFSCREEN, &gl.render_context);
   });
   gl.made = true;
+  ReleaseCurrent();
   if (!made.ok()) return made;
   if (gl.render_context.currentBuffer != mjFB_OFFSCREEN) {
     return absl::UnavailableError("MuJoCo's offscreen buffer is not available under OSMesa");
@@ -62,12 +79,12 @@ Renderer::~Renderer() {
   if (gl_->made && MakeCurrent().ok()) {
     mjr_freeContext(&gl_->render_context);
     mjv_freeScene(&gl_->scene);
+    ReleaseCurrent();
   }
   OSMesaDestroyContext(gl_->context);
 }
 
 absl::Status Renderer::MakeCurrent() {
-  if (OSMesaGetCurrentContext() == gl_->context) return absl::OkStatus();
   if (!OSMesaMakeCurrent(gl_->context, gl_->surface, GL_UNSIGNED_BYTE, 1, 1)) {
     return absl::UnavailableError("OSMesa could not make the renderer's GL context current");
   }
@@ -92,6 +109,7 @@ absl::Status Renderer::Render(const mjModel* model, mjData* data, int camera, st
                    depth != nullptr ? depth_rows_.data() : nullptr, viewport,
                    &gl.render_context);
   });
+  ReleaseCurrent();
   if (!drawn.ok()) return drawn;
   const std::size_t row = static_cast<std::size_t>(width_);
   for (int y = 0; y < height_; ++y) {

@@ -2,10 +2,10 @@
 // through Mesa's OSMesa (llvmpipe: no display, no GPU).
 //
 // MuJoCo loads no GL itself: each Renderer creates an OSMesa context and
-// makes it current before mjr_makeContext. A context is current on one
-// thread at a time, and an instance may step on any worker thread of a
-// VectorLab, so every Render makes its context current first when it is
-// not already (OSMesaGetCurrentContext is a thread-local read).
+// makes it current before mjr_makeContext. A context may be current on
+// one thread at a time, and an instance may step on any worker thread of
+// a VectorLab, so every Render makes its context current and releases it
+// after (which costs about a microsecond against a render's hundreds).
 //
 // Shadows, reflections and multisampling are off: they cost 10x in frame
 // rate under llvmpipe and add nothing an agent needs. The offscreen

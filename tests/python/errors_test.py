@@ -152,8 +152,10 @@ def test_bad_step_arguments(lab):
         lab.step(FORWARD, steps=2)
     with pytest.raises(TypeError, match="repeated keyword argument 'action'"):
         lab.step(FORWARD, action=FORWARD)
-    with pytest.raises(TypeError, match="at most 2 arguments"):
-        lab.step(FORWARD, 1, 2)
+    with pytest.raises(TypeError, match="at most 3 arguments"):
+        lab.step(FORWARD, 1, None, 2)
+    with pytest.raises(TypeError, match="this level has no continuous actions"):
+        lab.step(FORWARD, 1, np.zeros(1))
     with pytest.raises(TypeError):
         lab.step(FORWARD, num_steps="1")
 
