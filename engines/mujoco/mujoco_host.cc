@@ -219,13 +219,14 @@ int MujocoHost::fps() const {
   return std::max(1, static_cast<int>(std::lround(1 / control_timestep)));
 }
 
-absl::Status MujocoHost::CheckDiverged(const char* when) {
+absl::Status MujocoHost::CheckDiverged(absl::string_view when) {
   const mjData& d = *loaded_.data;
   if (DivergenceCount(d) == 0) return absl::OkStatus();
   broken_ = true;
   std::string warning = TakeMujocoWarning();
   return absl::InternalError(absl::StrCat(
-      "the physics diverged ", when, " (MuJoCo: ", warning.empty() ? "bad state" : warning,
+      "the physics diverged ", when.empty() ? absl::StrCat("at t = ", d.time) : when,
+      " (MuJoCo: ", warning.empty() ? "bad state" : warning,
       "); the episode is over: start a new one"));
 }
 
@@ -260,10 +261,7 @@ absl::Status MujocoHost::StepPhysics() {
       broken_ = true;
       return stepped;
     }
-    if (absl::Status diverged = CheckDiverged(absl::StrCat("at t = ", d->time).c_str());
-        !diverged.ok()) {
-      return diverged;
-    }
+    if (absl::Status diverged = CheckDiverged(""); !diverged.ok()) return diverged;
   }
   return absl::OkStatus();
 }

@@ -86,8 +86,9 @@ class MujocoHost final : public engine_plugin::Host, public ModelHost {
   };
   absl::StatusOr<ModelChoice> CallModel(engine_plugin::Level& level);
   absl::Status ResolveCamera(const std::string& camera);
-  // An error status when the last mj_step or mj_forward diverged.
-  absl::Status CheckDiverged(const char* when);
+  // An error status when the last mj_step or mj_forward diverged, saying
+  // `when` ("": at the simulation's time).
+  absl::Status CheckDiverged(absl::string_view when);
   absl::Status StepPhysics();
   absl::StatusOr<tensor::Tensor> RenderImage(bool rgb, engine_plugin::ObservationBuffers& buffers);
 

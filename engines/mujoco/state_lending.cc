@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -114,13 +115,16 @@ void StateLending::PushState(lua_State* L) {
 absl::StatusOr<bool> StateLending::Call(
     engine_plugin::Level& level, const mjModel* model, mjData* data, const char* name,
     int num_results, absl::FunctionRef<absl::Status(lua_State* L, int first)> read_results) {
-  tensor::ScopedLoan loan(kStateLender);
-  model_ = model;
-  data_ = data;
-  loan_ = &loan;
+  // Made only when the level has the callback: most steps of most levels
+  // call one of beforeStep and afterStep, not both.
+  std::optional<tensor::ScopedLoan> loan;
   absl::StatusOr<bool> called = level.Call(
       name, num_results,
       [&](lua_State* L) {
+        loan.emplace(kStateLender);
+        model_ = model;
+        data_ = data;
+        loan_ = &*loan;
         PushState(L);
         return 1;
       },

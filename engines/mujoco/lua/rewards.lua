@@ -14,72 +14,103 @@
 --                                          sigmoid = 'quadratic'})
 local rewards = {}
 
-local function acosh(y) return math.log(y + math.sqrt(y * y - 1)) end
-local function atanh(y) return 0.5 * math.log((1 + y) / (1 - y)) end
+local abs, cos, cosh, exp, log = math.abs, math.cos, math.cosh, math.exp, math.log
+local pi, sqrt, tanh, type = math.pi, math.sqrt, math.tanh, type
+
+local function acosh(y) return log(y + sqrt(y * y - 1)) end
+local function atanh(y) return 0.5 * log((1 + y) / (1 - y)) end
 
 -- Each maps the distance d >= 0 (in margins) to (0, 1], with f(1) = v.
 local sigmoids = {
   gaussian = function(d, v)
-    local scale = math.sqrt(-2 * math.log(v))
-    return math.exp(-0.5 * (d * scale) ^ 2)
+    local scaled = d * sqrt(-2 * log(v))
+    return exp(-0.5 * scaled * scaled)
   end,
   hyperbolic = function(d, v)
-    return 1 / math.cosh(d * acosh(1 / v))
+    return 1 / cosh(d * acosh(1 / v))
   end,
   long_tail = function(d, v)
-    local scale = math.sqrt(1 / v - 1)
-    return 1 / ((d * scale) ^ 2 + 1)
+    local scaled = d * sqrt(1 / v - 1)
+    return 1 / (scaled * scaled + 1)
   end,
   reciprocal = function(d, v)
-    return 1 / (math.abs(d) * (1 / v - 1) + 1)
+    return 1 / (abs(d) * (1 / v - 1) + 1)
   end,
   cosine = function(d, v)
-    local scaled = d * math.acos(2 * v - 1) / math.pi
-    if math.abs(scaled) < 1 then return (1 + math.cos(math.pi * scaled)) / 2 end
+    local scaled = d * math.acos(2 * v - 1) / pi
+    if abs(scaled) < 1 then return (1 + cos(pi * scaled)) / 2 end
     return 0
   end,
   linear = function(d, v)
     local scaled = d * (1 - v)
-    if math.abs(scaled) < 1 then return 1 - scaled end
+    if abs(scaled) < 1 then return 1 - scaled end
     return 0
   end,
   quadratic = function(d, v)
-    local scaled = d * math.sqrt(1 - v)
-    if math.abs(scaled) < 1 then return 1 - scaled * scaled end
+    local scaled = d * sqrt(1 - v)
+    if abs(scaled) < 1 then return 1 - scaled * scaled end
     return 0
   end,
   tanh_squared = function(d, v)
-    return 1 - math.tanh(d * atanh(math.sqrt(1 - v))) ^ 2
+    local t = tanh(d * atanh(sqrt(1 - v)))
+    return 1 - t * t
   end,
 }
 
 -- Sigmoids that may reach 0 at the margin.
 local reachesZero = {linear = true, quadratic = true, cosine = true}
 
+local function optionsError(message)
+  error("'tolerance': " .. message, 3)
+end
+
+-- The options' values, checked.
 local function checkOptions(options)
-  if options ~= nil and type(options) ~= 'table' then
-    error("'tolerance': argument #2 must be a table of options, not " .. type(options), 3)
+  if type(options) ~= 'table' then
+    optionsError('argument #2 must be a table of options, not ' .. type(options))
   end
-  options = options or {}
-  local bounds = options.bounds or {0, 0}
-  local lower, upper = bounds[1], bounds[2]
-  if type(lower) ~= 'number' or type(upper) ~= 'number' or lower > upper then
-    error("'tolerance': bounds must be {lower, upper} with lower <= upper", 3)
-  end
+  local lower, upper = 0, 0
+  local bounds = options.bounds
+  if bounds ~= nil then lower, upper = bounds[1], bounds[2] end
   local margin = options.margin or 0
-  if type(margin) ~= 'number' or margin < 0 then
-    error("'tolerance': margin must be a number >= 0", 3)
-  end
   local name = options.sigmoid or 'gaussian'
-  local sigmoid = sigmoids[name]
-  if sigmoid == nil then
-    error("'tolerance': unknown sigmoid '" .. tostring(name) .. "'", 3)
-  end
   local v = options.valueAtMargin or 0.1
-  if type(v) ~= 'number' or not (v < 1 and (v > 0 or (v == 0 and reachesZero[name]))) then
-    error("'tolerance': valueAtMargin must be in (0, 1) (or 0 for linear, quadratic and " ..
-          "cosine)", 3)
+  if type(lower) ~= 'number' or type(upper) ~= 'number' or not (lower <= upper) then
+    optionsError('bounds must be {lower, upper} with lower <= upper')
   end
+  if type(margin) ~= 'number' or not (margin >= 0) then
+    optionsError('margin must be a number >= 0')
+  end
+  local sigmoid = sigmoids[name]
+  if sigmoid == nil then optionsError("unknown sigmoid '" .. tostring(name) .. "'") end
+  if type(v) ~= 'number' or not (v < 1 and (v > 0 or (v == 0 and reachesZero[name]))) then
+    optionsError('valueAtMargin must be in (0, 1) (or 0 for linear, quadratic and cosine)')
+  end
+  return lower, upper, margin, sigmoid, v
+end
+
+-- A level passes the same options table every control step: what was
+-- checked is remembered with the raw fields it was checked from, and used
+-- again while they are unchanged (comparing is cheaper than checking).
+local checked = setmetatable({}, {__mode = 'k'})
+
+local function readOptions(options)
+  if options == nil then return 0, 0, 0, sigmoids.gaussian, 0.1 end
+  local seen = checked[options]
+  if seen ~= nil then
+    local bounds = options.bounds
+    if bounds == seen.bounds and options.margin == seen.margin and
+       options.sigmoid == seen.sigmoid and options.valueAtMargin == seen.valueAtMargin and
+       (bounds == nil or (bounds[1] == seen.lower and bounds[2] == seen.upper)) then
+      return seen.lower, seen.upper, seen.marginValue, seen.sigmoidFunction, seen.v
+    end
+  end
+  local lower, upper, margin, sigmoid, v = checkOptions(options)
+  checked[options] = {
+    bounds = options.bounds, margin = options.margin, sigmoid = options.sigmoid,
+    valueAtMargin = options.valueAtMargin, lower = lower, upper = upper,
+    marginValue = margin, sigmoidFunction = sigmoid, v = v,
+  }
   return lower, upper, margin, sigmoid, v
 end
 
@@ -91,7 +122,7 @@ local function scalar(x, lower, upper, margin, sigmoid, v)
 end
 
 function rewards.tolerance(x, options)
-  local lower, upper, margin, sigmoid, v = checkOptions(options)
+  local lower, upper, margin, sigmoid, v = readOptions(options)
   if type(x) == 'number' then return scalar(x, lower, upper, margin, sigmoid, v) end
   if type(x) == 'userdata' and x.clone then
     return x:clone():apply(function(value)

@@ -54,6 +54,25 @@ testing.case('tolerance is 1 inside the bounds and valueAtMargin one margin out'
   near(rewards.tolerance(1.5, {margin = 1, sigmoid = 'linear', valueAtMargin = 0}), 0)
 end)
 
+testing.case('tolerance reads an options table afresh whenever it changes', function()
+  local options = {margin = 1}
+  near(rewards.tolerance(2, options), gaussian(2, 0.1))
+  options.margin = 2
+  near(rewards.tolerance(2, options), gaussian(1, 0.1), 'a new margin')
+  options.bounds = {0, 3}
+  near(rewards.tolerance(2, options), 1, 'new bounds')
+  options.bounds[2] = 1
+  near(rewards.tolerance(2, options), gaussian(0.5, 0.1), 'a bound changed in place')
+  options.valueAtMargin = 0.5
+  near(rewards.tolerance(2, options), gaussian(0.5, 0.5), 'a new valueAtMargin')
+  options.sigmoid = 'linear'
+  near(rewards.tolerance(2, options), 1 - 0.5 * 0.5, 'a new sigmoid')
+  options.margin = -1
+  testing.assertError(function() rewards.tolerance(2, options) end, 'margin')
+  options.margin = 0 / 0
+  testing.assertError(function() rewards.tolerance(2, options) end, 'margin')
+end)
+
 testing.case('tolerance maps a tensor elementwise', function()
   local values = rewards.tolerance(tensor.DoubleTensor{0, 1, 2}, {margin = 1})
   testing.assertEqual(values:size(), 3)

@@ -1,0 +1,180 @@
+// The MuJoCo host against MuJoCo alone, on one core, per control step:
+//   Raw/skip:N              a C++ loop: set ctrl, mj_step N times
+//   Plugin/skip:N           the same through the plugin: cartpole_balance,
+//                           with its reward (three tolerance() calls, in
+//                           Lua, on the lent state) every control step
+//   PluginBare/skip:N       a level with no callbacks: the plugin alone
+//   RawRender/84x84         mj_step, then mjv_updateScene, mjr_render and
+//                           mjr_readPixels into a reused buffer
+//   PluginRender/84x84      a step and RGB_INTERLEAVED through the plugin
+//                           (a pool buffer, rows flipped top first)
+// Both sides run the same model (levels/models/cartpole.xml) with the
+// same settings; report the ratios of one run (docs/mujoco.md).
+//
+//   bazel run -c opt //benchmarks:mujoco_benchmark
+#include <GL/osmesa.h>
+#include <mujoco/mujoco.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "engine_plugin/engine.h"
+#include "levels/builtin_levels.h"
+
+namespace {
+
+using engine_plugin::Engine;
+
+// levels/models/cartpole.xml, compiled straight from the binary's copy.
+mjModel* LoadCartpole() {
+  const std::string xml(*levels::FindBuiltinLevelFile("models/cartpole.xml"));
+  mjVFS* vfs = new mjVFS;
+  mj_defaultVFS(vfs);
+  mj_makeEmptyFileVFS(vfs, "cartpole.xml", static_cast<int>(xml.size()));
+  std::copy(xml.begin(), xml.end(), static_cast<char*>(vfs->filedata[0]));
+  char error[1000];
+  mjModel* model = mj_loadXML("cartpole.xml", vfs, error, sizeof(error));
+  mj_deleteVFS(vfs);
+  delete vfs;
+  return model;
+}
+
+// A control sequence both sides follow.
+double Control(std::int64_t step) { return ((step * 37) % 21 - 10) / 10.0; }
+
+void Raw(benchmark::State& state) {
+  const int skip = static_cast<int>(state.range(0));
+  mjModel* m = LoadCartpole();
+  mjData* d = mj_makeData(m);
+  std::int64_t step = 0;
+  for (auto _ : state) {
+    if (step % 1000 == 0) mj_resetData(m, d);  // the task's episodes
+    d->ctrl[0] = Control(step++);
+    for (int i = 0; i < skip; ++i) mj_step(m, d);
+  }
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+std::unique_ptr<Engine> Started(benchmark::State& state, const std::string& level,
+                                int frame_skip) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(level);
+  absl::Status status = engine.status();
+  if (status.ok()) status = (*engine)->SetSetting("frameSkip", std::to_string(frame_skip));
+  if (status.ok()) status = (*engine)->Init();
+  if (status.ok()) status = (*engine)->Start(0, 1);
+  if (!status.ok()) {
+    state.SkipWithError(status.ToString().c_str());
+    return nullptr;
+  }
+  return *std::move(engine);
+}
+
+void Step(benchmark::State& state, Engine& engine, std::int64_t& step) {
+  double reward = 0;
+  engine.ActContinuous({Control(step++)}).IgnoreError();
+  absl::StatusOr<engine_plugin::EpisodeStatus> status = engine.Advance(1, &reward);
+  if (!status.ok()) {
+    state.SkipWithError(status.status().ToString().c_str());
+  } else if (*status != engine_plugin::EpisodeStatus::kRunning) {
+    engine.Start(0, 1).IgnoreError();
+  }
+}
+
+void PluginSteps(benchmark::State& state, const std::string& level) {
+  std::unique_ptr<Engine> engine = Started(state, level, static_cast<int>(state.range(0)));
+  if (engine == nullptr) return;
+  std::int64_t step = 0;
+  for (auto _ : state) Step(state, *engine, step);
+}
+
+void Plugin(benchmark::State& state) { PluginSteps(state, "cartpole_balance"); }
+
+// A level with the cartpole model and no callbacks, in /tmp.
+std::string BareLevel() {
+  const std::string folder = "/tmp/mujoco_benchmark_bare";
+  std::system(("mkdir -p " + folder).c_str());
+  std::ofstream(folder + "/cartpole.xml") << *levels::FindBuiltinLevelFile("models/cartpole.xml");
+  std::ofstream(folder + "/level.lua")
+      << "-- host: mujoco\nlocal api = {}\n"
+         "function api:model() return {file = 'cartpole.xml', camera = 'fixed'} end\n"
+         "return api\n";
+  return folder + "/level.lua";
+}
+
+void PluginBare(benchmark::State& state) { PluginSteps(state, BareLevel()); }
+
+constexpr int kSize = 84;
+
+void RawRender(benchmark::State& state) {
+  mjModel* m = LoadCartpole();
+  mjData* d = mj_makeData(m);
+  OSMesaContext context = OSMesaCreateContextExt(OSMESA_RGBA, 24, 8, 0, nullptr);
+  unsigned char surface[4];
+  OSMesaMakeCurrent(context, surface, GL_UNSIGNED_BYTE, 1, 1);
+  m->vis.global.offwidth = kSize;
+  m->vis.global.offheight = kSize;
+  m->vis.quality.offsamples = 0;
+  mjvScene scene;
+  mjvCamera camera;
+  mjvOption option;
+  mjrContext render;
+  mjv_defaultScene(&scene);
+  mjv_defaultCamera(&camera);
+  mjv_defaultOption(&option);
+  mjr_defaultContext(&render);
+  mjv_makeScene(m, &scene, 2000);
+  mjr_makeContext(m, &render, mjFONTSCALE_100);
+  mjr_setBuffer(mjFB_OFFSCREEN, &render);
+  scene.flags[mjRND_SHADOW] = 0;
+  scene.flags[mjRND_REFLECTION] = 0;
+  camera.type = mjCAMERA_FIXED;
+  camera.fixedcamid = 0;
+  std::vector<unsigned char> rgb(kSize * kSize * 3);
+  const mjrRect viewport = {0, 0, kSize, kSize};
+  std::int64_t step = 0;
+  for (auto _ : state) {
+    d->ctrl[0] = Control(step++);
+    mj_step(m, d);
+    mjv_updateScene(m, d, &option, nullptr, &camera, mjCAT_ALL, &scene);
+    mjr_render(viewport, &scene, &render);
+    mjr_readPixels(rgb.data(), nullptr, viewport, &render);
+    benchmark::DoNotOptimize(rgb.data());
+  }
+  mjr_freeContext(&render);
+  mjv_freeScene(&scene);
+  OSMesaDestroyContext(context);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+void PluginRender(benchmark::State& state) {
+  std::unique_ptr<Engine> engine = Started(state, BareLevel(), 1);
+  if (engine == nullptr) return;
+  int rgb = -1;
+  for (std::size_t i = 0; i < engine->observation_specs().size(); ++i) {
+    if (engine->observation_specs()[i].name == "RGB_INTERLEAVED") rgb = static_cast<int>(i);
+  }
+  std::int64_t step = 0;
+  for (auto _ : state) {
+    Step(state, *engine, step);
+    absl::StatusOr<engine_plugin::ObservationValue> frame = engine->Observation(rgb);
+    if (!frame.ok()) state.SkipWithError(frame.status().ToString().c_str());
+    benchmark::DoNotOptimize(frame);
+  }
+}
+
+BENCHMARK(Raw)->ArgName("skip")->Arg(1)->Arg(5);
+BENCHMARK(Plugin)->ArgName("skip")->Arg(1)->Arg(5);
+BENCHMARK(PluginBare)->ArgName("skip")->Arg(1)->Arg(5);
+BENCHMARK(RawRender)->Name("RawRender/84x84");
+BENCHMARK(PluginRender)->Name("PluginRender/84x84");
+
+}  // namespace
+
+BENCHMARK_MAIN();
