@@ -58,6 +58,13 @@ def reacher_easy(observation):
     return list(np.clip(jacobian.T @ (300 * (target - finger)) - observation["QVEL"], -1, 1))
 
 
+def ball_in_cup_catch(observation):
+    """Keep the cup under the falling ball (PD on the cup's x towards the
+    ball's), and its height where it is."""
+    (cup_x, cup_z, ball_x, _), (cup_vx, cup_vz, _, _) = observation["QPOS"], observation["QVEL"]
+    return list(np.clip([20 * (ball_x - cup_x) - 2 * cup_vx, -10 * cup_z - 2 * cup_vz], -1, 1))
+
+
 # level -> (controller, the observations it reads, the least it earns over
 # an episode, the most the zero policy earns)
 TASKS = {
@@ -66,4 +73,6 @@ TASKS = {
     "pendulum_swingup": (pendulum_swingup, ["QPOS", "QVEL"], 500, 50),
     "point_mass_easy": (point_mass_easy, ["QPOS", "QVEL"], 700, 50),
     "reacher_easy": (reacher_easy, ["QPOS", "QVEL", "TARGET"], 800, 50),
+    # 500 control steps: the ball falls for the first few.
+    "ball_in_cup_catch": (ball_in_cup_catch, ["QPOS", "QVEL"], 450, 50),
 }

@@ -11,10 +11,11 @@ rewardsPath = rewardsPath or 'engines/mujoco/lua/rewards.lua'
 levelsPath = levelsPath or 'levels'
 
 package.preload['dmlab.system.mujoco.rewards'] = function() return dofile(rewardsPath) end
-local ids = {pole = 2, finger = 4, target = 5, pointmass = 2}
+local ids = {pole = 2, finger = 4, target = 5, pointmass = 2, ball = 3, cup_z = 2, ball_x = 3,
+             ball_z = 4}
 package.preload['dmlab.system.mujoco'] = function()
   local function id(_, name) return assert(ids[name], name) end
-  return {body = id, geom = id, site = function() return 1 end}
+  return {body = id, geom = id, site = function() return 1 end, qposIndex = id, qvelIndex = id}
 end
 local rewards = require 'dmlab.system.mujoco.rewards'
 
@@ -27,6 +28,7 @@ local function state(nq, nbody, nu)
     ctrl = tensor.DoubleTensor(nu), xmat = tensor.DoubleTensor(nbody, 9),
     xpos = tensor.DoubleTensor(nbody, 3), geom_xpos = tensor.DoubleTensor(nbody, 3),
     site_xpos = tensor.DoubleTensor(1, 3), mocap_pos = tensor.DoubleTensor(1, 3),
+    qfrc_applied = tensor.DoubleTensor(nq),
   }
 end
 
@@ -181,6 +183,24 @@ testing.case('reacher: 1 while the finger is within 0.06 m of the target in the 
     s.xpos(4):val{0.1 + case[1], 0.1 + case[2], case[3]}  -- height does not count
     near(api:afterStep(s), case[4], 'offset ' .. case[1] .. ', ' .. case[2])
   end
+end)
+
+testing.case('ball in cup: 1 while the ball is inside the target box', function()
+  local api = level('ball_in_cup_catch')
+  local s = state(4, 3, 2)
+  api:reset(s)
+  local x, z = s.qpos(3):val(), s.qpos(4):val()
+  testing.assertTrue(math.abs(x) >= 0.1 and math.abs(x) <= 0.2, 'the ball starts to one side')
+  testing.assertTrue(z >= 0.15 and z <= 0.3, 'and above')
+  near(s.qfrc_applied(2):val(), 0.1 * 9.81, "the cup's weight is carried")
+  s.site_xpos(1):val{0.2, 0, 0.6}
+  for _, case in ipairs{{0, 0, 1}, {0.049, 0.034, 1}, {-0.049, -0.034, 1}, {0.051, 0, 0},
+                        {0, 0.036, 0}, {0, 0.5, 0}} do
+    s.xpos(3):val{0.2 + case[1], 0.3, 0.6 + case[2]}  -- y does not count
+    near(api:afterStep(s), case[3], 'offset ' .. case[1] .. ', ' .. case[2])
+  end
+  for _ = 7, 499 do api:afterStep(s) end
+  testing.assertEqual(select(2, api:afterStep(s)), 'truncated', 'after 500 steps')
 end)
 
 testing.run()
