@@ -5,12 +5,15 @@
 //   bazel run -c opt //engines:run_level -- --level=demo_maze
 //       --steps=1000 --seed=1 --width=84 --height=84 --agent=random
 //       --png=out.png [--top_down_png=top.png] [--setting=key=value,...]
-//       [--episodes=N]
+//       [--episodes=N] [--frames=DIR --frame_every=N]
 //
 // Each step advances the host one control step (a frame, for the maze).
 // On the maze, the agents move as a player would; on any other host,
 // --agent=random holds uniformly random actions (within their bounds) for
-// a few steps each, and --agent=forward is an error. When an episode ends (the level
+// a few steps each, and --agent=forward is an error. --agent=zero leaves
+// every action at 0, on any host (MuJoCo's passive dynamics). --frames
+// writes the RGB frame of every --frame_every-th step as
+// DIR/frame_<step>.png (step 0: the episode's first frame). When an episode ends (the level
 // terminates it or episodeLengthSeconds interrupts it) its return is
 // printed and episode e + 1 starts with seed + e + 1. At the end it prints
 // the steps, the seconds they took, steps per second and how many frame
@@ -33,6 +36,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iterator>
 #include <memory>
 #include <random>
@@ -65,6 +69,9 @@ ABSL_FLAG(std::string, agent, "random",
           "random: sensible moves held a few frames each (on other hosts than the maze, "
           "random actions); forward: runs, turns at walls (the maze only)");
 ABSL_FLAG(std::string, png, "", "write the last RGB frame here (none when empty)");
+ABSL_FLAG(std::string, frames, "",
+          "write RGB frames into this directory as frame_<step>.png (none when empty)");
+ABSL_FLAG(int, frame_every, 1, "with --frames, write every this many steps' frame");
 ABSL_FLAG(std::string, top_down_png, "",
           "write the last DEBUG.CAMERA.TOP_DOWN frame here (default: --png with _top_down "
           "before the extension)");
@@ -322,11 +329,14 @@ absl::Status Run() {
   const auto* maze_host = dynamic_cast<const maze::MazeHost*>(&engine.host());
   std::unique_ptr<Agent> agent;
   UniformAgent uniform(engine, seed);
-  if (maze_host == nullptr) {
+  const bool zero = agent_name == "zero";
+  if (zero) {
+    // Every action stays 0: no Act at all.
+  } else if (maze_host == nullptr) {
     if (agent_name != "random") {
       return absl::InvalidArgumentError(absl::StrCat(
           "--agent=", agent_name, " needs the maze host; this level runs on '",
-          engine.host_name(), "' (use --agent=random)"));
+          engine.host_name(), "' (use --agent=random or zero)"));
     }
   } else if (agent_name == "random") {
     agent = std::make_unique<RandomAgent>(seed);
@@ -334,7 +344,7 @@ absl::Status Run() {
     agent = std::make_unique<ForwardAgent>(engine.fps(), seed);
   } else {
     return absl::InvalidArgumentError(
-        absl::StrCat("--agent must be random or forward, not '", agent_name, "'"));
+        absl::StrCat("--agent must be random, forward or zero, not '", agent_name, "'"));
   }
 
   int episode = 0;
@@ -344,9 +354,31 @@ absl::Status Run() {
   int episodes_ended = 0;
   Progress progress(steps);
   const auto begin = std::chrono::steady_clock::now();
+  const std::string frames = FromWorkingDirectory(absl::GetFlag(FLAGS_frames));
+  const int frame_every = absl::GetFlag(FLAGS_frame_every);
+  if (frame_every < 1) {
+    return absl::InvalidArgumentError(absl::StrCat("--frame_every must be >= 1, not ", frame_every));
+  }
+  // Writes step `step`'s frame when --frames asks for it.
+  auto write_frame = [&](int step) -> absl::Status {
+    if (frames.empty() || step % frame_every != 0) return absl::OkStatus();
+    char name[32];
+    std::snprintf(name, sizeof(name), "/frame_%06d.png", step);
+    return SaveObservation(engine, "RGB_INTERLEAVED", frames + name);
+  };
+  if (!frames.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(frames, error);
+    if (error) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--frames: cannot make '", frames, "': ", error.message()));
+    }
+  }
+  if (absl::Status written = write_frame(0); !written.ok()) return written;
   int step = 0;
   while (step < steps) {
-    if (maze_host != nullptr) {
+    if (zero) {
+    } else if (maze_host != nullptr) {
       engine.Act(agent->Next(maze_host->world()->pose()));
     } else {
       uniform.Act(engine);
@@ -354,6 +386,7 @@ absl::Status Run() {
     absl::StatusOr<EpisodeStatus> status = engine.Advance(1, &episode_return);
     if (!status.ok()) return status.status();
     ++step;
+    if (absl::Status written = write_frame(step); !written.ok()) return written;
     ++episode_steps;
     progress.Update(
         step, std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());

@@ -73,13 +73,27 @@ expect_line "steps 15 seconds $NUMBER steps_per_second $NUMBER frame_buffers_all
 expect_png "$OUT/workdir/shots/last.png" 20 10
 expect_png "$OUT/workdir/shots/map.png" 20 10
 
-# Errors exit 1 with a message naming the problem.
+# A MuJoCo level: the zero agent (passive dynamics) and random actions,
+# frames written every 10 steps, the episode's own time limit.
+run --level=cartpole_swingup --steps=1000 --agent=zero --width=32 --height=24 \
+    --frames="$OUT/frames" --frame_every=250 || fail "MuJoCo run failed"
+expect_line "episode 0 return $NUMBER steps 1000 interrupted"
+for step in 000000 000250 000500 000750 001000; do
+  expect_png "$OUT/frames/frame_$step.png" 32 24
+done
+[[ "$(ls "$OUT/frames" | wc -l)" == 5 ]] || fail "expected 5 frames"
+run --level=pendulum_swingup --steps=50 --agent=random || fail "MuJoCo random run failed"
+expect_line "steps 50 seconds $NUMBER steps_per_second $NUMBER frame_buffers_allocated [0-9]+"
 expect_error() {  # pattern, then run_level's arguments
   local pattern="$1"
   shift
   if run "$@"; then fail "run_level $* succeeded"; fi
   grep -q -- "$pattern" "$OUT/stderr" || fail "stderr of run_level $* lacks '$pattern'"
 }
+expect_error "needs the maze host" --level=cartpole_balance --agent=forward --steps=1
+expect_error "--frame_every must be >= 1" --frame_every=0 --frames="$OUT/f" --steps=1
+
+# Errors exit 1 with a message naming the problem.
 expect_error "'bogus'" --agent=bogus --steps=1
 expect_error "no_such_level" --level=no_such_level --steps=1
 expect_error "width" --width=0 --steps=1
