@@ -231,7 +231,7 @@ absl::Status MujocoHost::CheckDiverged(absl::string_view when) {
 }
 
 absl::Status MujocoHost::Start(Level& level, std::uint64_t) {
-  const mjModel* m = loaded_.model.get();
+  mjModel* m = loaded_.model.get();
   mjData* d = loaded_.data.get();
   if (absl::Status reset = Guarded("mj_resetData", [&] { mj_resetData(m, d); }); !reset.ok()) {
     return reset;
@@ -271,7 +271,7 @@ absl::Status MujocoHost::Step(Level& level) {
     return absl::FailedPreconditionError(
         "the simulation stopped with an error in this episode: start a new one");
   }
-  const mjModel* m = loaded_.model.get();
+  mjModel* m = loaded_.model.get();
   mjData* d = loaded_.data.get();
   std::copy(action_.begin(), action_.end(), d->ctrl);
   absl::StatusOr<bool> before = lending_.Call(level, m, d, "beforeStep", 0,

@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engines/mujoco/model_arrays.h"
 #include "lua_api/lua_tensor.h"
-#include "lua_api/n_results_or.h"
 #include "tensor/tensor.h"
 
 namespace mujoco_host {
@@ -18,43 +18,68 @@ struct Field {
   const char* name;
   mjtNum* mjData::*array;
   int mjModel::*rows;
-  int columns;
+  int columns;    // 0: a vector
+  bool computed;  // by MuJoCo from the state: read-only
 };
 
 constexpr Field kFields[] = {
-    {"qpos", &mjData::qpos, &mjModel::nq, 0},
-    {"qvel", &mjData::qvel, &mjModel::nv, 0},
-    {"qacc", &mjData::qacc, &mjModel::nv, 0},
-    {"qfrc_applied", &mjData::qfrc_applied, &mjModel::nv, 0},
-    {"act", &mjData::act, &mjModel::na, 0},
-    {"ctrl", &mjData::ctrl, &mjModel::nu, 0},
-    {"actuator_force", &mjData::actuator_force, &mjModel::nu, 0},
-    {"sensordata", &mjData::sensordata, &mjModel::nsensordata, 0},
-    {"xpos", &mjData::xpos, &mjModel::nbody, 3},
-    {"xquat", &mjData::xquat, &mjModel::nbody, 4},
-    {"xmat", &mjData::xmat, &mjModel::nbody, 9},
-    {"xfrc_applied", &mjData::xfrc_applied, &mjModel::nbody, 6},
-    {"subtree_com", &mjData::subtree_com, &mjModel::nbody, 3},
-    {"cvel", &mjData::cvel, &mjModel::nbody, 6},
-    {"site_xpos", &mjData::site_xpos, &mjModel::nsite, 3},
-    {"site_xmat", &mjData::site_xmat, &mjModel::nsite, 9},
-    {"geom_xpos", &mjData::geom_xpos, &mjModel::ngeom, 3},
-    {"geom_xmat", &mjData::geom_xmat, &mjModel::ngeom, 9},
-    {"mocap_pos", &mjData::mocap_pos, &mjModel::nmocap, 3},
-    {"mocap_quat", &mjData::mocap_quat, &mjModel::nmocap, 4},
+    {"qpos", &mjData::qpos, &mjModel::nq, 0, false},
+    {"qvel", &mjData::qvel, &mjModel::nv, 0, false},
+    {"qfrc_applied", &mjData::qfrc_applied, &mjModel::nv, 0, false},
+    {"act", &mjData::act, &mjModel::na, 0, false},
+    {"ctrl", &mjData::ctrl, &mjModel::nu, 0, false},
+    {"xfrc_applied", &mjData::xfrc_applied, &mjModel::nbody, 6, false},
+    {"mocap_pos", &mjData::mocap_pos, &mjModel::nmocap, 3, false},
+    {"mocap_quat", &mjData::mocap_quat, &mjModel::nmocap, 4, false},
+    {"qacc", &mjData::qacc, &mjModel::nv, 0, true},
+    {"actuator_force", &mjData::actuator_force, &mjModel::nu, 0, true},
+    {"sensordata", &mjData::sensordata, &mjModel::nsensordata, 0, true},
+    {"xpos", &mjData::xpos, &mjModel::nbody, 3, true},
+    {"xquat", &mjData::xquat, &mjModel::nbody, 4, true},
+    {"xmat", &mjData::xmat, &mjModel::nbody, 9, true},
+    {"subtree_com", &mjData::subtree_com, &mjModel::nbody, 3, true},
+    {"cvel", &mjData::cvel, &mjModel::nbody, 6, true},
+    {"site_xpos", &mjData::site_xpos, &mjModel::nsite, 3, true},
+    {"site_xmat", &mjData::site_xmat, &mjModel::nsite, 9, true},
+    {"geom_xpos", &mjData::geom_xpos, &mjModel::ngeom, 3, true},
+    {"geom_xmat", &mjData::geom_xmat, &mjModel::ngeom, 9, true},
 };
 
 std::string FieldNames() {
   std::string names;
   for (const Field& field : kFields) absl::StrAppend(&names, names.empty() ? "" : ", ", field.name);
-  return names + ", time";
+  return names + ", time, model";
 }
 
-// The registry key of the states' metatable, per lua_State (each instance
-// has its own state, so the StateLending pointer is unique there too).
-const char kMetatableKey = 0;
+// Registry keys of the two metatables, per lua_State (each instance has
+// its own state, so the StateLending bound in them is the instance's).
+const char kStateMetatable = 0;
+const char kModelMetatable = 0;
 
 }  // namespace
+
+std::string StateLending::CheckCurrent(lua_State* L, const void* table, const char* key) const {
+  if (loan_ != nullptr && lua_topointer(L, 1) == table) return {};
+  return absl::StrCat(kStateLender, ": '", key,
+                      "' read from a state kept past the callback it was lent to");
+}
+
+std::string StateLending::Lend(lua_State* L, tensor::DType dtype, std::int64_t rows,
+                               std::int64_t columns, void* data, std::size_t bytes) {
+  const std::int64_t shape[2] = {rows, columns};
+  const std::size_t rank = columns == 0 ? 1 : 2;
+  absl::StatusOr<tensor::Layout> layout =
+      tensor::Layout::Contiguous(absl::Span<const std::int64_t>(shape, rank));
+  if (!layout.ok()) return std::string(layout.status().message());
+  absl::StatusOr<tensor::Tensor> lent =
+      tensor::Tensor::Lend(dtype, *std::move(layout), data, bytes, loan_->token());
+  if (!lent.ok()) return std::string(lent.status().message());
+  lua_api::LuaTensor::Push(L, *std::move(lent));
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, -2);
+  lua_rawset(L, 1);  // later reads in this call find it directly
+  return {};
+}
 
 lua_api::NResultsOr StateLending::Index(lua_State* L) {
   auto* self = static_cast<StateLending*>(lua_touserdata(L, lua_upvalueindex(1)));
@@ -62,58 +87,107 @@ lua_api::NResultsOr StateLending::Index(lua_State* L) {
     return absl::StrCat(kStateLender, ": fields are named by strings (", FieldNames(), ")");
   }
   const char* key = lua_tostring(L, 2);
-  if (self->loan_ == nullptr || lua_topointer(L, 1) != self->table_) {
-    return absl::StrCat(kStateLender, ": '", key,
-                        "' read from a state kept past the callback it was lent to");
-  }
+  if (std::string why = self->CheckCurrent(L, self->state_table_, key); !why.empty()) return why;
   if (std::strcmp(key, "time") == 0) {
     lua_pushnumber(L, self->data_->time);
+    return 1;
+  }
+  if (std::strcmp(key, "model") == 0) {
+    self->PushTable(L, &kModelMetatable, &lua_api::Raising<&StateLending::ModelIndex>);
+    self->model_table_ = lua_topointer(L, -1);
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, 1);
     return 1;
   }
   for (const Field& field : kFields) {
     if (std::strcmp(key, field.name) != 0) continue;
     const std::int64_t rows = self->model_->*field.rows;
-    const std::int64_t shape[2] = {rows, field.columns};
-    const std::size_t rank = field.columns == 0 ? 1 : 2;
     const std::int64_t count = rows * (field.columns == 0 ? 1 : field.columns);
-    absl::StatusOr<tensor::Layout> layout =
-        tensor::Layout::Contiguous(absl::Span<const std::int64_t>(shape, rank));
-    if (!layout.ok()) return std::string(layout.status().message());
-    absl::StatusOr<tensor::Tensor> lent = tensor::Tensor::Lend(
-        tensor::DType::kFloat64, *std::move(layout), self->data_->*field.array,
-        static_cast<std::size_t>(count) * sizeof(mjtNum), self->loan_->token());
-    if (!lent.ok()) return std::string(lent.status().message());
-    lua_api::LuaTensor::Push(L, *std::move(lent));
-    lua_pushvalue(L, 2);
-    lua_pushvalue(L, -2);
-    lua_rawset(L, 1);  // later reads in this call find it directly
+    mjtNum* data = self->data_->*field.array;
+    const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(mjtNum);
+    if (field.computed) self->Watch(absl::StrCat("state.", key), data, bytes);
+    if (std::string why = self->Lend(L, tensor::DType::kFloat64, rows, field.columns, data, bytes);
+        !why.empty()) {
+      return why;
+    }
     return 1;
   }
   return absl::StrCat(kStateLender, " has no field '", key, "' (it has ", FieldNames(), ")");
 }
 
-void StateLending::PushState(lua_State* L) {
+lua_api::NResultsOr StateLending::ModelIndex(lua_State* L) {
+  auto* self = static_cast<StateLending*>(lua_touserdata(L, lua_upvalueindex(1)));
+  if (lua_type(L, 2) != LUA_TSTRING) {
+    return absl::StrCat(kStateLender, ": model arrays are named by strings (body_mass, ...)");
+  }
+  const char* key = lua_tostring(L, 2);
+  if (std::string why = self->CheckCurrent(L, self->model_table_, key); !why.empty()) return why;
+  const std::optional<ModelArray> array = FindModelArray(*self->model_, key);
+  if (!array) {
+    return absl::StrCat(kStateLender, ": the model has no array '", key,
+                        "' (mjModel's arrays: body_mass, geom_size, actuator_ctrlrange, ...)");
+  }
+  self->Watch(absl::StrCat("state.model.", key), array->data, array->bytes);
+  const std::int64_t columns = array->columns == 1 ? 0 : array->columns;
+  if (std::string why =
+          self->Lend(L, array->dtype, array->rows, columns, array->data, array->bytes);
+      !why.empty()) {
+    return why;
+  }
+  return 1;
+}
+
+void StateLending::PushTable(lua_State* L, const char* metatable_key, lua_CFunction index) {
   lua_createtable(L, 0, 4);
-  lua_pushlightuserdata(L, const_cast<char*>(&kMetatableKey));
+  lua_pushlightuserdata(L, const_cast<char*>(metatable_key));
   lua_rawget(L, LUA_REGISTRYINDEX);
   if (lua_isnil(L, -1)) {
     lua_pop(L, 1);
     lua_createtable(L, 0, 2);
     lua_pushlightuserdata(L, this);
-    lua_pushcclosure(L, &lua_api::Raising<&StateLending::Index>, 1);
+    lua_pushcclosure(L, index, 1);
     lua_setfield(L, -2, "__index");
     lua_pushstring(L, kStateLender);
     lua_setfield(L, -2, "__metatable");  // getmetatable shows this, not the table
-    lua_pushlightuserdata(L, const_cast<char*>(&kMetatableKey));
+    lua_pushlightuserdata(L, const_cast<char*>(metatable_key));
     lua_pushvalue(L, -2);
     lua_rawset(L, LUA_REGISTRYINDEX);
   }
   lua_setmetatable(L, -2);
-  table_ = lua_topointer(L, -1);
+}
+
+void StateLending::Watch(std::string name, void* data, std::size_t bytes) {
+  const std::size_t offset = copies_.size();
+  copies_.resize(offset + bytes);
+  if (bytes > 0) std::memcpy(copies_.data() + offset, data, bytes);
+  watched_.push_back({std::move(name), data, bytes, offset});
+}
+
+absl::Status StateLending::CheckUnwritten(const char* callback) {
+  const Watched* first_written = nullptr;
+  // Newest first, so that the oldest copy of an array lent twice wins.
+  for (auto it = watched_.rbegin(); it != watched_.rend(); ++it) {
+    if (it->bytes == 0 || std::memcmp(it->data, copies_.data() + it->offset, it->bytes) == 0) {
+      continue;
+    }
+    std::memcpy(it->data, copies_.data() + it->offset, it->bytes);
+    first_written = &*it;
+  }
+  absl::Status status;
+  if (first_written != nullptr) {
+    status = absl::InvalidArgumentError(absl::StrCat(
+        "level callback '", callback, "' wrote into ", first_written->name,
+        ", which is read-only (MuJoCo computes it, or it is the model): the write was undone; "
+        "write qpos, qvel, act, ctrl, qfrc_applied, xfrc_applied or mocap_pos/quat instead"));
+  }
+  watched_.clear();
+  copies_.clear();
+  return status;
 }
 
 absl::StatusOr<bool> StateLending::Call(
-    engine_plugin::Level& level, const mjModel* model, mjData* data, const char* name,
+    engine_plugin::Level& level, mjModel* model, mjData* data, const char* name,
     int num_results, absl::FunctionRef<absl::Status(lua_State* L, int first)> read_results) {
   // Made only when the level has the callback: most steps of most levels
   // call one of beforeStep and afterStep, not both.
@@ -125,12 +199,16 @@ absl::StatusOr<bool> StateLending::Call(
         model_ = model;
         data_ = data;
         loan_ = &*loan;
-        PushState(L);
+        PushTable(L, &kStateMetatable, &lua_api::Raising<&StateLending::Index>);
+        state_table_ = lua_topointer(L, -1);
         return 1;
       },
       read_results);
   loan_ = nullptr;
-  table_ = nullptr;
+  state_table_ = nullptr;
+  model_table_ = nullptr;
+  absl::Status unwritten = CheckUnwritten(name);
+  if (!unwritten.ok()) return unwritten;
   return called;
 }
 

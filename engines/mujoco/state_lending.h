@@ -1,5 +1,5 @@
-// StateLending: MuJoCo's mjData arrays, lent to one level callback as
-// tensors, without a copy.
+// StateLending: MuJoCo's mjData and mjModel arrays, lent to one level
+// callback as tensors, without a copy.
 //
 // Each callback gets a fresh `state` table. Reading a field
 // (state.qpos) lends that array as a DoubleTensor over mjData's own
@@ -9,12 +9,21 @@
 // are lent on first read and cached in the table, so a callback pays for
 // the arrays it reads and nothing else.
 //
-// Fields (shape in MuJoCo's sizes): qpos (nq), qvel, qacc, qfrc_applied
-// (nv), act (na), ctrl, actuator_force (nu), sensordata (nsensordata),
-// xpos, subtree_com (nbody x 3), xquat (nbody x 4), xmat (nbody x 9),
-// xfrc_applied, cvel (nbody x 6), site_xpos (nsite x 3), site_xmat
-// (nsite x 9), geom_xpos (ngeom x 3), geom_xmat (ngeom x 9), mocap_pos
-// (nmocap x 3), mocap_quat (nmocap x 4); and time, a number.
+// Fields (shape in MuJoCo's sizes), the state a level may write: qpos
+// (nq), qvel, qfrc_applied (nv), act (na), ctrl (nu), xfrc_applied
+// (nbody x 6), mocap_pos (nmocap x 3), mocap_quat (nmocap x 4). What
+// MuJoCo computes from it, read-only: qacc (nv), actuator_force (nu),
+// sensordata (nsensordata), xpos, subtree_com (nbody x 3), xquat (nbody
+// x 4), xmat (nbody x 9), cvel (nbody x 6), site_xpos (nsite x 3),
+// site_xmat (nsite x 9), geom_xpos (ngeom x 3), geom_xmat (ngeom x 9).
+// And time, a number; and model, a table of mjModel's arrays by name
+// (state.model.body_mass), read-only, in their own element types.
+//
+// Read-only means: a write is undone when the callback returns, and the
+// callback's result is an error naming the array (the tensor core has no
+// read-only storage, so the arrays a callback reads are compared with a
+// copy taken when they were lent; a callback that reads none copies
+// nothing).
 //
 // Example:
 //   StateLending lending;
@@ -24,7 +33,9 @@
 
 #include <mujoco/mujoco.h>
 
-#include <memory>
+#include <cstddef>
+#include <string>
+#include <vector>
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
@@ -38,22 +49,43 @@ inline constexpr char kStateLender[] = "mujoco state";
 
 class StateLending {
  public:
-  // Calls api:<name>(state), with `data`'s arrays lent for the call; as
-  // engine_plugin::Level::Call otherwise.
-  absl::StatusOr<bool> Call(engine_plugin::Level& level, const mjModel* model, mjData* data,
+  // Calls api:<name>(state), with `data`'s and `model`'s arrays lent for
+  // the call; as engine_plugin::Level::Call otherwise. A write into a
+  // read-only array is undone and makes the result an error.
+  absl::StatusOr<bool> Call(engine_plugin::Level& level, mjModel* model, mjData* data,
                             const char* name, int num_results,
                             absl::FunctionRef<absl::Status(lua_State* L, int first)> read_results);
 
  private:
-  // state.<key>: lends the field on first read.
+  // state.<key> and state.model.<key>: lend on first read.
   static lua_api::NResultsOr Index(lua_State* L);
-  void PushState(lua_State* L);
+  static lua_api::NResultsOr ModelIndex(lua_State* L);
+  // "" if the table at index 1 is the current call's `table`, else why not.
+  std::string CheckCurrent(lua_State* L, const void* table, const char* key) const;
+  // Pushes the tensor over `data` and caches it in the table at index 1.
+  std::string Lend(lua_State* L, tensor::DType dtype, std::int64_t rows, std::int64_t columns,
+                   void* data, std::size_t bytes);
+  void PushTable(lua_State* L, const char* metatable_key, lua_CFunction index);
+  // Remembers `bytes` at `data` as they are now, to check after the call.
+  void Watch(std::string name, void* data, std::size_t bytes);
+  // Undoes writes into what Watch saw; an error naming the first.
+  absl::Status CheckUnwritten(const char* callback);
 
-  // While a call is on: what its state lends, and the table it was given.
-  const mjModel* model_ = nullptr;
+  struct Watched {
+    std::string name;
+    void* data;
+    std::size_t bytes;
+    std::size_t offset;  // of the copy in `copies_`
+  };
+
+  // While a call is on: what its state lends, and its tables.
+  mjModel* model_ = nullptr;
   mjData* data_ = nullptr;
   const tensor::ScopedLoan* loan_ = nullptr;
-  const void* table_ = nullptr;
+  const void* state_table_ = nullptr;
+  const void* model_table_ = nullptr;
+  std::vector<Watched> watched_;
+  std::vector<std::byte> copies_;  // kept between calls for its capacity
 };
 
 }  // namespace mujoco_host

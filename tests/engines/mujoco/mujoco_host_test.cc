@@ -141,6 +141,86 @@ function api:readProperty(key) return report[key] end
   EXPECT_THAT(message, HasSubstr("'qvel' read from a state kept past the callback"));
 }
 
+TEST(MujocoHostTest, TheModelsArraysAreLentInTheirOwnTypes) {
+  const std::string level = WriteMujocoLevel(TestFolder("model_arrays"), BuiltinModel("cartpole.xml"), R"(
+local report = {}
+function api:reset(state)
+  local model = state.model
+  report.mass = model.body_mass(3):val()
+  report.range = table.concat(model.actuator_ctrlrange(1):val(), ' ')
+  report.shape = table.concat(model.actuator_ctrlrange:shape(), 'x')
+  report.types = model.body_mass:type() .. ' ' .. model.jnt_type:type() .. ' ' ..
+                 model.geom_rgba:type()
+  report.hinge = model.jnt_type(2):val()
+  report.unknown = select(2, pcall(function() return model.body_weight end))
+end
+function api:readProperty(key) return report[key] end
+)");
+  std::unique_ptr<Engine> engine = InitMujoco(level);
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  const std::pair<const char*, std::string> expected[] = {
+      {"mass", "0.1"},
+      {"range", "-1 1"},
+      {"shape", "1x2"},
+      {"types", "dmlab.system.tensor.DoubleTensor dmlab.system.tensor.Int32Tensor "
+                "dmlab.system.tensor.FloatTensor"},
+      {"hinge", absl::StrCat(static_cast<int>(mjJNT_HINGE))}};
+  for (const auto& [key, value] : expected) {
+    std::string read;
+    ASSERT_TRUE(engine->ReadProperty(key, &read).ok());
+    EXPECT_EQ(read, value) << key;
+  }
+  std::string message;
+  ASSERT_TRUE(engine->ReadProperty("unknown", &message).ok());
+  EXPECT_THAT(message, HasSubstr("the model has no array 'body_weight'"));
+}
+
+TEST(MujocoHostTest, AWriteIntoWhatMujocoComputesOrTheModelIsUndoneAndAnError) {
+  const std::string level = WriteMujocoLevel(TestFolder("read_only"), BuiltinModel("cartpole.xml"), R"(
+local target = 'none'
+local seen = ''
+function api:reset(state)
+  seen = string.format('%.17g %.17g', state.model.body_mass(3):val(), state.xpos(3)(3):val())
+end
+function api:afterStep(state)
+  if target == 'xpos' then state.xpos(3):fill(99) end
+  if target == 'sensor' then state.qacc:fill(7) end
+  if target == 'mass' then state.model.body_mass(3):val(5) end
+  if target == 'ctrl' then state.ctrl:fill(0.5) end  -- the state: allowed
+  return 0
+end
+function api:writeProperty(key, value) target = value; return true end
+function api:readProperty(key) if key == 'seen' then return seen end end
+)");
+  std::unique_ptr<Engine> engine = InitMujoco(level);
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  std::string before;
+  ASSERT_TRUE(engine->ReadProperty("seen", &before).ok());
+  for (const auto& [target, name] : {std::pair{"xpos", "state.xpos"},
+                                     std::pair{"sensor", "state.qacc"},
+                                     std::pair{"mass", "state.model.body_mass"}}) {
+    ASSERT_TRUE(engine->WriteProperty("target", target).ok());
+    ASSERT_TRUE(engine->Start(0, 1).ok());
+    double reward = 0;
+    absl::StatusOr<EpisodeStatus> stepped = engine->Advance(1, &reward);
+    ASSERT_FALSE(stepped.ok()) << target;
+    EXPECT_THAT(stepped.status().message(),
+                HasSubstr(absl::StrCat("level callback 'afterStep' wrote into ", name,
+                                       ", which is read-only")));
+    EXPECT_THAT(stepped.status().message(), HasSubstr("the write was undone"));
+  }
+  // Undone: the model's mass and the reset pose are as they were.
+  ASSERT_TRUE(engine->WriteProperty("target", "ctrl").ok());
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  std::string after;
+  ASSERT_TRUE(engine->ReadProperty("seen", &after).ok());
+  EXPECT_EQ(after, before);
+  double reward = 0;
+  EXPECT_EQ(*engine->Advance(3, &reward), EpisodeStatus::kRunning);
+}
+
 TEST(MujocoHostTest, TheStateNamesItsFields) {
   const std::string level = WriteMujocoLevel(TestFolder("fields"), BuiltinModel("cartpole.xml"), R"(
 function api:afterStep(state) return state.qpoz end
