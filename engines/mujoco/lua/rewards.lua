@@ -20,42 +20,67 @@ local pi, sqrt, tanh, type = math.pi, math.sqrt, math.tanh, type
 local function acosh(y) return log(y + sqrt(y * y - 1)) end
 local function atanh(y) return 0.5 * log((1 + y) / (1 - y)) end
 
--- Each maps the distance d >= 0 (in margins) to (0, 1], with f(1) = v.
+-- Each sigmoid maps the distance d >= 0 (in margins) to (0, 1], with
+-- f(1) = v: `scale` makes the constant from v (once per options table),
+-- `at` the value from d and that constant (every call).
 local sigmoids = {
-  gaussian = function(d, v)
-    local scaled = d * sqrt(-2 * log(v))
-    return exp(-0.5 * scaled * scaled)
-  end,
-  hyperbolic = function(d, v)
-    return 1 / cosh(d * acosh(1 / v))
-  end,
-  long_tail = function(d, v)
-    local scaled = d * sqrt(1 / v - 1)
-    return 1 / (scaled * scaled + 1)
-  end,
-  reciprocal = function(d, v)
-    return 1 / (abs(d) * (1 / v - 1) + 1)
-  end,
-  cosine = function(d, v)
-    local scaled = d * math.acos(2 * v - 1) / pi
-    if abs(scaled) < 1 then return (1 + cos(pi * scaled)) / 2 end
-    return 0
-  end,
-  linear = function(d, v)
-    local scaled = d * (1 - v)
-    if abs(scaled) < 1 then return 1 - scaled end
-    return 0
-  end,
-  quadratic = function(d, v)
-    local scaled = d * sqrt(1 - v)
-    if abs(scaled) < 1 then return 1 - scaled * scaled end
-    return 0
-  end,
-  tanh_squared = function(d, v)
-    local t = tanh(d * atanh(sqrt(1 - v)))
-    return 1 - t * t
-  end,
+  gaussian = {
+    scale = function(v) return sqrt(-2 * log(v)) end,
+    at = function(d, scale)
+      local scaled = d * scale
+      return exp(-0.5 * scaled * scaled)
+    end,
+  },
+  hyperbolic = {
+    scale = function(v) return acosh(1 / v) end,
+    at = function(d, scale) return 1 / cosh(d * scale) end,
+  },
+  long_tail = {
+    scale = function(v) return sqrt(1 / v - 1) end,
+    at = function(d, scale)
+      local scaled = d * scale
+      return 1 / (scaled * scaled + 1)
+    end,
+  },
+  reciprocal = {
+    scale = function(v) return 1 / v - 1 end,
+    at = function(d, scale) return 1 / (abs(d) * scale + 1) end,
+  },
+  cosine = {
+    scale = function(v) return math.acos(2 * v - 1) / pi end,
+    at = function(d, scale)
+      local scaled = d * scale
+      if abs(scaled) < 1 then return (1 + cos(pi * scaled)) / 2 end
+      return 0
+    end,
+  },
+  linear = {
+    scale = function(v) return 1 - v end,
+    at = function(d, scale)
+      local scaled = d * scale
+      if abs(scaled) < 1 then return 1 - scaled end
+      return 0
+    end,
+  },
+  quadratic = {
+    scale = function(v) return sqrt(1 - v) end,
+    at = function(d, scale)
+      local scaled = d * scale
+      if abs(scaled) < 1 then return 1 - scaled * scaled end
+      return 0
+    end,
+  },
+  tanh_squared = {
+    scale = function(v) return atanh(sqrt(1 - v)) end,
+    at = function(d, scale)
+      local t = tanh(d * scale)
+      return 1 - t * t
+    end,
+  },
 }
+
+-- The defaults' (unused while the margin is 0, but kept true).
+local kDefaultScale = sigmoids.gaussian.scale(0.1)
 
 -- Sigmoids that may reach 0 at the margin.
 local reachesZero = {linear = true, quadratic = true, cosine = true}
@@ -86,7 +111,7 @@ local function checkOptions(options)
   if type(v) ~= 'number' or not (v < 1 and (v > 0 or (v == 0 and reachesZero[name]))) then
     optionsError('valueAtMargin must be in (0, 1) (or 0 for linear, quadratic and cosine)')
   end
-  return lower, upper, margin, sigmoid, v
+  return lower, upper, margin, sigmoid.at, sigmoid.scale(v)
 end
 
 -- A level passes the same options table every control step: what was
@@ -95,38 +120,37 @@ end
 local checked = setmetatable({}, {__mode = 'k'})
 
 local function readOptions(options)
-  if options == nil then return 0, 0, 0, sigmoids.gaussian, 0.1 end
+  if options == nil then return 0, 0, 0, sigmoids.gaussian.at, kDefaultScale end
   local seen = checked[options]
   if seen ~= nil then
     local bounds = options.bounds
     if bounds == seen.bounds and options.margin == seen.margin and
        options.sigmoid == seen.sigmoid and options.valueAtMargin == seen.valueAtMargin and
        (bounds == nil or (bounds[1] == seen.lower and bounds[2] == seen.upper)) then
-      return seen.lower, seen.upper, seen.marginValue, seen.sigmoidFunction, seen.v
+      return seen.lower, seen.upper, seen.marginValue, seen.at, seen.scale
     end
   end
-  local lower, upper, margin, sigmoid, v = checkOptions(options)
+  local lower, upper, margin, at, scale = checkOptions(options)
   checked[options] = {
     bounds = options.bounds, margin = options.margin, sigmoid = options.sigmoid,
     valueAtMargin = options.valueAtMargin, lower = lower, upper = upper,
-    marginValue = margin, sigmoidFunction = sigmoid, v = v,
+    marginValue = margin, at = at, scale = scale,
   }
-  return lower, upper, margin, sigmoid, v
+  return lower, upper, margin, at, scale
 end
 
-local function scalar(x, lower, upper, margin, sigmoid, v)
+local function scalar(x, lower, upper, margin, at, scale)
   if x >= lower and x <= upper then return 1 end
   if margin == 0 then return 0 end
-  local d = (x < lower and lower - x or x - upper) / margin
-  return sigmoid(d, v)
+  return at((x < lower and lower - x or x - upper) / margin, scale)
 end
 
 function rewards.tolerance(x, options)
-  local lower, upper, margin, sigmoid, v = readOptions(options)
-  if type(x) == 'number' then return scalar(x, lower, upper, margin, sigmoid, v) end
+  local lower, upper, margin, at, scale = readOptions(options)
+  if type(x) == 'number' then return scalar(x, lower, upper, margin, at, scale) end
   if type(x) == 'userdata' and x.clone then
     return x:clone():apply(function(value)
-      return scalar(value, lower, upper, margin, sigmoid, v)
+      return scalar(value, lower, upper, margin, at, scale)
     end)
   end
   error("'tolerance': argument #1 must be a number or a tensor, not " .. type(x), 2)
