@@ -59,6 +59,22 @@ class Budget final : public tensor::Allocator {
     if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
   }
 
+  // A host's memory for the state: counted as a block is, with no block.
+  absl::Status Charge(std::size_t bytes) {
+    if (!Reserve(bytes)) {
+      // The script's garbage may hold the room.
+      if (collector_ != nullptr) Collect(collector_);
+      if (!Reserve(bytes)) return Refusal(bytes, "the host's memory for this state");
+    }
+    refs_.fetch_add(1, std::memory_order_relaxed);
+    return absl::OkStatus();
+  }
+
+  void Discharge(std::size_t bytes) {
+    used_.fetch_sub(bytes, std::memory_order_relaxed);
+    Unref();
+  }
+
   const TensorLimits& limits() const { return limits_; }
   void set_limits(const TensorLimits& limits) { limits_ = limits; }
   std::size_t used() const { return used_.load(std::memory_order_relaxed); }
@@ -135,9 +151,9 @@ class Budget final : public tensor::Allocator {
     return true;
   }
 
-  absl::Status Refusal(std::size_t bytes) const {
+  absl::Status Refusal(std::size_t bytes, absl::string_view what = "a tensor") const {
     return absl::ResourceExhaustedError(absl::StrCat(
-        "a tensor of ", bytes, " bytes would exceed the tensor memory limit of this Lua state, ",
+        what, " of ", bytes, " bytes would exceed the tensor memory limit of this Lua state, ",
         Megabytes(limits_.memory_bytes), " (", used(), " bytes are in use)"));
   }
 
@@ -214,6 +230,45 @@ TensorLimits GetTensorLimits(lua_State* L) {
 std::size_t TensorMemoryInUse(lua_State* L) {
   const Budget* budget = Find(L);
   return budget != nullptr ? budget->used() : 0;
+}
+
+TensorMemoryCharge::TensorMemoryCharge(TensorMemoryCharge&& other) noexcept
+    : budget_(other.budget_), bytes_(other.bytes_) {
+  other.budget_ = nullptr;
+  other.bytes_ = 0;
+}
+
+TensorMemoryCharge& TensorMemoryCharge::operator=(TensorMemoryCharge&& other) noexcept {
+  if (this != &other) {
+    Release();
+    budget_ = other.budget_;
+    bytes_ = other.bytes_;
+    other.budget_ = nullptr;
+    other.bytes_ = 0;
+  }
+  return *this;
+}
+
+TensorMemoryCharge::~TensorMemoryCharge() { Release(); }
+
+void TensorMemoryCharge::Release() {
+  if (budget_ != nullptr) static_cast<Budget*>(budget_)->Discharge(bytes_);
+  budget_ = nullptr;
+  bytes_ = 0;
+}
+
+absl::StatusOr<TensorMemoryCharge> ChargeTensorMemory(lua_State* L, std::size_t bytes) {
+  Budget* budget = Find(L);
+  if (budget == nullptr) {
+    return absl::FailedPreconditionError(
+        "this Lua state has no tensor limits: the host must call RegisterTensorModule");
+  }
+  budget->set_collector(L);
+  if (absl::Status charged = budget->Charge(bytes); !charged.ok()) return charged;
+  TensorMemoryCharge charge;
+  charge.budget_ = budget;
+  charge.bytes_ = bytes;
+  return charge;
 }
 
 tensor::Allocator& TensorAllocator(lua_State* L) {

@@ -13,7 +13,9 @@
 //     limit, after one full garbage collection has freed what the script
 //     no longer references. The refusal is a ResourceExhausted status, so
 //     the method raises a Lua error that names it and the limit.
-// Memory lent to Lua (engine frames, host_test.lend) is not counted.
+// Memory lent to Lua (engine frames, host_test.lend) is not counted; what a
+// host spends for the state (a simulator's model) can be, with
+// ChargeTensorMemory.
 //
 // The host can also forbid the file constructor
 // ({file = {name = ...}}), which reads any file the process can read; the
@@ -29,6 +31,7 @@
 
 #include <cstddef>
 
+#include "absl/status/statusor.h"
 #include "lua_api/lua.h"
 #include "tensor/allocator.h"
 
@@ -56,6 +59,33 @@ TensorLimits GetTensorLimits(lua_State* L);
 // [-0, +0, -] The bytes of tensor storage that L's allocator has handed out
 // and that are still alive.
 std::size_t TensorMemoryInUse(lua_State* L);
+
+// Memory a host spends on a state's behalf (a simulator's model and its
+// data), counted against the state's limit as its tensors are, from
+// ChargeTensorMemory until the charge is destroyed, which may be after the
+// state is closed. Move-only.
+class TensorMemoryCharge {
+ public:
+  TensorMemoryCharge() = default;
+  TensorMemoryCharge(TensorMemoryCharge&& other) noexcept;
+  TensorMemoryCharge& operator=(TensorMemoryCharge&& other) noexcept;
+  ~TensorMemoryCharge();
+
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  friend absl::StatusOr<TensorMemoryCharge> ChargeTensorMemory(lua_State* L, std::size_t bytes);
+  void Release();
+
+  tensor::Allocator* budget_ = nullptr;  // L's (tensor_limits.cc)
+  std::size_t bytes_ = 0;
+};
+
+// [-0, +0, -] Counts `bytes` against L's limit, collecting L's garbage
+// first if they do not fit; ResourceExhausted, naming the limit, if they
+// still do not. L must be outside any protected call's finalizers (the
+// host's own code, or a callback's).
+absl::StatusOr<TensorMemoryCharge> ChargeTensorMemory(lua_State* L, std::size_t bytes);
 
 // [-0, +0, -] The allocator for every tensor the module makes for L. If it
 // must collect garbage to make room, it runs the collector on L (which may

@@ -18,7 +18,9 @@
 // nrow x ncol, a texture's width x height, <size>'s counts) are checked
 // against the memory the level may use before compiling; the compiled
 // model and its mjData arena (mj_sizeModel, and mjData's buffer and
-// stack, counted from MuJoCo's own list of its arrays) after.
+// stack, counted from MuJoCo's own list of its arrays) after, before
+// mjData is made. LoadedModel::bytes is what the host then charges to the
+// level's budget (lua_api::ChargeTensorMemory).
 //
 // Errors carry MuJoCo's own message, with the file and line it gives.
 //

@@ -127,7 +127,10 @@ absl::Status MujocoHost::SetSetting(absl::string_view key, absl::string_view val
   return absl::OkStatus();
 }
 
-void MujocoHost::RegisterModules(lua_State* L, Level&) { RegisterMujocoModule(L, this); }
+void MujocoHost::RegisterModules(lua_State* L, Level&) {
+  level_state_ = L;
+  RegisterMujocoModule(L, this);
+}
 
 absl::StatusOr<MujocoHost::ModelChoice> MujocoHost::CallModel(Level& level) {
   ModelChoice choice;
@@ -172,6 +175,13 @@ absl::Status MujocoHost::Init(Level& level) {
     return absl::Status(loaded.status().code(),
                         absl::StrCat("level callback 'model': ", loaded.status().message()));
   }
+  absl::StatusOr<lua_api::TensorMemoryCharge> charge =
+      lua_api::ChargeTensorMemory(level_state_, loaded->bytes);
+  if (!charge.ok()) {
+    return absl::Status(charge.status().code(),
+                        absl::StrCat("level callback 'model': ", charge.status().message()));
+  }
+  memory_charge_ = *std::move(charge);
   loaded_ = *std::move(loaded);
   frame_skip_ = frame_skip_setting_.value_or(choice->frame_skip.value_or(1));
   if (absl::Status camera = ResolveCamera(camera_setting_.value_or(choice->camera));
@@ -344,6 +354,7 @@ void MujocoHost::ListProperties(
   visit("width", absl::StrCat(width_));
   visit("height", absl::StrCat(height_));
   visit("camera", camera_name_);
+  visit("modelBytes", absl::StrCat(memory_charge_.bytes()));
 }
 
 }  // namespace mujoco_host

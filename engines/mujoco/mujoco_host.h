@@ -30,7 +30,8 @@
 // so a physics-only agent never pays for them. Lua modules:
 // dmlab.system.mujoco and dmlab.system.mujoco.rewards (mujoco_module.h).
 // Properties: engine.frameSkip, engine.timestep, engine.controlTimestep,
-// engine.width, engine.height, engine.camera.
+// engine.width, engine.height, engine.camera, engine.modelBytes (what the
+// model and its data count against the level's tensor memory limit).
 //
 // Registered as "mujoco".
 #ifndef ENGINES_MUJOCO_MUJOCO_HOST_H_
@@ -47,6 +48,7 @@
 #include "engines/mujoco/mujoco_module.h"
 #include "engines/mujoco/renderer.h"
 #include "engines/mujoco/state_lending.h"
+#include "lua_api/tensor_limits.h"
 
 namespace mujoco_host {
 
@@ -98,8 +100,13 @@ class MujocoHost final : public engine_plugin::Host, public ModelHost {
   std::optional<int> frame_skip_setting_;
   std::optional<std::string> camera_setting_;
 
+  lua_State* level_state_ = nullptr;  // from RegisterModules: the level's VM
+
   // From Init.
   LoadedModel loaded_;
+  // The model's and its data's bytes, counted against the level's tensor
+  // memory limit for as long as they live.
+  lua_api::TensorMemoryCharge memory_charge_;
   int frame_skip_ = 1;
   int camera_ = -1;
   std::string camera_name_ = "-1";

@@ -153,6 +153,38 @@ TEST_F(TensorLimitsTest, StorageMayOutliveItsState) {
   EXPECT_EQ(reinterpret_cast<const double*>(*kept.data())[2], 3);
 }
 
+TEST_F(TensorLimitsTest, AHostsChargeCountsLikeATensorUntilReleased) {
+  SetTensorLimits(L, {.memory_bytes = 1 << 20});
+  absl::StatusOr<TensorMemoryCharge> charge = ChargeTensorMemory(L, 600'000);
+  ASSERT_TRUE(charge.ok()) << charge.status();
+  EXPECT_EQ(charge->bytes(), 600'000u);
+  EXPECT_EQ(TensorMemoryInUse(L), 600'000u);
+  EXPECT_THAT(Run("tensor.ByteTensor(500000)"),
+              HasSubstr("would exceed the tensor memory limit of this Lua state, 1 MiB "
+                        "(600000 bytes are in use)"));
+  // A charge that does not fit is refused, after a collection of garbage.
+  ASSERT_EQ(Run("garbage = tensor.ByteTensor(400000) garbage = nil"), "");
+  absl::StatusOr<TensorMemoryCharge> second = ChargeTensorMemory(L, 400'000);
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_THAT(std::string(ChargeTensorMemory(L, 100'000).status().message()),
+              HasSubstr("the host's memory for this state of 100000 bytes would exceed"));
+  // Moving keeps one charge; destroying it gives the room back.
+  TensorMemoryCharge moved = *std::move(charge);
+  EXPECT_EQ(TensorMemoryInUse(L), 1'000'000u);
+  moved = TensorMemoryCharge();
+  EXPECT_EQ(TensorMemoryInUse(L), 400'000u);
+  EXPECT_EQ(Run("tensor.ByteTensor(500000)"), "");
+}
+
+TEST_F(TensorLimitsTest, AChargeMayOutliveItsState) {
+  absl::StatusOr<TensorMemoryCharge> charge = ChargeTensorMemory(L, 1000);
+  ASSERT_TRUE(charge.ok());
+  lua_close(L);
+  L = luaL_newstate();  // for the fixture's destructor
+  EXPECT_EQ(charge->bytes(), 1000u);
+  // Released here, after the state: the budget lives until then.
+}
+
 TEST_F(TensorLimitsTest, FileAccessCanBeSwitchedOff) {
   SetTensorLimits(L, {.file_access = false});
   EXPECT_THAT(Run("tensor.ByteTensor{file = {name = '/proc/self/environ'}}"),
@@ -164,6 +196,8 @@ TEST(TensorLimitsWithoutModuleTest, AStateWithoutLimitsRefusesEveryAllocation) {
   lua_State* L = luaL_newstate();
   absl::StatusOr<void*> block = TensorAllocator(L).Allocate(8, /*zeroed=*/true);
   EXPECT_THAT(std::string(block.status().message()), HasSubstr("RegisterTensorModule"));
+  EXPECT_THAT(std::string(ChargeTensorMemory(L, 8).status().message()),
+              HasSubstr("RegisterTensorModule"));
   lua_close(L);
 }
 

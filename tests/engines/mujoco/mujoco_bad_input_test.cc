@@ -149,6 +149,31 @@ TEST(MujocoBadInputTest, AnOversizedModelIsRefusedBeforeMujocoAllocatesIt) {
               HasSubstr("model and data"));
 }
 
+TEST(MujocoBadInputTest, TheModelCountsAgainstTheLevelsTensorMemory) {
+  const std::string level = WriteMujocoLevel(TestFolder("charged"), BuiltinModel("cartpole.xml"), R"(
+local tensor = require 'dmlab.system.tensor'
+function api:readProperty(key)
+  local bytes = tonumber(key:match('^allocate:(%d+)$'))
+  if bytes == nil then return nil end
+  local made, why = pcall(function() return tensor.ByteTensor(bytes) end)
+  return made and 'made' or why
+end
+)");
+  std::unique_ptr<Engine> engine = InitMujoco(level, {{"tensorMemoryLimitMegabytes", "64"}});
+  ASSERT_NE(engine, nullptr);
+  std::string model_bytes;
+  ASSERT_TRUE(engine->ReadProperty("engine.modelBytes", &model_bytes).ok());
+  const std::int64_t charged = std::stoll(model_bytes);
+  EXPECT_GT(charged, 10'000);  // mjModel, and mjData's buffer and stack
+  const std::int64_t limit = std::int64_t{64} << 20;
+  std::string result;
+  ASSERT_TRUE(engine->ReadProperty(absl::StrCat("allocate:", limit - charged + 1), &result).ok());
+  EXPECT_THAT(result, HasSubstr("would exceed the tensor memory limit"));
+  EXPECT_THAT(result, HasSubstr(absl::StrCat("(", charged, " bytes are in use)")));
+  ASSERT_TRUE(engine->ReadProperty(absl::StrCat("allocate:", limit - charged), &result).ok());
+  EXPECT_EQ(result, "made");
+}
+
 TEST(MujocoBadInputTest, NonFiniteActionsAreRefusedAndChangeNothing) {
   const std::string level = WriteMujocoLevel(TestFolder("actions"), BuiltinModel("cartpole.xml"),
                                              "function api:afterStep() return 0 end");
