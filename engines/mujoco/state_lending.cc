@@ -45,6 +45,8 @@ constexpr Field kFields[] = {
     {"geom_xmat", &mjData::geom_xmat, &mjModel::ngeom, 9, true},
 };
 
+static_assert(std::size(kFields) == kFieldCount);
+
 std::string FieldNames() {
   std::string names;
   for (const Field& field : kFields) absl::StrAppend(&names, names.empty() ? "" : ", ", field.name);
@@ -64,15 +66,10 @@ std::string StateLending::CheckCurrent(lua_State* L, const void* table, const ch
                       "' read from a state kept past the callback it was lent to");
 }
 
-std::string StateLending::Lend(lua_State* L, tensor::DType dtype, std::int64_t rows,
-                               std::int64_t columns, void* data, std::size_t bytes) {
-  const std::int64_t shape[2] = {rows, columns};
-  const std::size_t rank = columns == 0 ? 1 : 2;
-  absl::StatusOr<tensor::Layout> layout =
-      tensor::Layout::Contiguous(absl::Span<const std::int64_t>(shape, rank));
-  if (!layout.ok()) return std::string(layout.status().message());
+std::string StateLending::Lend(lua_State* L, tensor::DType dtype, const tensor::Layout& layout,
+                               void* data, std::size_t bytes) {
   absl::StatusOr<tensor::Tensor> lent =
-      tensor::Tensor::Lend(dtype, *std::move(layout), data, bytes, loan_->token());
+      tensor::Tensor::Lend(dtype, layout, data, bytes, loan_->token());
   if (!lent.ok()) return std::string(lent.status().message());
   lua_api::LuaTensor::Push(L, *std::move(lent));
   lua_pushvalue(L, 2);
@@ -100,14 +97,24 @@ lua_api::NResultsOr StateLending::Index(lua_State* L) {
     lua_rawset(L, 1);
     return 1;
   }
-  for (const Field& field : kFields) {
+  for (std::size_t f = 0; f < std::size(kFields); ++f) {
+    const Field& field = kFields[f];
     if (std::strcmp(key, field.name) != 0) continue;
     const std::int64_t rows = self->model_->*field.rows;
     const std::int64_t count = rows * (field.columns == 0 ? 1 : field.columns);
     mjtNum* data = self->data_->*field.array;
     const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(mjtNum);
     if (field.computed) self->Watch(absl::StrCat("state.", key), data, bytes);
-    if (std::string why = self->Lend(L, tensor::DType::kFloat64, rows, field.columns, data, bytes);
+    // The model's sizes are fixed: each field's layout is made once.
+    std::optional<tensor::Layout>& layout = self->field_layouts_[f];
+    if (!layout) {
+      const std::int64_t shape[2] = {rows, field.columns};
+      absl::StatusOr<tensor::Layout> made = tensor::Layout::Contiguous(
+          absl::Span<const std::int64_t>(shape, field.columns == 0 ? 1 : 2));
+      if (!made.ok()) return std::string(made.status().message());
+      layout = *std::move(made);
+    }
+    if (std::string why = self->Lend(L, tensor::DType::kFloat64, *layout, data, bytes);
         !why.empty()) {
       return why;
     }
@@ -129,9 +136,11 @@ lua_api::NResultsOr StateLending::ModelIndex(lua_State* L) {
                         "' (mjModel's arrays: body_mass, geom_size, actuator_ctrlrange, ...)");
   }
   self->Watch(absl::StrCat("state.model.", key), array->data, array->bytes);
-  const std::int64_t columns = array->columns == 1 ? 0 : array->columns;
-  if (std::string why =
-          self->Lend(L, array->dtype, array->rows, columns, array->data, array->bytes);
+  const std::int64_t shape[2] = {array->rows, array->columns};
+  absl::StatusOr<tensor::Layout> layout = tensor::Layout::Contiguous(
+      absl::Span<const std::int64_t>(shape, array->columns == 1 ? 1 : 2));
+  if (!layout.ok()) return std::string(layout.status().message());
+  if (std::string why = self->Lend(L, array->dtype, *layout, array->data, array->bytes);
       !why.empty()) {
     return why;
   }

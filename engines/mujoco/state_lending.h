@@ -33,7 +33,9 @@
 
 #include <mujoco/mujoco.h>
 
+#include <array>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,11 +43,14 @@
 #include "absl/status/statusor.h"
 #include "engine_plugin/host.h"
 #include "lua_api/n_results_or.h"
+#include "tensor/layout.h"
 #include "tensor/loan.h"
 
 namespace mujoco_host {
 
 inline constexpr char kStateLender[] = "mujoco state";
+// How many mjData fields a state lends (state_lending.cc).
+inline constexpr std::size_t kFieldCount = 20;
 
 class StateLending {
  public:
@@ -63,8 +68,8 @@ class StateLending {
   // "" if the table at index 1 is the current call's `table`, else why not.
   std::string CheckCurrent(lua_State* L, const void* table, const char* key) const;
   // Pushes the tensor over `data` and caches it in the table at index 1.
-  std::string Lend(lua_State* L, tensor::DType dtype, std::int64_t rows, std::int64_t columns,
-                   void* data, std::size_t bytes);
+  std::string Lend(lua_State* L, tensor::DType dtype, const tensor::Layout& layout, void* data,
+                   std::size_t bytes);
   void PushTable(lua_State* L, const char* metatable_key, lua_CFunction index);
   // Remembers `bytes` at `data` as they are now, to check after the call.
   void Watch(std::string name, void* data, std::size_t bytes);
@@ -85,6 +90,8 @@ class StateLending {
   const void* state_table_ = nullptr;
   const void* model_table_ = nullptr;
   std::vector<Watched> watched_;
+  // Each mjData field's layout, made on its first loan (the model is fixed).
+  std::array<std::optional<tensor::Layout>, kFieldCount> field_layouts_;
   std::vector<std::byte> copies_;  // kept between calls for its capacity
 };
 
