@@ -150,13 +150,25 @@ int Open(lua_State* L) {
   return 1;
 }
 
-// package.preload's loader of the rewards module: runs its embedded chunk.
-int OpenRewards(lua_State* L) {
-  const std::optional<absl::string_view> source = FindMujocoLuaSource("rewards.lua");
-  if (!source) return luaL_error(L, "dmlab.system.mujoco.rewards is not compiled in");
-  if (luaL_loadbuffer(L, source->data(), source->size(), "@engines/mujoco/lua/rewards.lua") != 0) {
-    return lua_error(L);
-  }
+// The Lua modules compiled in from engines/mujoco/lua/.
+struct LuaModule {
+  const char* name;
+  const char* file;
+};
+constexpr LuaModule kLuaModules[] = {
+    {"dmlab.system.mujoco.rewards", "rewards.lua"},
+    {"dmlab.system.mujoco.tasks.cartpole", "tasks/cartpole.lua"},
+};
+
+// package.preload's loader of one of kLuaModules (upvalue 1): runs its
+// embedded chunk.
+int OpenLuaModule(lua_State* L) {
+  const auto* module = static_cast<const LuaModule*>(lua_touserdata(L, lua_upvalueindex(1)));
+  const std::optional<absl::string_view> source = FindMujocoLuaSource(module->file);
+  if (!source) return luaL_error(L, "%s is not compiled in", module->name);
+  lua_pushfstring(L, "@engines/mujoco/lua/%s", module->file);
+  const int loaded = luaL_loadbuffer(L, source->data(), source->size(), lua_tostring(L, -1));
+  if (loaded != 0) return lua_error(L);
   lua_call(L, 0, 1);
   return 1;
 }
@@ -165,7 +177,9 @@ int OpenRewards(lua_State* L) {
 
 void RegisterMujocoModule(lua_State* L, ModelHost* host) {
   lua_api::SetPreload(L, "dmlab.system.mujoco", &Open, host);
-  lua_api::SetPreload(L, "dmlab.system.mujoco.rewards", &OpenRewards);
+  for (const LuaModule& module : kLuaModules) {
+    lua_api::SetPreload(L, module.name, &OpenLuaModule, const_cast<LuaModule*>(&module));
+  }
 }
 
 }  // namespace mujoco_host

@@ -16,7 +16,9 @@
 // reset() on. An unknown name is an error naming it and the function.
 //
 // Also dmlab.system.mujoco.rewards (lua/rewards.lua): tolerance(), the
-// Control Suite's shaped-reward building block, for the task levels.
+// Control Suite's shaped-reward building block, for the task levels; and
+// dmlab.system.mujoco.tasks.cartpole (lua/tasks/cartpole.lua), what the
+// two cartpole levels share.
 #ifndef ENGINES_MUJOCO_MUJOCO_MODULE_H_
 #define ENGINES_MUJOCO_MUJOCO_MODULE_H_
 
@@ -36,7 +38,7 @@ class ModelHost {
 };
 
 // [-0, +0, m] Preloads dmlab.system.mujoco (over `host`, which outlives L)
-// and dmlab.system.mujoco.rewards.
+// and the Lua modules above.
 void RegisterMujocoModule(lua_State* L, ModelHost* host);
 
 }  // namespace mujoco_host

@@ -6,11 +6,16 @@
 local testing = require 'testing'
 local tensor = require 'dmlab.system.tensor'
 
-local rewardsPath, levelsPath = ...
-rewardsPath = rewardsPath or 'engines/mujoco/lua/rewards.lua'
+local luaPath, levelsPath = ...
+luaPath = luaPath or 'engines/mujoco/lua'
 levelsPath = levelsPath or 'levels'
 
-package.preload['dmlab.system.mujoco.rewards'] = function() return dofile(rewardsPath) end
+package.preload['dmlab.system.mujoco.rewards'] = function()
+  return dofile(luaPath .. '/rewards.lua')
+end
+package.preload['dmlab.system.mujoco.tasks.cartpole'] = function()
+  return dofile(luaPath .. '/tasks/cartpole.lua')
+end
 local ids = {pole = 2, finger = 4, target = 5, pointmass = 2, ball = 3, cup_z = 2, ball_x = 3,
              ball_z = 4}
 package.preload['dmlab.system.mujoco'] = function()
