@@ -288,8 +288,7 @@ absl::StatusOr<ModelPtr> Compile(const ModelReader& reader, const std::string& m
   return ModelPtr(model);
 }
 
-}  // namespace
-
+// mjData's bytes for `model` (its buffer and its stack), before making it.
 std::size_t DataBytes(const mjModel& model) {
   const mjModel* m = &model;
   MJDATA_POINTERS_PREAMBLE(m)
@@ -303,6 +302,8 @@ std::size_t DataBytes(const mjModel& model) {
   }
   return static_cast<std::size_t>(bytes);
 }
+
+}  // namespace
 
 absl::StatusOr<LoadedModel> LoadModel(const ModelRequest& request, const std::string& directory,
                                       std::size_t memory_bytes) {

@@ -66,9 +66,6 @@ struct LoadedModel {
 absl::StatusOr<LoadedModel> LoadModel(const ModelRequest& request, const std::string& directory,
                                       std::size_t memory_bytes);
 
-// mjData's bytes for `model` (its buffer and its stack), before making it.
-std::size_t DataBytes(const mjModel& model);
-
 }  // namespace mujoco_host
 
 #endif  // ENGINES_MUJOCO_MODEL_FILES_H_

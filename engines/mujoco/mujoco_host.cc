@@ -93,15 +93,14 @@ absl::Status ReadStepResults(lua_State* L, int first, double* reward,
   }
   if (lua_isnil(L, first + 1)) return absl::OkStatus();
   std::string word;
-  lua_api::ReadString(L, first + 1, &word);
+  const bool is_string = lua_api::ReadString(L, first + 1, &word).empty();
   if (word == "terminated") {
     *end = engine_plugin::EpisodeEnd::kTerminated;
   } else if (word == "truncated") {
     *end = engine_plugin::EpisodeEnd::kTruncated;
   } else {
     return absl::InvalidArgumentError(absl::StrCat(
-        "returned ", lua_api::TypeNameAt(L, first + 1) == "string" ? "'" + word + "'"
-                                                                  : lua_api::TypeNameAt(L, first + 1),
+        "returned ", is_string ? absl::StrCat("'", word, "'") : lua_api::TypeNameAt(L, first + 1),
         " as its second result: nil, 'terminated' or 'truncated' expected"));
   }
   return absl::OkStatus();
