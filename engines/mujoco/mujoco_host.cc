@@ -224,8 +224,10 @@ std::vector<engine_plugin::ContinuousActionSpec> MujocoHost::ContinuousActions()
 
 int MujocoHost::fps() const {
   if (loaded_.model == nullptr) return 1;
-  const double control_timestep = loaded_.model->opt.timestep * frame_skip_;
-  return std::max(1, static_cast<int>(std::lround(1 / control_timestep)));
+  const double rate = 1 / (loaded_.model->opt.timestep * frame_skip_);
+  // A timestep MuJoCo accepts is positive; rounded, the rate is at least 1.
+  if (!(rate >= 1)) return 1;
+  return static_cast<int>(std::lround(std::min(rate, 1e6)));
 }
 
 absl::Status MujocoHost::CheckDiverged(absl::string_view when) {

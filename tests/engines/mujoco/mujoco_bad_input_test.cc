@@ -238,6 +238,21 @@ TEST(MujocoBadInputTest, AFatalMujocoErrorIsAnErrorStatusNotAnExit) {
   EXPECT_EQ(*engine->Advance(1, &reward), EpisodeStatus::kRunning);
 }
 
+TEST(MujocoBadInputTest, AZeroTimestepGivesABoundedRate) {
+  // MuJoCo accepts <option timestep="0">; the control rate stays finite.
+  const std::string level = WriteMujocoLevel(
+      TestFolder("zero_timestep"),
+      R"(<mujoco><option timestep="0"/><worldbody><body><joint/><geom size=".1"/></body>
+         </worldbody></mujoco>)",
+      "");
+  std::unique_ptr<Engine> engine = InitMujoco(level);
+  ASSERT_NE(engine, nullptr);
+  EXPECT_EQ(engine->fps(), 1'000'000);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  double reward = 0;
+  EXPECT_TRUE(engine->Advance(3, &reward).ok());
+}
+
 TEST(MujocoBadInputTest, BadSettingsAreRefused) {
   const std::string level = WriteMujocoLevel(TestFolder("settings"), kBall, "");
   absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(level);
