@@ -159,7 +159,7 @@ function api:readProperty(key)
   return made and 'made' or why
 end
 )");
-  std::unique_ptr<Engine> engine = InitMujoco(level, {{"tensorMemoryLimitMegabytes", "64"}});
+  std::unique_ptr<Engine> engine = InitEngine(level, {{"tensorMemoryLimitMegabytes", "64"}});
   ASSERT_NE(engine, nullptr);
   std::string model_bytes;
   ASSERT_TRUE(engine->ReadProperty("engine.modelBytes", &model_bytes).ok());
@@ -177,7 +177,7 @@ end
 TEST(MujocoBadInputTest, NonFiniteActionsAreRefusedAndChangeNothing) {
   const std::string level = WriteMujocoLevel(TestFolder("actions"), BuiltinModel("cartpole.xml"),
                                              "function api:afterStep() return 0 end");
-  std::unique_ptr<Engine> engine = InitMujoco(level);
+  std::unique_ptr<Engine> engine = InitEngine(level);
   ASSERT_NE(engine, nullptr);
   ASSERT_TRUE(engine->Start(0, 1).ok());
   ASSERT_TRUE(engine->ActContinuous({0.5}).ok());
@@ -200,7 +200,7 @@ function api:beforeStep(state) if blowUp then state.qvel(2):val(1e300) end end
 function api:afterStep() return 0 end
 function api:writeProperty(key, value) blowUp = value == 'true'; return true end
 )");
-  std::unique_ptr<Engine> engine = InitMujoco(level);
+  std::unique_ptr<Engine> engine = InitEngine(level);
   ASSERT_NE(engine, nullptr);
   ASSERT_TRUE(engine->Start(0, 1).ok());
   ASSERT_TRUE(engine->WriteProperty("blowUp", "true").ok());
@@ -226,7 +226,7 @@ TEST(MujocoBadInputTest, AFatalMujocoErrorIsAnErrorStatusNotAnExit) {
          <body pos=".05 0 .8"><joint type="free"/><geom type="box" size=".1 .1 .1"/></body>
          </worldbody></mujoco>)",
       "function api:afterStep() return 0 end");
-  std::unique_ptr<Engine> engine = InitMujoco(level);
+  std::unique_ptr<Engine> engine = InitEngine(level);
   ASSERT_NE(engine, nullptr);
   ASSERT_TRUE(engine->Start(0, 1).ok());
   double reward = 0;
@@ -245,7 +245,7 @@ TEST(MujocoBadInputTest, AZeroTimestepGivesABoundedRate) {
       R"(<mujoco><option timestep="0"/><worldbody><body><joint/><geom size=".1"/></body>
          </worldbody></mujoco>)",
       "");
-  std::unique_ptr<Engine> engine = InitMujoco(level);
+  std::unique_ptr<Engine> engine = InitEngine(level);
   ASSERT_NE(engine, nullptr);
   EXPECT_EQ(engine->fps(), 1'000'000);
   ASSERT_TRUE(engine->Start(0, 1).ok());

@@ -54,7 +54,7 @@ std::vector<double> Numbers(const std::string& text) {
 TEST(MujocoHostTest, TheLentStateIsMujocosOwnAfterEveryStep) {
   const std::string folder = TestFolder("lent_state");
   const std::string level = WriteMujocoLevel(folder, BuiltinModel("cartpole.xml"), kRecordingLevel);
-  std::unique_ptr<Engine> engine = InitMujoco(level);
+  std::unique_ptr<Engine> engine = InitEngine(level);
   ASSERT_NE(engine, nullptr);
   ASSERT_TRUE(engine->Start(0, 1).ok());
 
@@ -96,7 +96,7 @@ TEST(MujocoHostTest, BeforeStepAdjustsTheControlBeforePhysics) {
 function api:beforeStep(state) state.ctrl(1):val(state.ctrl(1):val() / 2 + 0.25) end
 function api:afterStep(state) return 0 end
 )");
-  std::unique_ptr<Engine> engine = InitMujoco(level);
+  std::unique_ptr<Engine> engine = InitEngine(level);
   ASSERT_NE(engine, nullptr);
   ASSERT_TRUE(engine->Start(0, 1).ok());
   RawSimulation raw(folder + "/model.xml");
@@ -126,7 +126,7 @@ function api:afterStep(state)
 end
 function api:readProperty(key) return report[key] end
 )");
-  std::unique_ptr<Engine> engine = InitMujoco(level);
+  std::unique_ptr<Engine> engine = InitEngine(level);
   ASSERT_NE(engine, nullptr);
   ASSERT_TRUE(engine->Start(0, 1).ok());
   double reward = 0;
@@ -156,7 +156,7 @@ function api:reset(state)
 end
 function api:readProperty(key) return report[key] end
 )");
-  std::unique_ptr<Engine> engine = InitMujoco(level);
+  std::unique_ptr<Engine> engine = InitEngine(level);
   ASSERT_NE(engine, nullptr);
   ASSERT_TRUE(engine->Start(0, 1).ok());
   const std::pair<const char*, std::string> expected[] = {
@@ -193,7 +193,7 @@ end
 function api:writeProperty(key, value) target = value; return true end
 function api:readProperty(key) if key == 'seen' then return seen end end
 )");
-  std::unique_ptr<Engine> engine = InitMujoco(level);
+  std::unique_ptr<Engine> engine = InitEngine(level);
   ASSERT_NE(engine, nullptr);
   ASSERT_TRUE(engine->Start(0, 1).ok());
   std::string before;
@@ -225,7 +225,7 @@ TEST(MujocoHostTest, TheStateNamesItsFields) {
   const std::string level = WriteMujocoLevel(TestFolder("fields"), BuiltinModel("cartpole.xml"), R"(
 function api:afterStep(state) return state.qpoz end
 )");
-  std::unique_ptr<Engine> engine = InitMujoco(level);
+  std::unique_ptr<Engine> engine = InitEngine(level);
   ASSERT_NE(engine, nullptr);
   ASSERT_TRUE(engine->Start(0, 1).ok());
   double reward = 0;
@@ -245,7 +245,7 @@ function api:afterStep(state)
 end
 function api:writeProperty(key, value) how = value; return true end
 )");
-  std::unique_ptr<Engine> engine = InitMujoco(level);
+  std::unique_ptr<Engine> engine = InitEngine(level);
   ASSERT_NE(engine, nullptr);
   for (const auto& [how, status] :
        {std::pair{"terminated", EpisodeStatus::kTerminated},
@@ -283,7 +283,7 @@ end
 function api:afterStep() return 0 end
 function api:readProperty(key) return report[key] end
 )");
-  std::unique_ptr<Engine> engine = InitMujoco(level, {{"frameSkip", "4"}});
+  std::unique_ptr<Engine> engine = InitEngine(level, {{"frameSkip", "4"}});
   ASSERT_NE(engine, nullptr);
   ASSERT_TRUE(engine->Start(0, 1).ok());
   const std::vector<std::pair<std::string, std::string>> expected = {

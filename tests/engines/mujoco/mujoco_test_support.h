@@ -15,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/engine.h"
+#include "tests/engine_plugin/engine_test_support.h"
 #include "gtest/gtest.h"
 #include "levels/builtin_levels.h"
 
@@ -49,21 +50,9 @@ inline std::string WriteMujocoLevel(const std::string& folder, const std::string
   return path;
 }
 
-inline std::unique_ptr<engine_plugin::Engine> InitMujoco(
-    const std::string& level,
-    const std::vector<std::pair<std::string, std::string>>& settings = {}) {
-  absl::StatusOr<std::unique_ptr<engine_plugin::Engine>> engine =
-      engine_plugin::Engine::Create(level);
-  EXPECT_TRUE(engine.ok()) << engine.status();
-  if (!engine.ok()) return nullptr;
-  for (const auto& [key, value] : settings) {
-    absl::Status set = (*engine)->SetSetting(key, value);
-    EXPECT_TRUE(set.ok()) << set;
-  }
-  absl::Status init = (*engine)->Init();
-  EXPECT_TRUE(init.ok()) << init;
-  return init.ok() ? *std::move(engine) : nullptr;
-}
+// The plugin's own helpers: InitEngine, ObservationIndex.
+using engine_plugin::InitEngine;
+using engine_plugin::ObservationIndex;
 
 // The same model simulated directly, for comparison.
 struct RawSimulation {
@@ -83,15 +72,6 @@ struct RawSimulation {
   mjModel* model = nullptr;
   mjData* data = nullptr;
 };
-
-// The index of the observation called `name`, or -1.
-inline int ObservationIndex(const engine_plugin::Engine& engine, const std::string& name) {
-  const std::vector<engine_plugin::ObservationSpec>& specs = engine.observation_specs();
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    if (specs[i].name == name) return static_cast<int>(i);
-  }
-  return -1;
-}
 
 // An observation's values as doubles (float64 observations).
 inline std::vector<double> Doubles(engine_plugin::Engine& engine, const std::string& name) {
