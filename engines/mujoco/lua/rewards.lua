@@ -79,14 +79,12 @@ local sigmoids = {
   },
 }
 
--- The defaults' (unused while the margin is 0, but kept true).
-local kDefaultScale = sigmoids.gaussian.scale(0.1)
-
 -- Sigmoids that may reach 0 at the margin.
 local reachesZero = {linear = true, quadratic = true, cosine = true}
 
+-- Raised from checkOptions, by way of remember, for tolerance's caller.
 local function optionsError(message)
-  error("'tolerance': " .. message, 3)
+  error("'tolerance': " .. message, 5)
 end
 
 -- The options' values, checked.
@@ -119,38 +117,50 @@ end
 -- again while they are unchanged (comparing is cheaper than checking).
 local checked = setmetatable({}, {__mode = 'k'})
 
-local function readOptions(options)
-  if options == nil then return 0, 0, 0, sigmoids.gaussian.at, kDefaultScale end
-  local seen = checked[options]
-  if seen ~= nil then
-    local bounds = options.bounds
-    if bounds == seen.bounds and options.margin == seen.margin and
-       options.sigmoid == seen.sigmoid and options.valueAtMargin == seen.valueAtMargin and
-       (bounds == nil or (bounds[1] == seen.lower and bounds[2] == seen.upper)) then
-      return seen.lower, seen.upper, seen.marginValue, seen.at, seen.scale
+local function remember(options)
+  local lower, upper, margin, at, scale = checkOptions(options)
+  local bounds = options.bounds
+  local seen = {
+    bounds = bounds, rawLower = bounds and bounds[1], rawUpper = bounds and bounds[2],
+    margin = options.margin, sigmoid = options.sigmoid, valueAtMargin = options.valueAtMargin,
+    lower = lower, upper = upper, marginValue = margin, at = at, scale = scale,
+  }
+  checked[options] = seen
+  return seen
+end
+
+-- No options: bounds {0, 0}, no margin.
+local kDefaults = {lower = 0, upper = 0, marginValue = 0}
+
+-- tolerance runs every control step, and each Lua call costs as much as a
+-- dozen table reads here: the options are read and x measured inline.
+function rewards.tolerance(x, options)
+  local seen = kDefaults
+  if options ~= nil then
+    seen = checked[options]
+    if seen == nil then
+      seen = remember(options)
+    else
+      local bounds = options.bounds
+      if bounds ~= seen.bounds or options.margin ~= seen.margin or
+         options.sigmoid ~= seen.sigmoid or options.valueAtMargin ~= seen.valueAtMargin or
+         (bounds ~= nil and (bounds[1] ~= seen.rawLower or bounds[2] ~= seen.rawUpper)) then
+        seen = remember(options)
+      end
     end
   end
-  local lower, upper, margin, at, scale = checkOptions(options)
-  checked[options] = {
-    bounds = options.bounds, margin = options.margin, sigmoid = options.sigmoid,
-    valueAtMargin = options.valueAtMargin, lower = lower, upper = upper,
-    marginValue = margin, at = at, scale = scale,
-  }
-  return lower, upper, margin, at, scale
-end
-
-local function scalar(x, lower, upper, margin, at, scale)
-  if x >= lower and x <= upper then return 1 end
-  if margin == 0 then return 0 end
-  return at((x < lower and lower - x or x - upper) / margin, scale)
-end
-
-function rewards.tolerance(x, options)
-  local lower, upper, margin, at, scale = readOptions(options)
-  if type(x) == 'number' then return scalar(x, lower, upper, margin, at, scale) end
+  local lower, upper, margin, at, scale = seen.lower, seen.upper, seen.marginValue, seen.at,
+                                          seen.scale
+  if type(x) == 'number' then
+    if x >= lower and x <= upper then return 1 end
+    if margin == 0 then return 0 end
+    return at((x < lower and lower - x or x - upper) / margin, scale)
+  end
   if type(x) == 'userdata' and x.clone then
     return x:clone():apply(function(value)
-      return scalar(value, lower, upper, margin, at, scale)
+      if value >= lower and value <= upper then return 1 end
+      if margin == 0 then return 0 end
+      return at((value < lower and lower - value or value - upper) / margin, scale)
     end)
   end
   error("'tolerance': argument #1 must be a number or a tensor, not " .. type(x), 2)

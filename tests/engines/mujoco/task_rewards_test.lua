@@ -97,6 +97,19 @@ testing.case('tolerance names its bad arguments', function()
   testing.assertError(function() rewards.tolerance(1, 5) end, 'table of options')
 end)
 
+testing.case("tolerance's errors point at its caller's line", function()
+  local line = debug.getinfo(1, 'l').currentline
+  local ok, message = pcall(function() rewards.tolerance(1, {margin = -1}) end)
+  testing.assertTrue(message:find('task_rewards_test.lua:' .. line + 1 .. ':', 1, true) ~= nil,
+                     message)
+  local options = {margin = 1}
+  rewards.tolerance(1, options)
+  options.sigmoid = 'cubic'
+  ok, message = pcall(function() rewards.tolerance(1, options) end)
+  testing.assertTrue(message:find('task_rewards_test.lua:' .. line + 7 .. ':', 1, true) ~= nil,
+                     'a changed table: ' .. message)
+end)
+
 testing.case('cartpole: upright * centred * small control * small velocity', function()
   for _, name in ipairs{'cartpole_balance', 'cartpole_swingup'} do
     local api = level(name)

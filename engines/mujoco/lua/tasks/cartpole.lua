@@ -12,6 +12,8 @@
 --   return require('dmlab.system.mujoco.tasks.cartpole').level{swingUp = true}
 local rewards = require 'dmlab.system.mujoco.rewards'
 
+local cos, tolerance = math.cos, rewards.tolerance
+
 local cartpole = {}
 
 local kEpisodeSteps = 1000
@@ -23,10 +25,10 @@ local kSmallVelocity = {margin = 5}
 -- its xmat's zz, which for a pole hinged on a sliding cart is cos(qpos[2]).
 function cartpole.reward(state)
   local qpos, qvel = state.qpos:val(), state.qvel:val()
-  local upright = (math.cos(qpos[2]) + 1) / 2
-  local centred = (1 + rewards.tolerance(qpos[1], kCentred)) / 2
-  local smallControl = (4 + rewards.tolerance(state.ctrl:val(), kSmallControl)) / 5
-  local smallVelocity = (1 + rewards.tolerance(qvel[2], kSmallVelocity)) / 2
+  local upright = (cos(qpos[2]) + 1) / 2
+  local centred = (1 + tolerance(qpos[1], kCentred)) / 2
+  local smallControl = (4 + tolerance(state.ctrl:val(), kSmallControl)) / 5
+  local smallVelocity = (1 + tolerance(qvel[2], kSmallVelocity)) / 2
   return upright * centred * smallControl * smallVelocity
 end
 
