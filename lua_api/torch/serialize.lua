@@ -1,29 +1,74 @@
--- Torch7's serialisation, binary format: torch.serialize/deserialize and
--- torch.save/load. Objects are written as Torch7's File:writeObject writes
--- them (type tags, a reference index per table or Torch object so that
--- shared objects stay shared, tensors as sizes, strides, offset and their
--- storage, storages as their size and raw elements; ints 4 bytes, longs 8,
--- little-endian), so .t7 files pass between the two. Functions are refused
+-- Torch7's serialisation: torch.serialize/deserialize and torch.save/load,
+-- in its binary and ascii formats. Objects are written as Torch7's
+-- File:writeObject writes them (type tags, a reference index per table or
+-- Torch object so that shared objects stay shared, tensors as sizes,
+-- strides, offset and their storage, storages as their size and
+-- elements), so .t7 files pass between the two. Functions are refused
 -- (Torch7 writes their bytecode, which no sandbox may load).
 local torch, internal = ...
 local argumentError = internal.argumentError
-local pack, unpack = internal.pack, internal.unpack
 
 local NIL, NUMBER, STRING, TABLE, TORCH, BOOLEAN = 0, 1, 2, 3, 4, 5
 local VERSION = 'V 1'
 
 local storageOf = internal.storageTensor
 
--- Writer: appends to `out`, a table of strings; `refs` maps each written
--- table or object to its index.
-local function writer()
+-- How each format lays out numbers, lists of longs, raw chars and a
+-- storage's elements. binary: little-endian, ints 4 bytes, longs 8, chars
+-- and elements raw. ascii: Torch7's DiskFile in ascii mode: each number as
+-- text and a newline, a list as texts separated by spaces and a newline,
+-- chars (and byte or char elements) raw and a newline (none when empty);
+-- reading skips white space before a number and one newline after.
+local function asciiRaw(s, position, n)
+  local text = s:sub(position, position + n - 1)
+  position = position + n
+  if n > 0 and s:byte(position) == 10 then position = position + 1 end
+  return text, position
+end
+
+local formats = {
+  binary = {
+    number = internal.pack,
+    longs = function(list)
+      local parts = {}
+      for i = 1, #list do parts[i] = internal.pack('l', list[i]) end
+      return table.concat(parts)
+    end,
+    raw = function(s) return s end,
+    elements = internal.elementBytes,
+    read = internal.unpack,
+    readRaw = function(s, position, n) return s:sub(position, position + n - 1), position + n end,
+    readElements = internal.readElements,
+    -- The fewest bytes that n elements of `width` bytes can take.
+    leastBytes = function(n, width) return n * width end,
+  },
+  ascii = {
+    number = function(kind, x) return internal.format(kind, x) .. '\n' end,
+    longs = function(list)
+      if #list == 0 then return '' end
+      local parts = {}
+      for i = 1, #list do parts[i] = internal.format('l', list[i]) end
+      return table.concat(parts, ' ') .. '\n'
+    end,
+    raw = function(s) return #s > 0 and s .. '\n' or '' end,
+    elements = internal.elementText,
+    read = internal.scan,
+    readRaw = asciiRaw,
+    readElements = internal.readElementText,
+    leastBytes = function(n, width) return width == 1 and n or 2 * n - 1 end,
+  },
+}
+
+-- Writer in `format`: appends to `out`, a table of strings; `refs` maps
+-- each written table or object to its index.
+local function writer(format)
   local out, refs, count = {}, {}, 0
   local self = {}
-  local function int(n) out[#out + 1] = pack('i', n) end
-  local function long(n) out[#out + 1] = pack('l', n) end
+  local function int(n) out[#out + 1] = format.number('i', n) end
+  local function long(n) out[#out + 1] = format.number('l', n) end
   local function chars(s)
     int(#s)
-    out[#out + 1] = s
+    out[#out + 1] = format.raw(s)
   end
 
   -- The index of `key`, and whether it is new.
@@ -44,7 +89,7 @@ local function writer()
       int(NIL)
     elseif kind == 'number' then
       int(NUMBER)
-      out[#out + 1] = pack('d', x)
+      out[#out + 1] = format.number('d', x)
     elseif kind == 'boolean' then
       int(BOOLEAN)
       int(x and 1 or 0)
@@ -58,8 +103,10 @@ local function writer()
         chars(x.__typename)
         local dims = x:dim()
         int(dims)
-        for d = 1, dims do long(x:size(d)) end
-        for d = 1, dims do long(x:stride(d)) end
+        local sizes, strides = {}, {}
+        for d = 1, dims do sizes[d], strides[d] = x:size(d), x:stride(d) end
+        out[#out + 1] = format.longs(sizes)
+        out[#out + 1] = format.longs(strides)
         long(x:storageOffset())
         self.object(dims > 0 and x:storage() or nil)
       end
@@ -74,7 +121,7 @@ local function writer()
         chars(VERSION)
         chars(torch.typename(x))
         long(t:nElement())
-        if t:nElement() > 0 then out[#out + 1] = internal.elementBytes(t) end
+        out[#out + 1] = format.elements(t)
       end
     elseif internal.isGenerator(x) then
       -- Not Torch7's layout (its generators are a C struct): this
@@ -116,20 +163,20 @@ local function writer()
   return self
 end
 
--- Reader over the string s.
-local function reader(s)
+-- Reader over the string s in `format`.
+local function reader(s, format)
   local position, objects = 1, {}
   local self = {}
-  local function number(format)
+  local function number(kind)
     local value
-    value, position = unpack(format, s, position)
+    value, position = format.read(kind, s, position)
     return value
   end
   local function chars()
     local n = number('i')
     if n < 0 or n > #s - position + 1 then error('the data ends early (a string of ' .. n .. ' bytes)', 0) end
-    local text = s:sub(position, position + n - 1)
-    position = position + n
+    local text
+    text, position = format.readRaw(s, position, n)
     return text
   end
 
@@ -151,12 +198,11 @@ local function reader(s)
     local n = number('l')
     local kind = className:match('^torch%.(%a+)Storage$')
     local class = torch[kind .. 'Tensor']
-    local width = class.__elementSize
-    if n < 0 or n * width > #s - position + 1 then
+    if n < 0 or format.leastBytes(n, class.__elementSize) > #s - position + 1 then
       error(('the data ends early (a storage of %d elements)'):format(n), 0)
     end
     local t = n > 0 and class(n) or class()
-    if n > 0 then position = internal.readElements(t, s, position) end
+    if n > 0 then position = format.readElements(t, s, position) end
     return internal.newStorage(t)
   end
 
@@ -208,32 +254,34 @@ local function reader(s)
   return self
 end
 
-local function checkMode(fn, mode, n)
-  if mode ~= nil and mode ~= 'binary' then
-    argumentError(fn, n, "'binary' expected (the ascii format is not written yet)")
+-- The format named by argument n of fn ('binary' when nil).
+local function formatOf(fn, mode, n)
+  local format = mode == nil and formats.binary or formats[mode]
+  if format == nil then
+    argumentError(fn, n, "'binary' or 'ascii' expected")
   end
+  return format
 end
 
--- torch.serialize(object [, 'binary']): a string.
+-- torch.serialize(object [, format]): a string; format 'binary' (the
+-- default) or 'ascii'.
 function torch.serialize(object, mode)
-  checkMode('serialize', mode, 2)
-  local w = writer()
+  local w = writer(formatOf('serialize', mode, 2))
   w.object(object)
   return w.result()
 end
 
--- torch.deserialize(s [, 'binary']): the object.
+-- torch.deserialize(s [, format]): the object.
 function torch.deserialize(s, mode)
   if type(s) ~= 'string' then argumentError('deserialize', 1, 'string expected') end
-  checkMode('deserialize', mode, 2)
-  return reader(s).object()
+  return reader(s, formatOf('deserialize', mode, 2)).object()
 end
 
--- torch.save(filename, object [, 'binary']) and torch.load(filename [, 'binary']).
+-- torch.save(filename, object [, format]) and torch.load(filename [, format]).
 function torch.save(filename, object, mode)
   if type(filename) ~= 'string' then argumentError('save', 1, 'file name expected') end
-  checkMode('save', mode, 3)
-  local data = torch.serialize(object)
+  formatOf('save', mode, 3)
+  local data = torch.serialize(object, mode)
   local file, why = io.open(filename, 'wb')
   if not file then error(why, 0) end
   file:write(data)
@@ -242,19 +290,19 @@ end
 
 function torch.load(filename, mode)
   if type(filename) ~= 'string' then argumentError('load', 1, 'file name expected') end
-  checkMode('load', mode, 2)
+  formatOf('load', mode, 2)
   local file, why = io.open(filename, 'rb')
   if not file then error(why, 0) end
   local data = file:read('*a')
   file:close()
-  return torch.deserialize(data)
+  return torch.deserialize(data, mode)
 end
 
--- torch.serializeToStorage(object [, 'binary']): the bytes in a CharStorage;
--- torch.deserializeFromStorage(storage [, 'binary']) reads them back.
+-- torch.serializeToStorage(object [, format]): the bytes in a CharStorage;
+-- torch.deserializeFromStorage(storage [, format]) reads them back.
 function torch.serializeToStorage(object, mode)
-  checkMode('serializeToStorage', mode, 2)
-  local data = torch.serialize(object)
+  formatOf('serializeToStorage', mode, 2)
+  local data = torch.serialize(object, mode)
   local bytes = {data:byte(1, -1)}
   for i = 1, #bytes do
     if bytes[i] > 127 then bytes[i] = bytes[i] - 256 end  -- CharStorage is signed
@@ -266,8 +314,8 @@ function torch.deserializeFromStorage(storage, mode)
   if torch.typename(storage) ~= 'torch.CharStorage' then
     argumentError('deserializeFromStorage', 1, 'CharStorage expected')
   end
-  checkMode('deserializeFromStorage', mode, 2)
+  formatOf('deserializeFromStorage', mode, 2)
   local bytes = storage:totable()
   for i = 1, #bytes do bytes[i] = string.char(bytes[i] % 256) end
-  return torch.deserialize(table.concat(bytes))
+  return torch.deserialize(table.concat(bytes), mode)
 end

@@ -260,6 +260,13 @@ local cases = {
      return torch.Tensor(torch.DoubleStorage(4), 3, torch.LongStorage({2, 2})) end, "'set'"},
   {'torch class exists', function() torch.class('torch.Tester') end, 'already exists'},
   {'torch lent tensor', function() return invalid():torch() end, 'invalid'},
+  {'torch unknown serialisation format', function() return torch.serialize(tz, 'xml') end,
+   "'binary' or 'ascii' expected"},
+  {'torch ascii text that is not a number', function()
+     return torch.deserialize('1\nx', 'ascii') end, "'deserialize': a number expected"},
+  {'torch ascii short out of range', function()
+     return torch.deserialize('4\n1\n3\nV 1\n18\ntorch.ShortStorage\n1\n-40000\n', 'ascii') end,
+   'out of the storage'},
 }
 
 for _, case in ipairs(cases) do

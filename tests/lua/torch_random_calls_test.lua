@@ -24,7 +24,7 @@ local function objects()
 end
 
 local values = {0, 1, -1, 2, 3, 1e300, -1e300, 0 / 0, 1 / 0, 0.5, 2 ^ 53, -2 ^ 63, 'V', 'F', 'U',
-                'L', 'N', 'x', 'torch.FloatTensor', {}, {1, 2}, {-1}, {{}}, function() return 1 end,
+                'L', 'N', 'x', 'ascii', '1\n2\n', 'torch.FloatTensor', {}, {1, 2}, {-1}, {{}}, function() return 1 end,
                 true, false}
 
 -- Functions left out: they change the module for every later call

@@ -1,7 +1,7 @@
 -- Reads what the other side wrote and checks every value.
 require 'torch'
-local other, dir = arg[1], arg[2]
-local o = torch.load(dir .. '/from_' .. other .. '.t7')
+local other, dir, format = arg[1], arg[2], arg[3]
+local o = torch.load(dir .. '/from_' .. other .. '_' .. format .. '.t7', format)
 local function same(a, b, what) assert(a == b, what .. ': ' .. tostring(a) .. ' vs ' .. tostring(b)) end
 same(torch.type(o.d), 'torch.DoubleTensor', 'd type')
 same(o.d[2][1], 3, 'd')
@@ -21,4 +21,4 @@ same(o.s, 'hello', 's')
 same(o.n, 42.5, 'n')
 same(o.nested[3].x, true, 'nested')
 same(o.e:dim(), 0, 'e')
-print('read ' .. other .. ': all values agree')
+print('read ' .. other .. ' (' .. format .. '): all values agree')
