@@ -195,6 +195,15 @@ int Source(lua_State* L) {
   return 1;
 }
 
+// internal.address(x): where x lives, as a number: a table's, userdata's,
+// function's or thread's block, a light userdata's pointer, a string's
+// characters (torch.pointer).
+int Address(lua_State* L) {
+  const void* where = lua_type(L, 1) == LUA_TSTRING ? lua_tostring(L, 1) : lua_topointer(L, 1);
+  lua_pushnumber(L, static_cast<lua_Number>(reinterpret_cast<std::uintptr_t>(where)));
+  return 1;
+}
+
 // [-0, +1, m] The table torch/init.lua receives as `internal`.
 void PushInternal(lua_State* L) {
   lua_createtable(L, 0, 16);
@@ -220,6 +229,8 @@ void PushInternal(lua_State* L) {
   lua_setfield(L, -2, "reset");
   lua_pushcfunction(L, &SameStorage);
   lua_setfield(L, -2, "sameStorage");
+  lua_pushcfunction(L, &Address);
+  lua_setfield(L, -2, "address");
   lua_pushcfunction(L, &Raising<&Value>);
   lua_setfield(L, -2, "value");
   lua_createtable(L, 0, 8);

@@ -5,10 +5,12 @@ local dmlab = internal.dmlab
 local unpack = unpack or table.unpack
 
 -- torch.typename(x): 'torch.DoubleTensor' for a tensor, the class name of
--- a Storage or torch.class object, nil for anything else.
+-- a Storage or torch.class object, 'torch.Generator' for a generator, nil
+-- for anything else.
 function torch.typename(x)
   if isTensor(x) then return x.__typename end
   if torch.isStorage(x) then return getmetatable(x) end
+  if internal.isGenerator(x) then return 'torch.Generator' end
   if type(x) == 'table' then
     local mt = getmetatable(x)
     if type(mt) == 'table' then return rawget(mt, '__typename') end
@@ -23,6 +25,23 @@ end
 
 function torch.isTensor(x)
   return isTensor(x)
+end
+
+-- torch.pointer(x): a number naming x while it lives, as Torch7's: for a
+-- Torch object, table, thread, function or string. A storage is named by
+-- the memory it holds, so that x:storage() twice gives one pointer.
+function torch.pointer(x)
+  if torch.isStorage(x) then
+    return internal.address(internal.storageKey(internal.storageTensor(x)) or x)
+  end
+  local kind = type(x)
+  if kind == 'userdata' and torch.typename(x) == nil then
+    argumentError('pointer', 1, 'Torch object expected')
+  elseif kind ~= 'userdata' and kind ~= 'table' and kind ~= 'thread' and kind ~= 'function' and
+         kind ~= 'string' then
+    argumentError('pointer', 1, 'Torch object, table, thread or function expected')
+  end
+  return internal.address(x)
 end
 
 -- torch.isTypeOf(x, spec): spec is a type name or a class table; a

@@ -65,6 +65,28 @@ testing.case('type functions', function()
   testing.assertEqual(torch.Tensor.isTensor(t), true)
 end)
 
+testing.case('pointer names an object while it lives', function()
+  local t, u, tbl = torch.Tensor(4), torch.Tensor(4), {}
+  testing.assertEqual(type(torch.pointer(t)), 'number')
+  testing.assertEqual(torch.pointer(t), torch.pointer(t))
+  testing.assertTrue(torch.pointer(t) ~= torch.pointer(u), 'two tensors')
+  testing.assertTrue(torch.pointer(t) ~= torch.pointer(t:view(2, 2)), 'a view is another tensor')
+  testing.assertEqual(torch.pointer(t:storage()), torch.pointer(t:storage()), 'one storage')
+  testing.assertEqual(torch.pointer(t:view(2, 2):storage()), torch.pointer(t:storage()),
+                      "a view's storage is its base's")
+  testing.assertTrue(torch.pointer(t:storage()) ~= torch.pointer(u:storage()), 'two storages')
+  testing.assertEqual(torch.pointer(tbl), torch.pointer(tbl))
+  testing.assertTrue(torch.pointer(tbl) ~= torch.pointer({}), 'two tables')
+  testing.assertEqual(type(torch.pointer(print)), 'number')
+  testing.assertEqual(type(torch.pointer(coroutine.create(function() end))), 'number')
+  testing.assertEqual(torch.type(torch.Generator()), 'torch.Generator')
+  testing.assertEqual(type(torch.pointer(torch.Generator())), 'number')
+  testing.assertErrorContains(function() torch.pointer(3) end,
+                              "bad argument #1 to 'pointer' (Torch object, table")
+  testing.assertErrorContains(function() torch.pointer(io.stdout) end,
+                              "bad argument #1 to 'pointer' (Torch object expected)")
+end)
+
 testing.case('setdefaulttensortype moves torch.Tensor only', function()
   testing.assertEqual(torch.getdefaulttensortype(), 'torch.DoubleTensor')
   torch.setdefaulttensortype('torch.FloatTensor')
