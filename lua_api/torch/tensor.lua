@@ -26,6 +26,13 @@ function methods:size(dim)
   return extents(self, dim)
 end
 
+-- x:stride() too; x:stride(d) the step of dimension d.
+local steps = internal.classes.DoubleTensor.stride
+function methods:stride(dim)
+  if dim == nil then return torch.LongStorage(steps(self)) end
+  return steps(self, dim)
+end
+
 function methods:__len()
   return self:size()
 end

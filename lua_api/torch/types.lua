@@ -83,7 +83,8 @@ end
 --   ()                      empty, no dimension
 --   (n1, ..., nk)           zero-filled (Torch7 leaves it uninitialised)
 --   (table)                 nested table of numbers
---   (LongStorage sizes)     the sizes as a storage
+--   (LongStorage sizes [, LongStorage strides])  zero-filled, over the fewest
+--                           elements the strides reach
 --   (tensor)                a new tensor object over the same elements
 --   (storage [, offset [, sizes [, strides]]])   a view of the storage
 for _, kind in ipairs(internal.kinds) do
@@ -94,6 +95,21 @@ for _, kind in ipairs(internal.kinds) do
     local t = dmlab[kind.dmlab](...):torch()
     if kind.name == 'Half' then return internal.convert(t, short) end
     return t
+  end
+  local storageName = 'torch.' .. kind.name .. 'Storage'
+  -- A zero-filled tensor of these sizes and strides, over the fewest
+  -- elements they reach.
+  local function withStrides(sizes, strides)
+    if #strides ~= #sizes then
+      argumentError(short, 2, #sizes .. ' strides expected, got ' .. #strides)
+    end
+    local extent = 1
+    for d = 1, #sizes do
+      if sizes[d] == 0 then extent = 0 break end
+      extent = extent + (sizes[d] - 1) * strides[d]
+    end
+    local storage = torch[kind.name .. 'Storage'](math.max(extent, 0))
+    return make():set(storage, 1, torch.LongStorage(sizes), torch.LongStorage(strides))
   end
   class.__elementSize = kind.size
   -- Another type's tensor converted to this one.
@@ -106,12 +122,22 @@ for _, kind in ipairs(internal.kinds) do
       if first == nil then return make() end
       if type(first) == 'number' then return make(first, ...) end
       if torch.isStorage(first) then
-        if torch.typename(first) == 'torch.LongStorage' and select('#', ...) == 0 then
-          local sizes = first:totable()
+        -- Torch7's order: the tensor's own storage type is a view of it,
+        -- else a LongStorage gives the sizes (and a second the strides).
+        if torch.typename(first) == storageName then return make():set(first, ...) end
+        if torch.typename(first) ~= 'torch.LongStorage' then
+          argumentError(short, 1, storageName .. ' or LongStorage of sizes expected, got ' ..
+                        torch.typename(first))
+        end
+        local sizes, strides = first:totable(), ...
+        if strides == nil then
           if #sizes == 0 then return make() end
           return make(unpack(sizes))
         end
-        return make():set(first, ...)
+        if torch.typename(strides) ~= 'torch.LongStorage' then
+          argumentError(short, 2, 'LongStorage of strides expected, got ' .. torch.type(strides))
+        end
+        return withStrides(sizes, strides:totable())
       end
       if isTensor(first) then
         if first.__typename ~= name then

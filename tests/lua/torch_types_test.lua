@@ -35,6 +35,28 @@ testing.case('constructors', function()
   expectError(function() return torch.Tensor('x') end, "bad argument #1 to 'DoubleTensor'")
 end)
 
+testing.case('constructors from storages, in Torch7\'s order', function()
+  -- Sizes and strides: zero-filled over the fewest elements they reach.
+  local repeated = torch.DoubleTensor(torch.LongStorage({4}), torch.LongStorage({0}))
+  testing.assertEqual({repeated:size(1), repeated:stride(1), repeated:storage():size()}, {4, 0, 1})
+  testing.assertEqual(repeated:totable(), {0, 0, 0, 0})
+  local strided = torch.DoubleTensor(torch.LongStorage({2, 2}), torch.LongStorage({1, 2}))
+  testing.assertEqual(strided:stride():totable(), {1, 2})
+  testing.assertEqual(strided:storage():size(), 4)
+  testing.assertEqual(torch.type(strided:stride()), 'torch.LongStorage', 'stride() as size()')
+  -- The tensor's own storage type is a view of the storage, even for Long.
+  local view = torch.LongTensor(torch.LongStorage({4, 5}))
+  testing.assertEqual(view:totable(), {4, 5})
+  view[1] = 7
+  testing.assertEqual(view:storage()[1], 7)
+  expectError(function() return torch.DoubleTensor(torch.FloatStorage(3)) end,
+              "bad argument #1 to 'DoubleTensor' (torch.DoubleStorage or LongStorage of sizes")
+  expectError(function() return torch.Tensor(torch.LongStorage({2}), {1}) end,
+              "bad argument #2 to 'DoubleTensor' (LongStorage of strides expected")
+  expectError(function() return torch.Tensor(torch.LongStorage({2}), torch.LongStorage({1, 1})) end,
+              '1 strides expected, got 2')
+end)
+
 testing.case('type(name), typeAs and the conversions', function()
   local x = torch.DoubleTensor({1.5, -2.5, 3})
   testing.assertEqual(x:type('torch.DoubleTensor') == x, true, 'its own type: self')
