@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "lua_api/read.h"
+#include "tensor/work_meter.h"
 
 namespace lua_api {
 namespace {
@@ -285,6 +286,10 @@ std::string ReadTableInto(lua_State* L, int index, const tensor::Tensor& destina
   }
   absl::StatusOr<std::byte*> data = destination.data();
   if (!data.ok()) return std::string(data.status().message());
+  // One table entry read per element: work the watchdog sees.
+  if (absl::Status charged = tensor::ChargeWork(destination.num_elements()); !charged.ok()) {
+    return std::string(charged.message());
+  }
   return tensor::DispatchDType(destination.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     return TableReader<T>(L, destination, mismatch).Read(index, 0, reinterpret_cast<T*>(*data));

@@ -13,6 +13,7 @@
 #include "lua_api/preload.h"
 #include "lua_api/push.h"
 #include "lua_api/read.h"
+#include "tensor/work_meter.h"
 
 namespace lua_api {
 
@@ -151,6 +152,10 @@ NResultsOr DiscreteMethod(LuaRandom& self, lua_State* L) {
   if (!lua_istable(L, 2)) return ArgumentError(kName, 1, Expected(L, 2, "table of weights"));
   const std::size_t n = lua_objlen(L, 2);
   if (n == 0) return ArgumentError(kName, 1, "no weights");
+  // Reading and summing the weights: work the watchdog sees (work_meter.h).
+  if (absl::Status charged = tensor::ChargeWork(static_cast<std::int64_t>(n)); !charged.ok()) {
+    return absl::StrCat("'", kName, "': ", charged.message());
+  }
   std::vector<double> weights;
   weights.reserve(n);
   double sum = 0;

@@ -28,6 +28,7 @@
 #include "lua_api/tensor_methods.h"
 #include "tensor/create.h"
 #include "tensor/tensor.h"
+#include "tensor/work_meter.h"
 
 namespace lua_api {
 namespace {
@@ -229,6 +230,12 @@ NResultsOr PushPieces(lua_State* L, const char* method, const Tensor& t, int dim
           method);
       !e.empty()) {
     return e;
+  }
+  // Each piece is a view and a userdata made in C++, about 2 us: work the
+  // watchdog sees (work_meter.h), some 256 Lua instructions' worth.
+  constexpr Index kWorkPerPiece = 256;
+  if (absl::Status charged = tensor::ChargeWork(kWorkPerPiece * count); !charged.ok()) {
+    return StatusError(method, charged);
   }
   lua_createtable(L, static_cast<int>(count), 0);
   for (Index i = 0; i < count; ++i) {

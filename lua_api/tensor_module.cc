@@ -36,6 +36,7 @@
 #include "lua_api/tensor_methods.h"
 #include "tensor/dtype.h"
 #include "tensor/tensor.h"
+#include "tensor/work_meter.h"
 
 namespace lua_api {
 namespace {
@@ -136,7 +137,8 @@ std::string EmptyRange(const char* name, const double bounds[3]) {
                    " with step ", NumberString(bounds[2]), " is empty"));
 }
 
-// Writes from, from + step, ... into the rank-1 `out`.
+// Writes from, from + step, ... into the rank-1 `out`; its callers charge
+// the elements as work (work_meter.h).
 template <typename Value>
 void FillRange(const tensor::Tensor& out, Value from, Value step) {
   tensor::DispatchDType(out.dtype(), [&](auto tag) {
@@ -171,6 +173,9 @@ NResultsOr IntegerRange(lua_State* L, DType dtype, const char* name, const doubl
       return ArgumentError(name, 1, absl::StrCat("range: ", why));
     }
   }
+  if (absl::Status charged = tensor::ChargeWork(static_cast<Index>(count)); !charged.ok()) {
+    return StatusError(name, charged);
+  }
   absl::StatusOr<tensor::Tensor> result =
       tensor::Tensor::Uninitialized(dtype, {static_cast<Index>(count)}, TensorAllocator(L));
   if (!result.ok()) return StatusError(name, result.status());
@@ -186,6 +191,9 @@ NResultsOr FloatingRange(lua_State* L, DType dtype, const char* name, const doub
   if (count > 0x1p53) {
     return ArgumentError(name, 1,
                          absl::StrCat("range has too many elements (", NumberString(count), ")"));
+  }
+  if (absl::Status charged = tensor::ChargeWork(static_cast<Index>(count)); !charged.ok()) {
+    return StatusError(name, charged);
   }
   absl::StatusOr<tensor::Tensor> result =
       tensor::Tensor::Uninitialized(dtype, {static_cast<Index>(count)}, TensorAllocator(L));

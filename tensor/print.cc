@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tensor/device_transfer.h"
+#include "tensor/work_meter.h"
 
 namespace tensor {
 namespace {
@@ -21,6 +22,10 @@ constexpr Index kShown = 3;
 // tensor is summarised by its header and a count.
 constexpr int kMaxPrintedRank = 64;
 constexpr Index kMaxPrintedValues = 10000;
+
+// The work (work_meter.h) of formatting one value: about 0.7 us, some 64
+// Lua instructions' worth.
+constexpr Index kWorkPerFormattedValue = 64;
 
 // How many values a printer showing `shown` entries of each long
 // dimension prints (saturating at kMaxPrintedValues + 1).
@@ -120,7 +125,8 @@ absl::StatusOr<std::string> ToString(const Tensor& tensor, const PrintOptions& o
     return text;
   }
   // Not CpuData: that charges every element as work (work_meter.h), and
-  // printing reads at most kMaxPrintedValues of them.
+  // printing reads at most kMaxPrintedValues of them. It charges those it
+  // reads, below: a loop of prints is work like any other.
   absl::StatusOr<std::byte*> origin = tensor.data();
   if (!origin.ok()) return origin.status();
   std::string out = absl::StrCat("[", std::string(options.type_prefix.data(), options.type_prefix.size()),
@@ -137,6 +143,13 @@ absl::StatusOr<std::string> ToString(const Tensor& tensor, const PrintOptions& o
       (shown > 0 && PrintedValues(tensor.layout(), shown) > kMaxPrintedValues)) {
     return absl::StrCat(out, "\n[", tensor.num_elements(), " elements in ", tensor.rank(),
                         " dimensions: too many to print]");
+  }
+  // Each printed value is formatted twice (to measure, then to write), and
+  // formatting one costs about what kWorkPerFormattedValue kernel elements
+  // (or Lua instructions) do.
+  const Index printed = shown == 0 ? tensor.num_elements() : PrintedValues(tensor.layout(), shown);
+  if (absl::Status charged = ChargeWork(2 * kWorkPerFormattedValue * printed); !charged.ok()) {
+    return absl::ResourceExhaustedError(absl::StrCat("tostring: ", charged.message()));
   }
   out.push_back('\n');
   DispatchDType(tensor.dtype(), [&](auto tag) {

@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "tensor/work_meter.h"
 
 namespace tensor {
 namespace {
@@ -35,6 +36,14 @@ absl::StatusOr<Tensor> Tensor::Allocate(DType dtype, absl::Span<const Index> sha
       bytes > static_cast<std::size_t>(INT64_MAX)) {
     return absl::OutOfRangeError(absl::StrCat("shape ", layout->ShapeString(), " of ",
                                               DTypeName(dtype), " needs more than 2^63 bytes"));
+  }
+  // Zeroing writes every element: work like a kernel's (work_meter.h).
+  // Uninitialised results are charged by the kernel that fills them.
+  if (zeroed) {
+    if (absl::Status charged = ChargeWork(layout->num_elements()); !charged.ok()) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("creating ", layout->ShapeString(), ": ", charged.message()));
+    }
   }
   absl::StatusOr<std::shared_ptr<Storage>> storage = Storage::Allocate(bytes, allocator, zeroed);
   if (!storage.ok()) return storage.status();

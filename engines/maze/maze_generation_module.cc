@@ -18,6 +18,7 @@
 #include "lua_api/preload.h"
 #include "lua_api/push.h"
 #include "lua_api/read.h"
+#include "tensor/work_meter.h"
 
 namespace maze {
 namespace {
@@ -26,6 +27,15 @@ using lua_api::ArgumentError;
 using lua_api::Expected;
 using lua_api::NResultsOr;
 using Maze = lua_api::Class<MapLayers>;
+
+// Charges `units` of work, one per cell or character a function visits,
+// to the watchdog (tensor/work_meter.h): a loop of calls that each visit a
+// million cells is bounded like any other work.
+std::string Charge(const char* name, std::int64_t units) {
+  absl::Status charged = tensor::ChargeWork(units);
+  if (charged.ok()) return {};
+  return absl::StrCat("'", name, "': ", charged.message());
+}
 
 // ---- The module's functions: an options table as argument #1. ----
 
@@ -125,6 +135,10 @@ NResultsOr MazeGeneration(lua_State* L) {
         !e.empty()) {
       return e;
     }
+    if (std::string e = Charge(kName, static_cast<std::int64_t>(entity.size() + variations.size()));
+        !e.empty()) {
+      return e;
+    }
     maze = MapLayers::Parse(entity, variations);
   } else {
     if (HasField(L, index, "variations")) {
@@ -136,6 +150,10 @@ NResultsOr MazeGeneration(lua_State* L) {
       return e;
     }
     if (std::string e = ReadField(L, index, kName, "width", ReadInt, &width, false); !e.empty()) {
+      return e;
+    }
+    if (std::string e = Charge(kName, std::int64_t{std::max(height, 0)} * std::max(width, 0));
+        !e.empty()) {
       return e;
     }
     maze = MapLayers::Walls(height, width);
@@ -178,6 +196,13 @@ NResultsOr RandomMazeGeneration(lua_State* L) {
   }
   if (absl::Status status = ValidateMazeOptions(options, OptionNames::kLua); !status.ok()) {
     return ArgumentError(kName, 1, status.message());
+  }
+  // Generating a cell (rooms, corridors, connections) costs about what 16
+  // Lua instructions do.
+  constexpr std::int64_t kWorkPerGeneratedCell = 16;
+  if (std::string e = Charge(kName, kWorkPerGeneratedCell * options.height * options.width);
+      !e.empty()) {
+    return e;
   }
   absl::StatusOr<MapLayers> maze = GenerateMaze(options);
   if (!maze.ok()) return absl::StrCat(kName, ": ", maze.status().message());
@@ -227,12 +252,19 @@ std::string ReadCharacter(lua_State* L, const char* method, char* c) {
 
 // [-0, +1, -] maze:entityLayer()
 NResultsOr EntityLayer(MapLayers& maze, lua_State* L) {
+  if (std::string e = Charge("entityLayer", std::int64_t{maze.rows()} * maze.cols()); !e.empty()) {
+    return e;
+  }
   lua_api::Push(L, maze.EntityLayer());
   return 1;
 }
 
 // [-0, +1, -] maze:variationsLayer()
 NResultsOr VariationsLayer(MapLayers& maze, lua_State* L) {
+  if (std::string e = Charge("variationsLayer", std::int64_t{maze.rows()} * maze.cols());
+      !e.empty()) {
+    return e;
+  }
   lua_api::Push(L, maze.VariationsLayer());
   return 1;
 }

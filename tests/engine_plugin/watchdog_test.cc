@@ -103,6 +103,40 @@ TEST(WatchdogTest, TensorWorkCountsAgainstTheLimit) {
   }
 }
 
+// Work that a module function does for a few instructions, repeated in a
+// loop: printing a tensor, making one, splitting one into pieces, reading
+// a table into one, a range, weights, mazes. Each call is bounded, but a
+// loop of them ran for hours under the default limit (a fuzz finding:
+// tostring of an expanded view, thousands of times, from few
+// instructions). Each now charges its work, so the loops stop.
+TEST(WatchdogTest, ModuleWorkRepeatedInALoopCounts) {
+  const Settings limit = {{"instructionLimit", "10000000"}};
+  for (const char* body : {
+           "local big = tensor.ByteTensor{1}:expand(6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6)\n"
+           "while true do local s = tostring(big) end",
+           "while true do local t = tensor.ByteTensor(2 ^ 20) end",
+           "local t = tensor.ByteTensor(20000)\nwhile true do local pieces = t:split(1) end",
+           "local t = tensor.ByteTensor(20000)\nwhile true do local pieces = t:chunk(20000) end",
+           "local w = tensor.DoubleTensor(2 ^ 19):val()\n"
+           "while true do local t = tensor.DoubleTensor(w) end",
+           "while true do local r = tensor.DoubleTensor{range = {1, 2 ^ 20}} end",
+           "local w = tensor.DoubleTensor(2 ^ 19):fill(1):val()\n"
+           "local random = require 'dmlab.system.random'\n"
+           "while true do random:discreteDistribution(w) end",
+           "local mazes = require 'dmlab.system.maze_generation'\n"
+           "while true do mazes.randomMazeGeneration{seed = 1, height = 255, width = 255} end",
+           "local mazes = require 'dmlab.system.maze_generation'\n"
+           "local m = mazes.mazeGeneration{height = 1023, width = 1023}\n"
+           "while true do local s = m:entityLayer() end",
+       }) {
+    SCOPED_TRACE(body);
+    ExpectStartFailsThenRecovers(
+        "spin_module_work",
+        FailingStart(absl::StrCat("local tensor = require 'dmlab.system.tensor'\n", body)), limit,
+        {"exceeded the instruction limit of 10000000 instructions", "per element"});
+  }
+}
+
 // The exchange rate leaves ordinary work alone, and without a limit work
 // is not counted at all.
 TEST(WatchdogTest, OrdinaryTensorWorkFitsAndNoLimitCountsNothing) {

@@ -1,15 +1,15 @@
 -- Runs a Torch7 documentation example as Torch7's REPL would, and compares
 -- what it prints with the output the example shows.
 --
--- Two layouts, as the seed documents have them:
---   prompted   "> code" runs code, ">> code" continues it; an expression's
---              values are printed, as trepl prints them; lines without a
---              prompt are the output shown for the code above them
---   plain      lines of code, "= expr" prints expr's values; a line that is
---              not Lua (it cannot start or continue a chunk) is output
--- Output is compared after normalising what the documents vary: white
--- space, blank lines, and old Torch7's "of dimension 4x5" for "of size".
--- Comment lines in the output are commentary, not output.
+-- The seed documents write examples as REPL sessions, in two dialects:
+--   "> code" runs code (">> code" continues it); its values are printed,
+--   as trepl prints an expression's
+--   "= expr" prints expr's values (the older REPL)
+--   a line of Lua without a prompt is run, printing nothing
+-- Any other line is output, expected of the code above it. Output is
+-- compared after normalising what the documents vary: white space, blank
+-- lines, comments, and old Torch7's "of dimension 4x5" for "of size". The
+-- documents' Markdown escapes (\{ \} \_ \[ \]) are read as the characters.
 --
 --   local transcript = require 'transcript'
 --   local session = transcript.session({torch = torch})
@@ -17,77 +17,85 @@
 local transcript = {}
 
 local loadstring = loadstring or load
-local unpack = unpack or table.unpack
 
--- Whether `code` is a complete chunk, and if not, whether more lines could
--- complete it (Lua reports a chunk that ends early at '<eof>').
-local function completeness(code)
-  local fn, err = loadstring(code, '=example')
-  if fn then return 'complete' end
-  if err:find("<eof>", 1, true) then return 'open' end
+local function compiles(code) return loadstring(code, '=example') ~= nil end
+
+-- 'complete', 'open' (more lines could complete it: Lua reports such a
+-- chunk ending at '<eof>') or 'invalid'. After a prompt an expression is
+-- complete too.
+local function completeness(code, prompted)
+  if compiles(code) or (prompted and compiles('return ' .. code)) then return 'complete' end
+  local _, err = loadstring(code, '=example')
+  -- (A bare expression, which only lacks '= value', is not code.)
+  if err:find('<eof>', 1, true) and not err:find("'=' expected", 1, true) then return 'open' end
   return 'invalid'
 end
 
-local function isExpression(code)
-  return loadstring('return ' .. code, '=example') ~= nil
-end
-
--- Splits text into steps {code = ..., expected = {lines}}.
+-- Splits text into steps {code = ..., prompted = ..., expected = {lines}}.
 local function parse(text)
-  local lines = {}
-  for line in (text .. '\n'):gmatch('(.-)\r?\n') do lines[#lines + 1] = line end
-  local prompted = false
-  for _, line in ipairs(lines) do
-    if line:match('^>') then prompted = true end
-  end
-  local steps, pending = {}, nil
+  text = text:gsub('\\([{}_%[%]])', '%1')
+  local steps, open = {}, nil  -- open: the step whose code is not yet complete
   local function expect(line)
     local last = steps[#steps]
     if last and not line:match('^%s*%-%-') then last.expected[#last.expected + 1] = line end
   end
-  for _, line in ipairs(lines) do
-    if prompted then
-      local continued = line:match('^>>%s?(.*)$')
-      local code = line:match('^>%s?(.*)$')
-      if continued and #steps > 0 then
-        steps[#steps].code = steps[#steps].code .. '\n' .. continued
-      elseif code then
-        steps[#steps + 1] = {code = code, expected = {}}
-      elseif line:match('%S') then
-        expect(line)
+  local function add(code, prompted)
+    code = code:gsub('^%s*=', 'return ', 1)
+    local step = {code = code, prompted = prompted, expected = {}}
+    steps[#steps + 1] = step
+    open = completeness(code, prompted) == 'open' and step or nil
+  end
+  for line in (text .. '\n'):gmatch('(.-)\r?\n') do
+    local continued = line:match('^>>%s?(.*)$')
+    local prompt = not continued and line:match('^>%s?(.*)$')
+    if continued or (open and not prompt) then
+      local step = steps[#steps]
+      if step then
+        step.code = step.code .. '\n' .. (continued or line)
+        open = completeness(step.code, step.prompted) == 'open' and step or nil
       end
-    elseif pending then
-      pending = pending .. '\n' .. line
-      if completeness(pending) ~= 'open' then
-        steps[#steps + 1] = {code = pending, expected = {}}
-        pending = nil
-      end
-    elseif line:match('%S') then
-      local kind = completeness((line:gsub('^%s*=', 'return ')))
-      if kind == 'complete' then
-        steps[#steps + 1] = {code = line, expected = {}}
-      elseif kind == 'open' and not line:match('^%s*=') then
-        pending = line
-      else
-        expect(line)
-      end
+    elseif prompt then
+      add(prompt, true)
+    elseif line:match('^%s*=') then
+      add(line, false)
+    elseif line:match('%S') and not line:match('^%s*%-%-') then
+      if completeness(line, false) == 'invalid' then expect(line) else add(line, false) end
     end
   end
-  if pending then steps[#steps + 1] = {code = pending, expected = {}} end
   return steps
+end
+
+-- What trepl prints for a value: a table as "{", "key : value" per entry,
+-- "}", with a tensor in it as "DoubleTensor - size: 2x4x5".
+local function describe(value, torch, depth)
+  if torch.isTensor(value) and depth > 0 then
+    local sizes = {}
+    for d = 1, value:dim() do sizes[d] = value:size(d) end
+    return torch.type(value):gsub('^torch%.', '') .. ' - size: ' .. table.concat(sizes, 'x')
+  end
+  if type(value) ~= 'table' or torch.typename(value) or depth > 3 then return tostring(value) end
+  local keys = {}
+  for k in pairs(value) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  local lines = {'{'}
+  for _, k in ipairs(keys) do
+    lines[#lines + 1] = tostring(k) .. ' : ' .. describe(value[k], torch, depth + 1)
+  end
+  lines[#lines + 1] = '}'
+  return table.concat(lines, '\n')
 end
 
 local function normalise(lines)
   local words = {}
   for _, line in ipairs(lines) do
-    line = line:gsub('of dimension (%d)', 'of size %1')
+    line = line:gsub('of dimension (%d)', 'of size %1'):gsub('%s+%-%-.*$', '')
     for word in line:gmatch('%S+') do words[#words + 1] = word end
   end
   return table.concat(words, ' ')
 end
 
--- A REPL session over `globals` (names the examples may use, e.g. torch):
--- its examples share the globals they set, as in one Torch7 session.
+-- A REPL session over `globals` (names the examples may use; torch is
+-- one): its examples share the globals they set, as in one Torch7 session.
 function transcript.session(globals)
   local session, printed = {}, {}
   local env = setmetatable({}, {__index = function(_, k)
@@ -106,9 +114,11 @@ function transcript.session(globals)
   function session:run(text)
     for n, step in ipairs(parse(text)) do
       for i = #printed, 1, -1 do printed[i] = nil end
-      local code = step.code:gsub('^%s*=', 'return ')
+      local code = step.code
       local shows = code:match('^%s*return%s') ~= nil
-      if not shows and isExpression(code) then code, shows = 'return ' .. code, true end
+      if not shows and step.prompted and compiles('return ' .. code) then
+        code, shows = 'return ' .. code, true
+      end
       local fn, err = loadstring(code, '=example')
       if not fn then return false, ('step %d does not compile: %s\n%s'):format(n, err, step.code) end
       setfenv(fn, env)
@@ -117,7 +127,9 @@ function transcript.session(globals)
         return false, ('step %d failed: %s\n%s'):format(n, tostring(results[2]), step.code)
       end
       if shows then
-        for i = 2, table.maxn(results) do printed[#printed + 1] = tostring(results[i]) end
+        for i = 2, table.maxn(results) do
+          printed[#printed + 1] = describe(results[i], globals.torch, 0)
+        end
       end
       if #step.expected > 0 then
         local want, got = normalise(step.expected), normalise(printed)
