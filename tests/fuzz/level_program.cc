@@ -58,6 +58,12 @@ constexpr const char* kStatements[] = {
     "V = tostring(tensor.DoubleTensor(1):view(ONES(30000)))",
     "V = tostring(tensor.ByteTensor{1}:expand(SIXES(12)))",
     "V = tostring(tensor.ByteTensor{1}:expand(SIXES(30)))",
+    // Bounded work per call, repeated: the watchdog must count it (l16).
+    "for i = 1, 1e9 do V = tostring(tensor.ByteTensor{1}:expand(SIXES(8))) end",
+    "for i = 1, 1e9 do V = tensor.ByteTensor(4000):split(1) end",
+    "for i = 1, 1e9 do V = tensor.ByteTensor(2 ^ 16) end",
+    "for i = 1, 1e9 do V = maze_generation.randomMazeGeneration{seed = i, height = 63,"
+    " width = 63} end",
     "events:add('e', tensor.ByteTensor{1}:expand(2 ^ 30))",
     "events:add('e', tensor.DoubleTensor(3):fill(1), 'text')",
     "events:add(BIG(11))",
