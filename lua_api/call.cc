@@ -84,11 +84,25 @@ int Traceback(lua_State* L) {
   return 1;
 }
 
+// [-0, +1, m] Traceback as a function value, made once per state and kept
+// in the registry (lua_pushcfunction makes a new closure each time).
+const char kTracebackKey = 0;
+void PushTraceback(lua_State* L) {
+  lua_pushlightuserdata(L, const_cast<char*>(&kTracebackKey));
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  if (!lua_isnil(L, -1)) return;
+  lua_pop(L, 1);
+  lua_pushcfunction(L, &Traceback);
+  lua_pushlightuserdata(L, const_cast<char*>(&kTracebackKey));
+  lua_pushvalue(L, -2);
+  lua_rawset(L, LUA_REGISTRYINDEX);
+}
+
 }  // namespace
 
 NResultsOr Call(lua_State* L, int nargs, int nresults) {
   const int function = lua_gettop(L) - nargs;
-  lua_pushcfunction(L, &Traceback);
+  PushTraceback(L);
   lua_insert(L, function);
   int status;
   {
