@@ -68,10 +68,11 @@ function torch.class(name, parentName, module)
   return class, parent
 end
 
--- torch.getmetatable(name): the class table of a type name.
+-- torch.getmetatable(name): the class table of a type name (a storage
+-- type's: its methods).
 function torch.getmetatable(name)
   if type(name) ~= 'string' then argumentError('getmetatable', 1, 'type name expected') end
-  return internal.classOf(name)
+  return internal.classOf(name) or internal.storageMethods[name]
 end
 
 -- torch.newmetatable(name, parentName): torch.class without a constructor.

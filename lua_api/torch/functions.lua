@@ -5,6 +5,7 @@
 local torch, internal = ...
 local dmlab = internal.dmlab
 local isTensor = torch.isTensor
+local argumentError = internal.argumentError
 local unpack = unpack or table.unpack
 
 -- Whether the first n arguments are all tensors.
@@ -194,6 +195,25 @@ function torch.equal(a, b)
   if not a:isSameSizeAs(b) then return false end
   if a:nElement() == 0 then return true end
   return a:eq(b):all()
+end
+
+-- torch.repeatTensor([result,] x, sizes), torch.totable(x) and
+-- torch.numel(x): the methods, as Torch7 also offers them.
+function torch.repeatTensor(first, ...)
+  if not isTensor(first) then argumentError('repeatTensor', 1, 'tensor expected') end
+  return first:repeatTensor(...)
+end
+
+function torch.totable(x)
+  if not isTensor(x) and not torch.isStorage(x) then
+    argumentError('totable', 1, 'tensor or storage expected')
+  end
+  return x:totable()
+end
+
+function torch.numel(x)
+  if not isTensor(x) then argumentError('numel', 1, 'tensor expected') end
+  return x:nElement()
 end
 
 local methods = {equal = torch.equal}

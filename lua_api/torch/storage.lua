@@ -45,6 +45,7 @@ function storageMethods:resize(n)
 end
 
 local metatables = {}  -- storage type name -> metatable
+internal.storageMethods = {}  -- storage type name -> its methods
 
 -- A storage over the rank-1 tensor t.
 function internal.newStorage(t)
@@ -60,9 +61,14 @@ for _, kind in ipairs(internal.kinds) do
   local tensorClass = internal.classes[kind.name .. 'Tensor']
   local meta = {__metatable = name}
   metatables[name] = meta
+  -- The type's own methods (torch.getmetatable(name) hands them out, and
+  -- a method added there is this type's, as in Torch7).
+  local methods = {}
+  for key, f in pairs(storageMethods) do methods[key] = f end
+  internal.storageMethods[name] = methods
   function meta.__index(self, key)
     if type(key) == 'number' then return tensorOf[self][key] end
-    return storageMethods[key]
+    return methods[key]
   end
   function meta.__newindex(self, key, x)
     if type(key) ~= 'number' then error(name .. ': a storage has no field ' .. tostring(key), 2) end

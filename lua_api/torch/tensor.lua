@@ -75,7 +75,7 @@ end
 local bernoulli = internal.classes.DoubleTensor.bernoulli
 function methods:bernoulli(...)
   local n = select('#', ...)
-  local p = select(n, ...)
+  local p = n > 0 and select(n, ...) or nil
   if torch.isTensor(p) then
     local draws = torch.DoubleTensor(self:size())
     if n >= 2 then draws:uniform((...)) else draws:uniform() end

@@ -50,6 +50,8 @@ testing.case('tensor fills', function()
   local l = torch.FloatTensor(2000):logNormal(1, 0.1):log()
   testing.assertTrue(math.abs(l:mean() - 1) < 0.02)
   testing.assertTrue(torch.ShortTensor(100):geometric(0.5):min() >= 1)
+  local coins = torch.ByteTensor(2, 500):bernoulli()  -- p = 0.5, as in Torch7
+  testing.assertTrue(coins:max() == 1 and coins:min() == 0 and math.abs(coins:double():mean() - 0.5) < 0.1)
   expectError(function() torch.IntTensor(2):exponential() end, 'not defined for')
   expectError(function() torch.Tensor(2):geometric(1.5) end, 'probability must be in (0, 1)')
   expectError(function() torch.ByteTensor(2):random(0, 256) end, 'cannot hold every integer')

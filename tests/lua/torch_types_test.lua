@@ -87,6 +87,24 @@ testing.case('type functions', function()
   testing.assertEqual(torch.Tensor.isTensor(t), true)
 end)
 
+testing.case('module forms of repeatTensor, totable and numel; a storage type\'s methods', function()
+  testing.assertEqual(torch.repeatTensor(torch.Tensor({1, 2}), 2, 2):totable(),
+                      {{1, 2, 1, 2}, {1, 2, 1, 2}})
+  local result = torch.Tensor()
+  torch.repeatTensor(result, torch.Tensor({3}), 2)
+  testing.assertEqual(result:totable(), {3, 3}, 'into a result')
+  testing.assertEqual(torch.totable(torch.Tensor({{1, 2}})), {{1, 2}})
+  testing.assertEqual(torch.totable(torch.LongStorage({4, 5})), {4, 5})
+  testing.assertEqual(torch.numel(torch.Tensor(3, 4)), 12)
+  expectError(function() torch.numel({}) end, "bad argument #1 to 'numel' (tensor expected)")
+  local methods = torch.getmetatable('torch.CharStorage')
+  testing.assertEqual(type(methods.size), 'function')
+  methods.twice = function(self) return 2 * self:size() end
+  testing.assertEqual(torch.CharStorage(3):twice(), 6, 'a method added to the type')
+  testing.assertEqual(torch.ByteStorage(3).twice, nil, 'and to no other')
+  methods.twice = nil
+end)
+
 testing.case('pointer names an object while it lives', function()
   local t, u, tbl = torch.Tensor(4), torch.Tensor(4), {}
   testing.assertEqual(type(torch.pointer(t)), 'number')
