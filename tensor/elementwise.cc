@@ -161,13 +161,22 @@ absl::Status CheckComponentsFor(const Tensor& dst, const Tensor& src, const char
   return internal::CheckWritable(dst, name);
 }
 
+// Whether the op writes one value into every element (fill): then the
+// order of writes cannot matter, and a view that names some elements more
+// than once (an expanded one) may be written, as Torch7 lets it be.
+bool WritesOneValue(ElementOp op, absl::Span<const double> values) {
+  return op == ElementOp::kAssign && values.size() == 1;
+}
+
 absl::Status ApplyScalarsOnDevice(const Tensor& tensor, ElementOp op,
                                   absl::Span<const double> values, const char* name) {
   absl::StatusOr<const DeviceOps*> ops =
       internal::DeviceOpsWith({&tensor}, &DeviceOps::apply_scalars, name);
   if (!ops.ok()) return ops.status();
   if (absl::Status s = CheckScalarsFor(tensor, op, values, name); !s.ok()) return s;
-  if (absl::Status s = internal::CheckWritable(tensor, name); !s.ok()) return s;
+  if (!WritesOneValue(op, values)) {
+    if (absl::Status s = internal::CheckWritable(tensor, name); !s.ok()) return s;
+  }
   absl::Status values_ok = DispatchDType(tensor.dtype(), [&](auto tag) {
     return CheckScalarValues<typename decltype(tag)::type>(tensor.dtype(), op, values, name);
   });
@@ -332,7 +341,7 @@ absl::Status ApplyScalars(const Tensor& tensor, ElementOp op, absl::Span<const d
   // A contiguous layout never overlaps itself: small tensors in level
   // scripts pay for every step, so the common case asks once.
   const bool contiguous = tensor.layout().IsContiguous();
-  if (!contiguous) {
+  if (!contiguous && !WritesOneValue(op, values)) {
     if (absl::Status s = internal::CheckWritable(tensor, name); !s.ok()) return s;
   }
   return kScalarKernels[static_cast<int>(tensor.dtype())][static_cast<int>(op)](

@@ -41,7 +41,10 @@ constexpr const char* ElementOpName(ElementOp op) {
 
 // x = x op v for every element x of `tensor`. With one value, v is that
 // value; with as many values as the last extent, v is values[j] for the
-// elements at last-dimension index j. kAssign is fill.
+// elements at last-dimension index j. kAssign is fill, and a fill with one
+// value may write a view that names elements more than once (expanded);
+// other writes into such views are refused, their result would depend on
+// the order of writes.
 absl::Status ApplyScalars(const Tensor& tensor, ElementOp op, absl::Span<const double> values);
 
 // dst[i] = dst[i] op src[i] for the i-th elements of both in layout order;

@@ -247,6 +247,14 @@ function methods:maskedSelect(a, b)
   return maskedSelect(self, a)
 end
 
+-- res:index(x, dim, indices): res receives x's selected entries;
+-- x:index(dim, indices) as dmlab's.
+local index = internal.classes.DoubleTensor.index
+function methods:index(first, ...)
+  if isTensor(first) then return into({self}, {index(first, ...)}) end
+  return index(self, first, ...)
+end
+
 -- res:nonzero(x): res receives x's indices; x:nonzero() as dmlab's.
 local nonzero = internal.classes.DoubleTensor.nonzero
 function methods:nonzero(x)

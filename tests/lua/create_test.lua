@@ -63,8 +63,15 @@ testing.case('zeros and ones errors', function()
   expectError(function() tensor.ones('a') end, "bad argument #1 to 'ones'", 'integer expected')
   expectError(function() tensor.zeros(tensor.DoubleTensor(), 2.5) end, "bad argument #2 to 'zeros'")
   expectError(function() tensor.zeros{2, 'x'} end, "bad argument #1 to 'zeros'", '[2]')
-  expectError(function() tensor.zeros(tensor.DoubleTensor(1, 2):expand(3, 2), 3, 2) end,
-              "'zeros'", 'share memory')
+  expectError(function() tensor.ones(tensor.DoubleTensor(1, 2):expand(3, 2), 3, 2):add(1) end,
+              "'add'", 'share memory')
+end)
+
+testing.case('zeros and ones fill an expanded result: one value, in any order', function()
+  local base = tensor.DoubleTensor{{5, 6}}
+  local res = tensor.zeros(base:expand(3, 2), 3, 2)
+  testing.assertEqual(res:val(), {{0, 0}, {0, 0}, {0, 0}})
+  testing.assertEqual(base:val(), {{0, 0}})
 end)
 
 testing.case('eye', function()
