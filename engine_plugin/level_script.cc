@@ -14,7 +14,7 @@
 #include "lua_api/random.h"
 #include "lua_api/read.h"
 #include "lua_api/tensor_limits.h"
-#include "lua_api/tensor_module.h"
+#include "lua_api/torch_module.h"
 #include "tensor/device_transfer.h"
 #include "tensor/loan.h"
 
@@ -150,7 +150,11 @@ absl::StatusOr<std::unique_ptr<LevelScript>> LevelScript::Load(
   if (!vm.ok()) return vm.status();
   std::unique_ptr<LevelScript> script(new LevelScript(*std::move(vm)));
   lua_State* L = script->L_;
-  lua_api::RegisterTensorModule(L);
+  if (limits.restrict_libraries) {
+    lua_api::RegisterSandboxedTorchModule(L);
+  } else {
+    lua_api::RegisterTorchModule(L);
+  }
   lua_api::RegisterRandomModule(L);
   RegisterEventsModule(L, events);
   register_host_modules(L);

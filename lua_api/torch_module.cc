@@ -254,6 +254,39 @@ void RegisterTorchModule(lua_State* L) {
   SetPreload(L, "dmlab.system.torch", &luaopen_dmlab_system_torch);
 }
 
+namespace {
+
+// Run on the module a sandboxed level gets: what touches files or shows
+// an address raises an error naming the function instead.
+constexpr char kSandboxRules[] = R"lua(
+local torch = ...
+local function refused(name, why)
+  return function() error("'" .. name .. "': " .. why, 2) end
+end
+local noFiles = 'a sandboxed level has no files'
+torch.save, torch.load = refused('save', noFiles), refused('load', noFiles)
+torch.CmdLine.log = refused('log', noFiles)
+torch.pointer = refused('pointer', 'a sandboxed level sees no addresses')
+return torch
+)lua";
+
+int OpenSandboxedTorch(lua_State* L) {
+  luaopen_dmlab_system_torch(L);
+  if (luaL_loadbuffer(L, kSandboxRules, sizeof(kSandboxRules) - 1, "=dmlab.system.torch") != 0) {
+    return lua_error(L);
+  }
+  lua_insert(L, -2);
+  lua_call(L, 1, 1);
+  return 1;
+}
+
+}  // namespace
+
+void RegisterSandboxedTorchModule(lua_State* L) {
+  RegisterTensorModule(L);
+  SetPreload(L, "dmlab.system.torch", &OpenSandboxedTorch);
+}
+
 }  // namespace lua_api
 
 extern "C" int luaopen_dmlab_system_torch(lua_State* L) {

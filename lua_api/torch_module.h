@@ -14,6 +14,12 @@ namespace lua_api {
 // sets package.preload['dmlab.system.torch'].
 void RegisterTorchModule(lua_State* L);
 
+// [-0, +0, m] The same for a sandboxed level's state: torch.save,
+// torch.load, CmdLine:log and torch.pointer raise an error naming the
+// function (a sandboxed level has no files and sees no addresses).
+// `paths` is not registered by either.
+void RegisterSandboxedTorchModule(lua_State* L);
+
 }  // namespace lua_api
 
 // [-0, +1, e] The plain entry point: opens dmlab.system.tensor if it is not

@@ -17,6 +17,7 @@
 #include "lua_api/n_results_or.h"
 #include "lua_api/read.h"
 #include "tensor/dtype.h"
+#include "tensor/work_meter.h"
 
 namespace lua_api {
 namespace {
@@ -114,7 +115,9 @@ NResultsOr Unpack(lua_State* L) {
   return 2;
 }
 
-// The contiguous tensor at stack 1 and its first element's address.
+// The contiguous tensor at stack 1 and its first element's address. Its
+// elements are about to be written or read: work the watchdog sees
+// (tensor/work_meter.h), charged here.
 std::string ReadContiguous(lua_State* L, const char* function, const tensor::Tensor** out,
                            std::byte** data) {
   LuaTensor* tensor;
@@ -124,6 +127,9 @@ std::string ReadContiguous(lua_State* L, const char* function, const tensor::Ten
   }
   absl::StatusOr<std::byte*> origin = tensor->tensor().data();
   if (!origin.ok()) return StatusError(function, origin.status());
+  if (absl::Status charged = tensor::ChargeWork(tensor->tensor().num_elements()); !charged.ok()) {
+    return StatusError(function, charged);
+  }
   *out = &tensor->tensor();
   *data = *origin;
   return {};

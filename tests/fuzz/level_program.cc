@@ -84,6 +84,12 @@ constexpr const char* kStatements[] = {
     "V = maze_generation.randomMazeGeneration(setmetatable({seed = 1, height = 11, width = 11},"
     " {__index = function() error('boom') end}))",
     "V = maze_generation.mazeGeneration{entity = BIG(16)}",
+    // Torch7's flavour: damaged serialisations, refused files, indexing.
+    "V = require('dmlab.system.torch').deserialize(BIG(10))",
+    "V = require('dmlab.system.torch').deserialize('4\\n1\\n3\\nV 1\\n19\\ntorch.DoubleStorage\\n"
+    "999999999\\n1', 'ascii')",
+    "require('dmlab.system.torch').save('/tmp/level_program.t7', K)",
+    "V = K:torch()[{{1, 2}}]:fill(3)",
     "K:fill(9)",
     "K = tensor.ByteTensor(4):fill(5)",
     "error(setmetatable({}, {__tostring = SPIN}))",
