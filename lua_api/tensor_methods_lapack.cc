@@ -4,6 +4,7 @@
 //   x, qr = b:gels(a)                  e, v = a:eig('V')
 //   inv = a:inverse()                  u, s, v = a:svd(['S'|'A'])
 //   chol = a:potrf(['U'|'L'])          q, r = a:qr()
+//   u, piv = a:pstrf(['U'|'L'])
 //   x = b:potrs(chol [, 'U'|'L'])      inv = chol:potri(['U'|'L'])
 // and the module functions tensor.gesv(b, a), ... (see
 // RegisterLapackFunctions).
@@ -129,6 +130,19 @@ NResultsOr Potrf(LuaTensor& self, lua_State* L) {
   return PushResult(L, "potrf", tensor::Potrf(self.tensor(), triangle, TensorAllocator(L)));
 }
 
+// [-0, +2, e] a:pstrf(['U'|'L']): the pivoted Cholesky factor, and the
+// pivots (an Int32Tensor, 1-based).
+NResultsOr Pstrf(LuaTensor& self, lua_State* L) {
+  if (std::string e = self.CheckSelf("pstrf"); !e.empty()) return e;
+  Triangle triangle = Triangle::kUpper;
+  if (std::string e = ReadTriangle(L, 2, "pstrf", &triangle); !e.empty()) return e;
+  if (std::string e = CheckNoMore(L, 2, "pstrf"); !e.empty()) return e;
+  absl::StatusOr<tensor::PivotedCholesky> factored =
+      tensor::Pstrf(self.tensor(), triangle, /*tolerance=*/-1, TensorAllocator(L));
+  if (!factored.ok()) return StatusError("pstrf", factored.status());
+  return PushAll(L, std::move(factored->factor), std::move(factored->pivots));
+}
+
 // [-0, +1, e] b:potrs(chol [, 'U'|'L']).
 NResultsOr Potrs(LuaTensor& self, lua_State* L) {
   LuaTensor* chol = nullptr;
@@ -209,6 +223,7 @@ void RegisterLapackMethods(lua_State* L, const char* metatable) {
                   {"gels", &C::Member<&Gels>},
                   {"inverse", &C::Member<&Inverse>},
                   {"potrf", &C::Member<&Potrf>},
+                  {"pstrf", &C::Member<&Pstrf>},
                   {"potrs", &C::Member<&Potrs>},
                   {"potri", &C::Member<&Potri>},
                   {"symeig", &C::Member<&Symeig>},
@@ -232,6 +247,7 @@ void RegisterLapackFunctions(lua_State* L, int module_index) {
                          {"trtrs", ModuleForm::kSame, 2},
                          {"gels", ModuleForm::kSame, 2},
                          {"potrs", ModuleForm::kSame, 2},
+                         {"pstrf", ModuleForm::kSame, 1},
                          {"symeig", ModuleForm::kSame, 1},
                          {"eig", ModuleForm::kSame, 1},
                          {"svd", ModuleForm::kSame, 1},

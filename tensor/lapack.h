@@ -73,6 +73,21 @@ absl::StatusOr<Tensor> Inverse(const Tensor& a, Allocator& allocator = CpuAlloca
 absl::StatusOr<Tensor> Potrf(const Tensor& a, Triangle triangle = Triangle::kUpper,
                              Allocator& allocator = CpuAllocator());
 
+// pstrf: the Cholesky factorisation with complete pivoting of a symmetric
+// positive semidefinite A, reading only `triangle` of A: U and the
+// permutation P with P^T A P = U^T U (kUpper), or L with P^T A P = L L^T
+// (kLower). pivots (int32, n) is P as LAPACK gives it: P[pivots[k], k] = 1,
+// 1-based. A whose rank LAPACK finds below n (within `tolerance`; < 0:
+// LAPACK's default, n * eps * max of the diagonal) is an error, as Torch7
+// makes it.
+struct PivotedCholesky {
+  Tensor factor;
+  Tensor pivots;
+};
+absl::StatusOr<PivotedCholesky> Pstrf(const Tensor& a, Triangle triangle = Triangle::kUpper,
+                                      double tolerance = -1,
+                                      Allocator& allocator = CpuAllocator());
+
 // potrs: solves A X = B given A's Cholesky factor `chol` as potrf makes it.
 absl::StatusOr<Tensor> Potrs(const Tensor& b, const Tensor& chol,
                              Triangle triangle = Triangle::kUpper,

@@ -1,4 +1,4 @@
-// Linear systems and inverses: gesv, trtrs, gels, inverse, potrf, potrs,
+// Linear systems and inverses: gesv, trtrs, gels, inverse, potrf, pstrf, potrs,
 // potri. See lapack.h.
 #include <algorithm>
 
@@ -133,6 +133,31 @@ absl::StatusOr<Tensor> PotrfOf(const Tensor& a, Triangle triangle, Allocator& al
   return Clone(factor->view, allocator);
 }
 
+template <typename T>
+absl::StatusOr<PivotedCholesky> PstrfOf(const Tensor& a, Triangle triangle, double tolerance,
+                                        Allocator& allocator) {
+  absl::StatusOr<FortranMatrix> factor = FortranCopy(a, allocator);
+  if (!factor.ok()) return factor.status();
+  const int n = factor->rows;
+  absl::StatusOr<Tensor> pivots = NewBuffer(DType::kInt32, n, allocator);
+  if (!pivots.ok()) return pivots.status();
+  absl::StatusOr<Tensor> work = NewBuffer(a.dtype(), 2 * static_cast<Index>(n), allocator);
+  if (!work.ok()) return work.status();
+  int rank = 0;
+  const int info =
+      internal::lapack::Pstrf<T>(UploChar(triangle), n, factor->data<T>(), n, DataOf<int>(*pivots),
+                                 &rank, static_cast<T>(tolerance), DataOf<T>(*work));
+  if (info < 0) return IllegalArgument("pstrf", "pstrf", info);
+  if (info > 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "pstrf: the matrix is not positive definite (its rank is ", rank, ", not ", n, ")"));
+  }
+  FillOtherTriangle(factor->data<T>(), n, triangle == Triangle::kUpper, /*mirror=*/false);
+  absl::StatusOr<Tensor> result = Clone(factor->view, allocator);
+  if (!result.ok()) return result.status();
+  return PivotedCholesky{*std::move(result), *std::move(pivots)};
+}
+
 // The first zero on the diagonal of the n x n column-major `data`,
 // 1-based, or 0 if there is none.
 template <typename T>
@@ -218,6 +243,14 @@ absl::StatusOr<Tensor> Potrf(const Tensor& a, Triangle triangle, Allocator& allo
   if (absl::Status s = internal::CheckSquareMatrix(a, "potrf", "A"); !s.ok()) return s;
   return DispatchLapack(a.dtype(), [&](auto zero) {
     return PotrfOf<decltype(zero)>(a, triangle, allocator);
+  });
+}
+
+absl::StatusOr<PivotedCholesky> Pstrf(const Tensor& a, Triangle triangle, double tolerance,
+                                      Allocator& allocator) {
+  if (absl::Status s = internal::CheckSquareMatrix(a, "pstrf", "A"); !s.ok()) return s;
+  return DispatchLapack(a.dtype(), [&](auto zero) {
+    return PstrfOf<decltype(zero)>(a, triangle, tolerance, allocator);
   });
 }
 

@@ -79,7 +79,7 @@ end
 -- name = {results, input tensors}
 for name, counts in pairs({gesv = {2, 2}, gels = {2, 2}, trtrs = {2, 2}, potrs = {1, 2},
                            symeig = {2, 1}, eig = {2, 1}, svd = {3, 1}, inverse = {1, 1},
-                           potrf = {1, 1}, potri = {1, 1}, qr = {2, 1}}) do
+                           potrf = {1, 1}, potri = {1, 1}, qr = {2, 1}, pstrf = {2, 1}}) do
   withResults(name, counts[1], counts[2], true)
 end
 

@@ -39,6 +39,8 @@ extern "C" {
                       const int* lda, T* b, const int* ldb, int* info, std::size_t);            \
   void prefix##potri_(const char* uplo, const int* n, T* a, const int* lda, int* info,           \
                       std::size_t);                                                             \
+  void prefix##pstrf_(const char* uplo, const int* n, T* a, const int* lda, int* piv, int* rank, \
+                      const T* tol, T* work, int* info, std::size_t);                          \
   void prefix##syev_(const char* jobz, const char* uplo, const int* n, T* a, const int* lda,     \
                      T* w, T* work, const int* lwork, int* info, std::size_t, std::size_t);     \
   void prefix##geev_(const char* jobvl, const char* jobvr, const int* n, T* a, const int* lda,   \
@@ -111,6 +113,13 @@ template <typename T>
 int Potrf(char uplo, int n, T* a, int lda) {
   int info = 0;
   TENSOR_LAPACK_CALL_(potrf, &uplo, &n, a, &lda, &info, 1);
+  return info;
+}
+
+template <typename T>
+int Pstrf(char uplo, int n, T* a, int lda, int* piv, int* rank, T tol, T* work) {
+  int info = 0;
+  TENSOR_LAPACK_CALL_(pstrf, &uplo, &n, a, &lda, piv, rank, &tol, work, &info, 1);
   return info;
 }
 

@@ -1,4 +1,4 @@
--- LAPACK: gesv, trtrs, gels, inverse, potrf, potrs, potri, symeig, eig,
+-- LAPACK: gesv, trtrs, gels, inverse, potrf, pstrf, potrs, potri, symeig, eig,
 -- svd, qr. Results are checked by their defining identities on random
 -- well-conditioned matrices, in contiguous, transposed and reversed
 -- layouts, as methods and as module functions.
@@ -169,6 +169,40 @@ testing.case('potrf, potrs, potri: Cholesky factor, solve and inverse', function
     testing.assertTrue(rawequal(tensor.potrf(res, a, 'L'), res))
     testing.assertEqual(res, l)
   end)
+end)
+
+-- P^T A P from A and pstrf's pivots: row and column k of the result are
+-- row and column piv[k] of A.
+local function permuted(a, piv)
+  local n = piv:size()
+  local out = a:clone()
+  for i = 1, n do
+    for j = 1, n do out(i, j):val(a(piv(i):val(), piv(j):val()):val()) end
+  end
+  return out
+end
+
+testing.case('pstrf: P^T A P = U^T U (or L L^T), pivots 1-based, semidefinite refused', function()
+  forEachCase(function(typeName, layout)
+    local r = tensor[typeName](randomTable(4, 4))
+    local a = r:transpose(1, 2):mmul(r):cadd(identity(typeName, 4):mul(4))
+    a = layouts(typeName, a:val())[layout]
+    local u, piv = a:pstrf()
+    testing.assertEqual(piv:type(), 'dmlab.system.tensor.Int32Tensor')
+    testing.assertEqual(piv:clone():sort():val(), {1, 2, 3, 4}, 'a permutation')
+    assertNear(u:transpose(1, 2):mmul(u), permuted(a, piv), typeName, 'U^T U')
+    testing.assertEqual(u(2, 1):val(), 0)
+    local l, lpiv = tensor.pstrf(a, 'L')
+    assertNear(l:mmul(l:transpose(1, 2)), permuted(a, lpiv), typeName, 'L L^T')
+    testing.assertEqual(l(1, 2):val(), 0)
+  end)
+  -- The largest diagonal element leads.
+  local _, piv = tensor.DoubleTensor{{1, 0}, {0, 9}}:pstrf()
+  testing.assertEqual(piv:val(), {2, 1})
+  expectError(function() tensor.DoubleTensor{{1, 1}, {1, 1}}:pstrf() end,
+              "'pstrf'", 'not positive definite (its rank is 1, not 2)')
+  expectError(function() tensor.DoubleTensor(2, 3):pstrf() end, "'pstrf'")
+  expectError(function() tensor.DoubleTensor{{1}}:pstrf('X') end, "'pstrf'")
 end)
 
 testing.case('symeig: A V = V diag(e), ascending, one triangle', function()
