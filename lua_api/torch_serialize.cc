@@ -40,24 +40,28 @@ char ReadFormat(lua_State* L) {
   return format[0];
 }
 
-// "" if `value` fits the integer `format` ('i' or 'l'), else why not.
-std::string CheckWhole(char format, double value) {
-  if (format == 'l' && !(value >= -0x1p63 && value < 0x1p63)) return "out of int64's range";
-  if (format == 'i' && !(value >= -0x1p31 && value < 0x1p31)) return "out of int32's range";
+// The arguments (format, number) of pack and format: a number an integer
+// format's type can hold.
+std::string ReadNumberToWrite(lua_State* L, char* format, double* value) {
+  *format = ReadFormat(L);
+  if (*format == 0) return ArgumentError("serialize", 1, "format 'i', 'l' or 'd' expected");
+  if (std::string why = ReadNumber(L, 2, value); !why.empty()) {
+    return ArgumentError("serialize", 2, why);
+  }
+  if (*format == 'l' && !(*value >= -0x1p63 && *value < 0x1p63)) {
+    return ArgumentError("serialize", 2, "out of int64's range");
+  }
+  if (*format == 'i' && !(*value >= -0x1p31 && *value < 0x1p31)) {
+    return ArgumentError("serialize", 2, "out of int32's range");
+  }
   return {};
 }
 
 // pack(format, number)
 NResultsOr Pack(lua_State* L) {
-  const char format = ReadFormat(L);
-  if (format == 0) return ArgumentError("serialize", 1, "format 'i', 'l' or 'd' expected");
+  char format;
   double value;
-  if (std::string why = ReadNumber(L, 2, &value); !why.empty()) {
-    return ArgumentError("serialize", 2, why);
-  }
-  if (std::string why = CheckWhole(format, value); !why.empty()) {
-    return ArgumentError("serialize", 2, why);
-  }
+  if (std::string e = ReadNumberToWrite(L, &format, &value); !e.empty()) return e;
   char bytes[8];
   if (format == 'd') {
     std::memcpy(bytes, &value, 8);
@@ -219,15 +223,9 @@ std::string ScanReal(const char* s, std::size_t length, std::size_t* at, double*
 // format(format, number): Torch7's text for the number ('i': %d, 'l': %ld,
 // 'd': %.17g).
 NResultsOr Format(lua_State* L) {
-  const char format = ReadFormat(L);
-  if (format == 0) return ArgumentError("serialize", 1, "format 'i', 'l' or 'd' expected");
+  char format;
   double value;
-  if (std::string why = ReadNumber(L, 2, &value); !why.empty()) {
-    return ArgumentError("serialize", 2, why);
-  }
-  if (std::string why = CheckWhole(format, value); !why.empty()) {
-    return ArgumentError("serialize", 2, why);
-  }
+  if (std::string e = ReadNumberToWrite(L, &format, &value); !e.empty()) return e;
   char text[32];
   if (format == 'd') {
     std::snprintf(text, sizeof(text), "%.17g", value);
