@@ -148,11 +148,17 @@ NResultsOr RoundOp(LuaTensor& self, lua_State* L) {
 }
 
 // [-0, +0, -] An optional bound of clamp: nil (or absent) is no bound.
-std::string ReadBound(lua_State* L, int index, std::optional<double>* bound) {
+// A bound the tensor's type cannot hold (its whole part out of range) is
+// an error, with DeepMind Lab's word for it; a fraction limits to the
+// nearest values inside.
+std::string ReadBound(lua_State* L, int index, tensor::DType dtype, std::optional<double>* bound) {
   if (lua_isnoneornil(L, index)) return {};
   double value;
   if (!ReadNumber(L, index, &value).empty()) {
     return ArgumentError("clamp", index - 1, Expected(L, index, "number or nil"));
+  }
+  if (std::string why = CheckValue(std::trunc(value), dtype); !why.empty()) {
+    return ArgumentError("clamp", index - 1, absl::StrCat("TypeMismatch: ", why));
   }
   *bound = value;
   return {};
@@ -163,8 +169,8 @@ std::string ReadBound(lua_State* L, int index, std::optional<double>* bound) {
 NResultsOr Clamp(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("clamp"); !e.empty()) return e;
   std::optional<double> min, max;
-  if (std::string e = ReadBound(L, 2, &min); !e.empty()) return e;
-  if (std::string e = ReadBound(L, 3, &max); !e.empty()) return e;
+  if (std::string e = ReadBound(L, 2, self.tensor().dtype(), &min); !e.empty()) return e;
+  if (std::string e = ReadBound(L, 3, self.tensor().dtype(), &max); !e.empty()) return e;
   if (absl::Status s = tensor::Clamp(self.tensor(), min, max); !s.ok()) {
     return StatusError("clamp", s);
   }
@@ -198,6 +204,13 @@ NResultsOr MatMul(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("mmul"); !e.empty()) return e;
   LuaTensor* rhs = nullptr;
   if (std::string e = ReadTensorArgument(L, 2, "mmul", &rhs); !e.empty()) return e;
+  if (rhs->tensor().dtype() != self.tensor().dtype()) {
+    // DeepMind Lab's words.
+    return ArgumentError("mmul", 1,
+                         absl::StrCat("Must contain 1 RHS tensor of type ",
+                                      LuaTensor::TypeName(self.tensor().dtype()), ", got ",
+                                      LuaTensor::TypeName(rhs->tensor().dtype())));
+  }
   absl::StatusOr<tensor::Tensor> product = tensor::MatMul(self.tensor(), rhs->tensor(), TensorAllocator(L));
   if (!product.ok()) return StatusError("mmul", product.status());
   LuaTensor::Push(L, *std::move(product));

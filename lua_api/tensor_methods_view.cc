@@ -135,7 +135,7 @@ NResultsOr PushValues(const Tensor& t, lua_State* L) {
   });
 }
 
-// [-2, +1, m] val(x): sets the only element.
+// [-2, +1, m] val(x): sets the only element; returns x.
 NResultsOr SetValue(LuaTensor& self, lua_State* L) {
   double value;
   if (std::string why = ReadNumber(L, 2, &value); !why.empty()) return ArgumentAt("val", 2, why);
@@ -152,11 +152,12 @@ NResultsOr SetValue(LuaTensor& self, lua_State* L) {
       !s.ok()) {
     return StatusError("val", s);
   }
-  lua_settop(L, 1);
+  lua_settop(L, 2);  // the value set, as DeepMind Lab returns it
   return 1;
 }
 
 // [-2, +1, m] val(table): sets every element; nothing changes on error.
+// Returns the table.
 NResultsOr SetValues(LuaTensor& self, lua_State* L) {
   const Tensor& t = self.tensor();
   absl::StatusOr<Tensor> staged = Tensor::Uninitialized(t.dtype(), t.shape(), TensorAllocator(L));
@@ -169,7 +170,7 @@ NResultsOr SetValues(LuaTensor& self, lua_State* L) {
   if (absl::Status s = tensor::ApplyComponents(t, tensor::ElementOp::kAssign, *staged); !s.ok()) {
     return StatusError("val", s);
   }
-  lua_settop(L, 1);
+  lua_settop(L, 2);  // the table, as DeepMind Lab returns it
   return 1;
 }
 
@@ -231,7 +232,9 @@ NResultsOr Narrow(LuaTensor& self, lua_State* L) {
   if (std::string e = ReadBounded(L, 3, "narrow", "index", 1, extent, &start); !e.empty()) {
     return e;
   }
-  if (std::string e = ReadBounded(L, 4, "narrow", "size", 1, extent - start + 1, &length);
+  // A size of 0 is an empty view, as in DeepMind Lab (Torch7 refuses it:
+  // its flavour checks first, lua_api/torch/tensor.lua).
+  if (std::string e = ReadBounded(L, 4, "narrow", "size", 0, extent - start + 1, &length);
       !e.empty()) {
     return e;
   }

@@ -133,8 +133,8 @@ NResultsOr FromNestedTable(lua_State* L, DType dtype, const char* name) {
 std::string EmptyRange(const char* name, const double bounds[3]) {
   return ArgumentError(
       name, 1,
-      absl::StrCat("range from ", NumberString(bounds[0]), " to ", NumberString(bounds[1]),
-                   " with step ", NumberString(bounds[2]), " is empty"));
+      absl::StrCat("Invalid Tensor range. The range from ", NumberString(bounds[0]), " to ",
+                   NumberString(bounds[1]), " with step ", NumberString(bounds[2]), " is empty"));
 }
 
 // Writes from, from + step, ... into the rank-1 `out`; its callers charge

@@ -425,7 +425,7 @@ absl::Status Clamp(const Tensor& tensor, std::optional<double> min, std::optiona
   }
   if (min && max && *min > *max) {
     return absl::InvalidArgumentError(
-        absl::StrCat("clamp: min ", *min, " is greater than max ", *max));
+        absl::StrCat("clamp: min ", *min, " must not exceed max ", *max));
   }
   if (absl::Status s = internal::CheckWritable(tensor, "clamp"); !s.ok()) return s;
   return DispatchDType(tensor.dtype(), [&](auto tag) -> absl::Status {

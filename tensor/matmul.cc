@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -69,17 +70,19 @@ void IntegerProduct(const Tensor& lhs, const Tensor& rhs, const Tensor& result) 
 }
 
 absl::Status CheckOperands(const Tensor& lhs, const Tensor& rhs) {
-  for (const auto& [operand, side] : {std::pair{&lhs, "left"}, std::pair{&rhs, "right"}}) {
+  // The phrases (LHS, RHS, Incorrect matrix dimensions) are DeepMind Lab's.
+  for (const auto& [operand, side, name] :
+       {std::tuple{&lhs, "LHS", "left"}, std::tuple{&rhs, "RHS", "right"}}) {
     if (operand->rank() != 2) {
-      return absl::InvalidArgumentError(absl::StrCat("mmul: the ", side,
-                                                     " operand is not a matrix (shape ",
-                                                     operand->layout().ShapeString(), ")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("mmul: ", side, " is not a matrix: the ", name, " operand has shape ",
+                       operand->layout().ShapeString()));
     }
   }
   if (lhs.shape()[1] != rhs.shape()[0]) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "mmul: incompatible dimensions ", lhs.layout().ShapeString(), " x ",
-        rhs.layout().ShapeString(), " (the left's columns must equal the right's rows)"));
+        "mmul: Incorrect matrix dimensions: incompatible shapes ", lhs.layout().ShapeString(),
+        " x ", rhs.layout().ShapeString(), " (the left's columns must equal the right's rows)"));
   }
   if (absl::Status s = internal::CheckSameDType(lhs, rhs, "mmul"); !s.ok()) return s;
   if (lhs.dtype() == DType::kBool) {

@@ -26,6 +26,16 @@ function methods:size(dim)
   return extents(self, dim)
 end
 
+-- x:narrow(dim, index, 0) is an error in Torch7 (dmlab.system.tensor's is
+-- an empty view, as DeepMind Lab's).
+local narrow = internal.classes.DoubleTensor.narrow
+function methods:narrow(dim, index, size, ...)
+  if size == 0 then
+    internal.argumentError('narrow', 3, 'size 0: Torch7 narrows to one entry or more')
+  end
+  return narrow(self, dim, index, size, ...)
+end
+
 -- x:stride() too; x:stride(d) the step of dimension d.
 local steps = internal.classes.DoubleTensor.stride
 function methods:stride(dim)

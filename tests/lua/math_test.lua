@@ -201,9 +201,14 @@ testing.case('clamp([min], [max])', function()
   testing.assertEqual(c(-0.5, 0.5), {-0.5, -0.5, 0, 0.5, 0.5})
   -- Integer tensors use the whole numbers inside the bounds.
   testing.assertEqual(tensor.Int32Tensor{1, 2, 3}:clamp(1.5, 2.5):val(), {2, 2, 2})
-  -- A bound beyond the type's range does not limit.
-  testing.assertEqual(tensor.ByteTensor{0, 255}:clamp(-10, 1000):val(), {0, 255})
+  -- A bound the type cannot hold is an error, with DeepMind Lab's word.
+  expectError(function() tensor.ByteTensor{0, 255}:clamp(-10, 100) end,
+              "bad argument #1 to 'clamp' (TypeMismatch: ByteTensor cannot hold -10)")
+  expectError(function() tensor.ByteTensor{0, 255}:clamp(0, 1000) end,
+              "bad argument #2 to 'clamp' (TypeMismatch")
   testing.assertEqual(tensor.ByteTensor{0, 255}:clamp(10):val(), {10, 255})
+  testing.assertEqual(tensor.ByteTensor{0, 255}:clamp(0.5, 254.9):val(), {1, 254}, 'fractions')
+  expectError(function() tensor.DoubleTensor{1}:clamp(2, 1) end, 'must not exceed')
 end)
 
 testing.case('sum, product, lengthSquared, dot return numbers', function()

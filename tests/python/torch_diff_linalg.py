@@ -154,6 +154,13 @@ for _name, _flip in (("conv2", True), ("xcorr2", False)):
 # matrix (Torch7: n x 2, real and imaginary parts) are compared sorted.
 
 LUA_HELPERS.append("""
+-- A copy of t holding `values` (val(table) returns the table).
+local function withValues(t, values)
+  local copy = t:clone()
+  copy:val(values)
+  return copy
+end
+
 local function columnSigns(V, W)
   local v, w = V:val(), W and W:val()
   for j = 1, #v[1] do
@@ -166,7 +173,7 @@ local function columnSigns(V, W)
       if w then for i = 1, #w do w[i][j] = -w[i][j] end end
     end
   end
-  return V:clone():val(v), W and W:clone():val(w)
+  return withValues(V, v), W and withValues(W, w)
 end
 
 local function qrSigns(Q, R)
@@ -177,13 +184,13 @@ local function qrSigns(Q, R)
       for k = 1, #q do q[k][i] = -q[k][i] end
     end
   end
-  return Q:clone():val(q), R:clone():val(r)
+  return withValues(Q, q), withValues(R, r)
 end
 
 local function sortedRows(e)
   local rows = e:val()
   table.sort(rows, function(x, y) return x[1] < y[1] or (x[1] == y[1] and x[2] < y[2]) end)
-  return e:clone():val(rows)
+  return withValues(e, rows)
 end
 """)
 
