@@ -62,6 +62,13 @@ void RawMul(double* a, const double* b, Index n);              // a[i] *= b[i]
 void RawCopy(double* dst, const double* src, Index n);         // memcpy
 double RawNaiveSum(const double* a, Index n);                  // s += a[i], in order
 
+// McCalpin's STREAM loops, for the memory bandwidth the machine gives a
+// plain loop (at the widest vector width, as the raw loops above).
+void StreamCopy(double* c, const double* a, Index n);                      // c = a
+void StreamScale(double* b, const double* c, double q, Index n);           // b = q c
+void StreamAdd(double* c, const double* a, const double* b, Index n);      // c = a + b
+void StreamTriad(double* a, const double* b, const double* c, double q, Index n);  // a = b + q c
+
 // The same work on a side x side row-major matrix, walking the row-major
 // order of its transposed view (or, for two operands, the destination
 // row-major and the source transposed): the naive strided loop.

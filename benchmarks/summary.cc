@@ -16,6 +16,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -40,6 +41,7 @@ constexpr double kElementSpeedGoal = 0.9;   // x raw loop throughput
 constexpr double kSumSpeedGoal = 1.5;       // x naive scalar loop
 constexpr double kTransposedCopyGoalNs = 0.8;  // ns per element
 constexpr double kMatMulSpeedGoal = 0.9;    // x raw cblas GFLOP/s
+constexpr double kStreamShareGoal = 0.85;   // x STREAM's best bytes/s, at 16M
 
 // Best seconds per call of each side.
 struct Timing {
@@ -83,6 +85,55 @@ absl::StatusOr<Timing> Measure(absl::StatusOr<std::unique_ptr<Case>> made, doubl
   return best;
 }
 
+// Bytes per element that a loop moves between memory and the processor:
+// each array read or written once, plus the read for ownership of a store
+// to an array the loop does not read (without it, STREAM's convention, an
+// in-place a += b would seem to beat STREAM's c = a + b by half).
+double TrafficPerElement(ElementKind kind) {
+  switch (kind) {
+    case ElementKind::kFill: return 16;       // write a, and read it for ownership
+    case ElementKind::kAddScalar: return 16;  // read and write a
+    case ElementKind::kCAdd: return 24;       // read a and b, write a
+    case ElementKind::kCMul: return 24;
+    case ElementKind::kCopy: return 24;       // read b, write a and read it for ownership
+    case ElementKind::kSum: return 8;
+  }
+  return 0;
+}
+
+// The best bytes per second of STREAM's four loops over n doubles (traffic
+// counted as above), and which loop gave it.
+struct StreamFigure {
+  double bytes_per_second = 0;
+  std::string loop;
+};
+
+StreamFigure MeasureStream(Index n, double budget) {
+  AlignedBuffer<double> a(n), b(n), c(n);
+  FillPattern(a.data(), n, 7);
+  FillPattern(b.data(), n, 5);
+  FillPattern(c.data(), n, 3);
+  const double q = 3;
+  const std::pair<const char*, std::function<double()>> loops[] = {
+      {"copy", [&] { StreamCopy(c.data(), a.data(), n); return 24.0; }},
+      {"scale", [&] { StreamScale(b.data(), c.data(), q, n); return 24.0; }},
+      {"add", [&] { StreamAdd(c.data(), a.data(), b.data(), n); return 32.0; }},
+      {"triad", [&] { StreamTriad(a.data(), b.data(), c.data(), q, n); return 32.0; }},
+  };
+  StreamFigure best;
+  const Clock::time_point start = Clock::now();
+  for (int round = 0; round < kMaxRounds && (round < kMinRounds || SecondsSince(start) < budget);
+       ++round) {
+    for (const auto& [name, loop] : loops) {
+      const Clock::time_point loop_start = Clock::now();
+      const double bytes_per_element = loop();
+      const double rate = bytes_per_element * static_cast<double>(n) / SecondsSince(loop_start);
+      if (rate > best.bytes_per_second) best = {rate, name};
+    }
+  }
+  return best;
+}
+
 std::string SizeName(Index n) {
   return n >= (Index{1} << 20) ? absl::StrCat(n >> 20, "M") : absl::StrCat(n >> 10, "K");
 }
@@ -102,6 +153,18 @@ class Table {
     row.baseline = absl::StrCat(baseline_name, " ", show(timing->baseline));
     row.measured = absl::StrFormat("%.2fx", speed);
     Judge(row, speed >= goal);
+  }
+
+  // A row whose goal is a share of STREAM's bandwidth.
+  void AddBandwidth(std::string target, double bytes_per_second, const StreamFigure& stream,
+                    double goal) {
+    Row row{std::move(target)};
+    row.goal = absl::StrFormat(">= %.2fx", goal);
+    const double share = bytes_per_second / stream.bytes_per_second;
+    row.ours = absl::StrFormat("%.1f GB/s", bytes_per_second / 1e9);
+    row.baseline = absl::StrFormat("STREAM %s %.1f GB/s", stream.loop, stream.bytes_per_second / 1e9);
+    row.measured = absl::StrFormat("%.2fx", share);
+    Judge(row, share >= goal);
   }
 
   // A row whose goal is an absolute time per element.
@@ -189,14 +252,27 @@ int Run() {
   std::fflush(stdout);
   Table table;
 
-  for (Index n : {Index{1} << 20, Index{1} << 24}) {
+  constexpr Index kLarge = Index{1} << 24;
+  std::vector<std::pair<ElementKind, absl::StatusOr<Timing>>> large;
+  for (Index n : {Index{1} << 20, kLarge}) {
     const double budget = n > (Index{1} << 20) ? 1.5 : 0.6;
     for (ElementKind kind : kAllElementKinds) {
       const double goal = kind == ElementKind::kSum ? kSumSpeedGoal : kElementSpeedGoal;
+      absl::StatusOr<Timing> timing = Measure(ElementCase::Contiguous(kind, n), budget);
       table.AddSpeed(absl::StrCat(ElementKindName(kind), " ", SizeName(n)),
-                     BaselineName(kind, false), Measure(ElementCase::Contiguous(kind, n), budget),
-                     NsPerElement(n), goal);
+                     BaselineName(kind, false), timing, NsPerElement(n), goal);
+      if (n == kLarge) large.emplace_back(kind, std::move(timing));
     }
+  }
+
+  // At 16M doubles every case streams memory: each against the bandwidth
+  // STREAM's loops get, both counted as memory traffic.
+  const StreamFigure stream = MeasureStream(kLarge, 1.5);
+  for (const auto& [kind, timing] : large) {
+    if (!timing.ok()) continue;
+    const double bytes = TrafficPerElement(kind) * static_cast<double>(kLarge);
+    table.AddBandwidth(absl::StrCat(ElementKindName(kind), " ", SizeName(kLarge), " bandwidth"),
+                       bytes / timing->ours, stream, kStreamShareGoal);
   }
 
   constexpr Index kSide = 1000;

@@ -16,6 +16,7 @@
 #include "tensor/internal/kernel_support.h"
 #include "tensor/internal/scalar_cast.h"
 #include "tensor/internal/strided_loop.h"
+#include "tensor/internal/vector_width.h"
 #include "tensor/pointwise_kernel.h"
 
 namespace tensor {
@@ -58,7 +59,9 @@ void FillMask(const Tensor& mask, const std::array<internal::Operand, N>& operan
     const bool dense_x = s[1] == static_cast<Index>(sizeof(T));
     if constexpr (N == 2) {
       if (s[0] == 1 && dense_x) {
-        for (Index i = 0; i < n; ++i) m[i] = test(x[i]);
+        internal::AtVectorWidth([m, x, n, test]() TENSOR_VECTOR_LOOP {
+          for (Index i = 0; i < n; ++i) m[i] = test(x[i]);
+        });
       } else {
         for (Index i = 0; i < n; ++i) {
           p[0][i * s[0]] = static_cast<std::byte>(test(*reinterpret_cast<const T*>(p[1] + i * s[1])));
@@ -67,7 +70,9 @@ void FillMask(const Tensor& mask, const std::array<internal::Operand, N>& operan
     } else {
       const T* y = reinterpret_cast<const T*>(p[2]);
       if (s[0] == 1 && dense_x && s[2] == static_cast<Index>(sizeof(T))) {
-        for (Index i = 0; i < n; ++i) m[i] = test(x[i], y[i]);
+        internal::AtVectorWidth([m, x, y, n, test]() TENSOR_VECTOR_LOOP {
+          for (Index i = 0; i < n; ++i) m[i] = test(x[i], y[i]);
+        });
       } else {
         for (Index i = 0; i < n; ++i) {
           p[0][i * s[0]] = static_cast<std::byte>(test(*reinterpret_cast<const T*>(p[1] + i * s[1]),

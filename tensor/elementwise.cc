@@ -19,6 +19,7 @@
 #include "tensor/internal/pairing.h"
 #include "tensor/internal/scalar_cast.h"
 #include "tensor/internal/strided_loop.h"
+#include "tensor/internal/vector_width.h"
 
 namespace tensor {
 namespace {
@@ -76,11 +77,17 @@ decltype(auto) DispatchOp(ElementOp op, F&& f) {
 }
 
 template <ElementOp kOp, typename T>
+void ApplyScalarDense(T* x, Index n, ComputeType<T> v) {
+  internal::AtVectorWidth([x, n, v]() TENSOR_VECTOR_LOOP {
+    for (Index i = 0; i < n; ++i) x[i] = Combine<kOp, T>(x[i], v);
+  });
+}
+
+template <ElementOp kOp, typename T>
 void ApplyScalarRuns(const LoopPlan<1>& plan, ComputeType<T> v) {
   ForEachRun(plan, [v](auto p, Index n, auto s) {
     if (s[0] == sizeof(T)) {
-      T* x = reinterpret_cast<T*>(p[0]);
-      for (Index i = 0; i < n; ++i) x[i] = Combine<kOp, T>(x[i], v);
+      ApplyScalarDense<kOp, T>(reinterpret_cast<T*>(p[0]), n, v);
     } else {
       for (Index i = 0; i < n; ++i) {
         T* x = reinterpret_cast<T*>(p[0] + i * s[0]);
@@ -230,7 +237,11 @@ void ApplyComponentRuns(const LoopPlan<2>& plan) {
     if (s[0] == sizeof(T) && s[1] == sizeof(T)) {
       T* x = reinterpret_cast<T*>(p[0]);
       const T* y = reinterpret_cast<const T*>(p[1]);
-      for (Index i = 0; i < n; ++i) x[i] = Combine<kOp, T>(x[i], static_cast<ComputeType<T>>(y[i]));
+      internal::AtVectorWidth([x, y, n]() TENSOR_VECTOR_LOOP {
+        for (Index i = 0; i < n; ++i) {
+          x[i] = Combine<kOp, T>(x[i], static_cast<ComputeType<T>>(y[i]));
+        }
+      });
     } else {
       for (Index i = 0; i < n; ++i) {
         T* x = reinterpret_cast<T*>(p[0] + i * s[0]);
@@ -287,9 +298,8 @@ absl::Status ApplyScalarsAs(const Tensor& tensor, std::byte* origin, bool contig
   }
   if (values.size() == 1 && contiguous) {
     // The common case needs no loop plan.
-    const auto v = static_cast<ComputeType<T>>(values[0]);
-    T* x = reinterpret_cast<T*>(origin);
-    for (Index i = 0, n = tensor.num_elements(); i < n; ++i) x[i] = Combine<kOp, T>(x[i], v);
+    ApplyScalarDense<kOp, T>(reinterpret_cast<T*>(origin), tensor.num_elements(),
+                             static_cast<ComputeType<T>>(values[0]));
   } else {
     ApplyScalarsPlanned<T, kOp>(tensor, origin, values);
   }

@@ -7,7 +7,10 @@
 # link puts it: when the 22-byte loop of add on doubles crossed a line,
 # ops_bench's add_scalar_1M ran at 0.36-0.62 ns/element in every run,
 # against 0.18-0.33 with it inside one.
-KERNEL_COPTS = select({
+# -ffp-contract=off in every mode: the copies of a loop for each vector
+# width (internal/vector_width.h) must give the baseline's bits, and a
+# fused multiply-add rounds once where the baseline rounds twice.
+KERNEL_COPTS = ["-ffp-contract=off"] + select({
     "//tensor:optimized": ["-O3", "-falign-loops=32"],
     "//conditions:default": [],
 })

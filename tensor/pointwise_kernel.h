@@ -22,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "tensor/internal/kernel_support.h"
 #include "tensor/internal/strided_loop.h"
+#include "tensor/internal/vector_width.h"
 #include "tensor/tensor.h"
 
 namespace tensor::pointwise_internal {
@@ -60,7 +61,8 @@ absl::StatusOr<Tensor> AlignOperand(const Tensor& dst, const Tensor& operand);
 
 // x = f(x, a...) for every element of `shape`, where operand 0 (x) is the
 // destination and the others (a...) are read; all hold T. Dense runs get
-// a plain indexed loop, which -O3 vectorises when f allows it.
+// a plain indexed loop, which -O3 vectorises at the active vector width
+// when f allows it.
 template <typename T, int N, typename F>
 void MapInPlace(absl::Span<const Index> shape, const std::array<internal::Operand, N>& operands,
                 F f) {
@@ -71,7 +73,9 @@ void MapInPlace(absl::Span<const Index> shape, const std::array<internal::Operan
     T* x = reinterpret_cast<T*>(p[0]);
     if constexpr (N == 1) {
       if (dense) {
-        for (Index i = 0; i < n; ++i) x[i] = f(x[i]);
+        internal::AtVectorWidth([x, n, f]() TENSOR_VECTOR_LOOP {
+          for (Index i = 0; i < n; ++i) x[i] = f(x[i]);
+        });
       } else {
         for (Index i = 0; i < n; ++i) {
           T* e = reinterpret_cast<T*>(p[0] + i * s[0]);
@@ -81,7 +85,9 @@ void MapInPlace(absl::Span<const Index> shape, const std::array<internal::Operan
     } else if constexpr (N == 2) {
       const T* a = reinterpret_cast<const T*>(p[1]);
       if (dense) {
-        for (Index i = 0; i < n; ++i) x[i] = f(x[i], a[i]);
+        internal::AtVectorWidth([x, a, n, f]() TENSOR_VECTOR_LOOP {
+          for (Index i = 0; i < n; ++i) x[i] = f(x[i], a[i]);
+        });
       } else {
         for (Index i = 0; i < n; ++i) {
           T* e = reinterpret_cast<T*>(p[0] + i * s[0]);
@@ -93,7 +99,9 @@ void MapInPlace(absl::Span<const Index> shape, const std::array<internal::Operan
       const T* a = reinterpret_cast<const T*>(p[1]);
       const T* b = reinterpret_cast<const T*>(p[2]);
       if (dense) {
-        for (Index i = 0; i < n; ++i) x[i] = f(x[i], a[i], b[i]);
+        internal::AtVectorWidth([x, a, b, n, f]() TENSOR_VECTOR_LOOP {
+          for (Index i = 0; i < n; ++i) x[i] = f(x[i], a[i], b[i]);
+        });
       } else {
         for (Index i = 0; i < n; ++i) {
           T* e = reinterpret_cast<T*>(p[0] + i * s[0]);

@@ -9,6 +9,7 @@
 #include "tensor/internal/kernel_support.h"
 #include "tensor/internal/pairing.h"
 #include "tensor/internal/strided_loop.h"
+#include "tensor/internal/vector_width.h"
 
 namespace tensor {
 namespace {
@@ -22,9 +23,11 @@ using internal::PlanLoop;
 // so the adds overlap in the pipeline and vectorise.
 constexpr int kAccumulators = 8;
 
-// The sum of term(i) for i in [0, n), in double.
+// The sum of term(i) for i in [0, n), in double: term(i) goes to partial
+// i % kAccumulators (the tail's to the total), and the partials are the
+// vector lanes, so the result has the same bits at every vector width.
 template <typename Term>
-double SumTerms(Index n, Term term) {
+[[gnu::always_inline]] inline double SumTerms(Index n, Term term) {
   double partial[kAccumulators] = {};
   Index i = 0;
   for (; i + kAccumulators <= n; i += kAccumulators) {
@@ -53,8 +56,10 @@ absl::StatusOr<double> SumOver(const Tensor& tensor, const char* operation, Term
                [&](auto p, Index n, auto s) {
                  if (s[0] == sizeof(T)) {
                    const T* x = reinterpret_cast<const T*>(p[0]);
-                   total += SumTerms(n, [&](Index i) {
-                     return term(static_cast<double>(static_cast<ComputeType<T>>(x[i])));
+                   total += internal::AtVectorWidth([x, n, term]() TENSOR_VECTOR_LOOP {
+                     return SumTerms(n, [x, term](Index i) TENSOR_VECTOR_LOOP {
+                       return term(static_cast<double>(static_cast<ComputeType<T>>(x[i])));
+                     });
                    });
                  } else {
                    total += SumTerms(n, [&](Index i) { return term(AsDouble<T>(p[0] + i * s[0])); });

@@ -9,6 +9,7 @@
 #include "tensor/internal/kernel_support.h"
 #include "tensor/internal/scalar_cast.h"
 #include "tensor/internal/strided_loop.h"
+#include "tensor/internal/vector_width.h"
 
 namespace tensor::internal {
 namespace {
@@ -63,7 +64,9 @@ void CopyRuns(const LoopPlan<2>& plan) {
       } else {
         To* out = reinterpret_cast<To*>(p[0]);
         const From* in = reinterpret_cast<const From*>(p[1]);
-        for (Index i = 0; i < n; ++i) out[i] = ConvertUnchecked<To>(in[i]);
+        AtVectorWidth([out, in, n]() TENSOR_VECTOR_LOOP {
+          for (Index i = 0; i < n; ++i) out[i] = ConvertUnchecked<To>(in[i]);
+        });
       }
     } else {
       for (Index i = 0; i < n; ++i) {

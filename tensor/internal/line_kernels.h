@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "tensor/dtype.h"
+#include "tensor/internal/vector_width.h"
 #include "tensor/layout.h"
 
 namespace tensor::internal {
@@ -152,30 +153,44 @@ decltype(auto) DispatchNormKind(double p, F&& f) {
 // value, so the operations overlap in the pipeline and vectorise.
 constexpr int kPartials = 8;
 
-// op's accumulator over the n elements at p, `stride` bytes apart.
-template <typename T, typename Op>
-typename Op::A AccumulateRun(const Op& op, const std::byte* p, Index n, Index stride) {
-  using A = typename Op::A;
-  A partial[kPartials];
-  for (A& a : partial) a = op.Identity();
-  Index i = 0;
-  if (stride == static_cast<Index>(sizeof(T))) {
-    const T* x = reinterpret_cast<const T*>(p);
-    for (; i + kPartials <= n; i += kPartials) {
-      for (int k = 0; k < kPartials; ++k) partial[k] = op.Add(partial[k], Lift(x[i + k]));
-    }
-    for (; i < n; ++i) partial[0] = op.Add(partial[0], Lift(x[i]));
-  } else {
-    for (; i + kPartials <= n; i += kPartials) {
-      for (int k = 0; k < kPartials; ++k) {
-        partial[k] = op.Add(partial[k], Lift(*reinterpret_cast<const T*>(p + (i + k) * stride)));
-      }
-    }
-    for (; i < n; ++i) partial[0] = op.Add(partial[0], Lift(*reinterpret_cast<const T*>(p + i * stride)));
-  }
+// op's partial accumulators merged, in the order k = 0, 1, ..., kPartials - 1.
+template <typename Op, typename A>
+[[gnu::always_inline]] inline A MergePartials(const Op& op, const A (&partial)[kPartials]) {
   A total = partial[0];
   for (int k = 1; k < kPartials; ++k) total = op.Merge(total, partial[k]);
   return total;
+}
+
+// op's accumulator over the n elements at p, `stride` bytes apart.
+// Element i goes to partial i % kPartials (the tail's to partial 0), at
+// every vector width: the partials are the vector lanes, so the sum of a
+// given tensor has the same bits on every processor.
+template <typename T, typename Op>
+typename Op::A AccumulateRun(const Op& op, const std::byte* p, Index n, Index stride) {
+  using A = typename Op::A;
+  if (stride == static_cast<Index>(sizeof(T))) {
+    const T* x = reinterpret_cast<const T*>(p);
+    return AtVectorWidth([op, x, n]() TENSOR_VECTOR_LOOP {
+      A partial[kPartials];
+      for (A& a : partial) a = op.Identity();
+      Index i = 0;
+      for (; i + kPartials <= n; i += kPartials) {
+        for (int k = 0; k < kPartials; ++k) partial[k] = op.Add(partial[k], Lift(x[i + k]));
+      }
+      for (; i < n; ++i) partial[0] = op.Add(partial[0], Lift(x[i]));
+      return MergePartials(op, partial);
+    });
+  }
+  A partial[kPartials];
+  for (A& a : partial) a = op.Identity();
+  Index i = 0;
+  for (; i + kPartials <= n; i += kPartials) {
+    for (int k = 0; k < kPartials; ++k) {
+      partial[k] = op.Add(partial[k], Lift(*reinterpret_cast<const T*>(p + (i + k) * stride)));
+    }
+  }
+  for (; i < n; ++i) partial[0] = op.Add(partial[0], Lift(*reinterpret_cast<const T*>(p + i * stride)));
+  return MergePartials(op, partial);
 }
 
 enum class Extreme { kMax, kMin };
@@ -214,22 +229,35 @@ std::pair<T, Index> ExtremeOfRun(const std::byte* p, Index n, Index stride) {
   // First the value, with independent partial extremes and no branches,
   // then its first position: two cheap passes rather than one loop that
   // carries an index through every comparison.
-  C partial[kPartials];
-  for (C& v : partial) v = static_cast<C>(at(0));
-  bool nan = false;
-  Index i = 0;
+  struct Partials {
+    C value[kPartials];
+    bool nan = false;
+    Index next = 0;  // the first element not yet seen
+  };
+  Partials partials;
+  for (C& v : partials.value) v = static_cast<C>(at(0));
   if (stride == static_cast<Index>(sizeof(T))) {
     const T* x = reinterpret_cast<const T*>(p);
-    for (; i + kPartials <= n; i += kPartials) {
-      for (int k = 0; k < kPartials; ++k) {
-        const C v = static_cast<C>(x[i + k]);
-        const bool better = kExtreme == Extreme::kMax ? v > partial[k] : v < partial[k];
-        partial[k] = better ? v : partial[k];
-        if constexpr (kIsFloating<T>) nan |= v != v;
+    partials = AtVectorWidth([x, n, partials]() TENSOR_VECTOR_LOOP {
+      Partials out = partials;
+      bool nan = false;
+      Index i = 0;
+      for (; i + kPartials <= n; i += kPartials) {
+        for (int k = 0; k < kPartials; ++k) {
+          const C v = static_cast<C>(x[i + k]);
+          const bool better = kExtreme == Extreme::kMax ? v > out.value[k] : v < out.value[k];
+          out.value[k] = better ? v : out.value[k];
+          if constexpr (kIsFloating<T>) nan |= v != v;
+        }
       }
-    }
+      out.nan = nan;
+      out.next = i;
+      return out;
+    });
   }
-  for (; i < n; ++i) {
+  C (&partial)[kPartials] = partials.value;
+  bool nan = partials.nan;
+  for (Index i = partials.next; i < n; ++i) {
     const C v = static_cast<C>(at(i));
     const bool better = kExtreme == Extreme::kMax ? v > partial[0] : v < partial[0];
     partial[0] = better ? v : partial[0];
