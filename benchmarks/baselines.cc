@@ -26,49 +26,49 @@ void FillSigns(double* a, Index n) {
 // has, as the core's kernels do: a baseline built for SSE2 alone would flatter
 // the core on any newer processor.
 void RawFill(double* a, Index n, double value) {
-  AtVectorWidth([a, n, value]() TENSOR_VECTOR_LOOP {
+  AtVectorWidth(n, [a, n, value]() TENSOR_VECTOR_LOOP {
     for (Index i = 0; i < n; ++i) a[i] = value;
   });
 }
 
 void RawAddScalar(double* a, Index n, double value) {
-  AtVectorWidth([a, n, value]() TENSOR_VECTOR_LOOP {
+  AtVectorWidth(n, [a, n, value]() TENSOR_VECTOR_LOOP {
     for (Index i = 0; i < n; ++i) a[i] += value;
   });
 }
 
 void RawAdd(double* a, const double* b, Index n) {
-  AtVectorWidth([a, b, n]() TENSOR_VECTOR_LOOP {
+  AtVectorWidth(n, [a, b, n]() TENSOR_VECTOR_LOOP {
     for (Index i = 0; i < n; ++i) a[i] += b[i];
   });
 }
 
 void RawMul(double* a, const double* b, Index n) {
-  AtVectorWidth([a, b, n]() TENSOR_VECTOR_LOOP {
+  AtVectorWidth(n, [a, b, n]() TENSOR_VECTOR_LOOP {
     for (Index i = 0; i < n; ++i) a[i] *= b[i];
   });
 }
 
 void StreamCopy(double* c, const double* a, Index n) {
-  AtVectorWidth([c, a, n]() TENSOR_VECTOR_LOOP {
+  AtVectorWidth(n, [c, a, n]() TENSOR_VECTOR_LOOP {
     for (Index i = 0; i < n; ++i) c[i] = a[i];
   });
 }
 
 void StreamScale(double* b, const double* c, double q, Index n) {
-  AtVectorWidth([b, c, q, n]() TENSOR_VECTOR_LOOP {
+  AtVectorWidth(n, [b, c, q, n]() TENSOR_VECTOR_LOOP {
     for (Index i = 0; i < n; ++i) b[i] = q * c[i];
   });
 }
 
 void StreamAdd(double* c, const double* a, const double* b, Index n) {
-  AtVectorWidth([c, a, b, n]() TENSOR_VECTOR_LOOP {
+  AtVectorWidth(n, [c, a, b, n]() TENSOR_VECTOR_LOOP {
     for (Index i = 0; i < n; ++i) c[i] = a[i] + b[i];
   });
 }
 
 void StreamTriad(double* a, const double* b, const double* c, double q, Index n) {
-  AtVectorWidth([a, b, c, q, n]() TENSOR_VECTOR_LOOP {
+  AtVectorWidth(n, [a, b, c, q, n]() TENSOR_VECTOR_LOOP {
     for (Index i = 0; i < n; ++i) a[i] = b[i] + q * c[i];
   });
 }

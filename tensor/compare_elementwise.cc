@@ -59,7 +59,7 @@ void FillMask(const Tensor& mask, const std::array<internal::Operand, N>& operan
     const bool dense_x = s[1] == static_cast<Index>(sizeof(T));
     if constexpr (N == 2) {
       if (s[0] == 1 && dense_x) {
-        internal::AtVectorWidth([m, x, n, test]() TENSOR_VECTOR_LOOP {
+        internal::AtVectorWidth(n, [m, x, n, test]() TENSOR_VECTOR_LOOP {
           for (Index i = 0; i < n; ++i) m[i] = test(x[i]);
         });
       } else {
@@ -70,7 +70,7 @@ void FillMask(const Tensor& mask, const std::array<internal::Operand, N>& operan
     } else {
       const T* y = reinterpret_cast<const T*>(p[2]);
       if (s[0] == 1 && dense_x && s[2] == static_cast<Index>(sizeof(T))) {
-        internal::AtVectorWidth([m, x, y, n, test]() TENSOR_VECTOR_LOOP {
+        internal::AtVectorWidth(n, [m, x, y, n, test]() TENSOR_VECTOR_LOOP {
           for (Index i = 0; i < n; ++i) m[i] = test(x[i], y[i]);
         });
       } else {

@@ -73,7 +73,7 @@ void MapInPlace(absl::Span<const Index> shape, const std::array<internal::Operan
     T* x = reinterpret_cast<T*>(p[0]);
     if constexpr (N == 1) {
       if (dense) {
-        internal::AtVectorWidth([x, n, f]() TENSOR_VECTOR_LOOP {
+        internal::AtVectorWidth(n, [x, n, f]() TENSOR_VECTOR_LOOP {
           for (Index i = 0; i < n; ++i) x[i] = f(x[i]);
         });
       } else {
@@ -85,7 +85,7 @@ void MapInPlace(absl::Span<const Index> shape, const std::array<internal::Operan
     } else if constexpr (N == 2) {
       const T* a = reinterpret_cast<const T*>(p[1]);
       if (dense) {
-        internal::AtVectorWidth([x, a, n, f]() TENSOR_VECTOR_LOOP {
+        internal::AtVectorWidth(n, [x, a, n, f]() TENSOR_VECTOR_LOOP {
           for (Index i = 0; i < n; ++i) x[i] = f(x[i], a[i]);
         });
       } else {
@@ -99,7 +99,7 @@ void MapInPlace(absl::Span<const Index> shape, const std::array<internal::Operan
       const T* a = reinterpret_cast<const T*>(p[1]);
       const T* b = reinterpret_cast<const T*>(p[2]);
       if (dense) {
-        internal::AtVectorWidth([x, a, b, n, f]() TENSOR_VECTOR_LOOP {
+        internal::AtVectorWidth(n, [x, a, b, n, f]() TENSOR_VECTOR_LOOP {
           for (Index i = 0; i < n; ++i) x[i] = f(x[i], a[i], b[i]);
         });
       } else {

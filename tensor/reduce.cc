@@ -56,7 +56,7 @@ absl::StatusOr<double> SumOver(const Tensor& tensor, const char* operation, Term
                [&](auto p, Index n, auto s) {
                  if (s[0] == sizeof(T)) {
                    const T* x = reinterpret_cast<const T*>(p[0]);
-                   total += internal::AtVectorWidth([x, n, term]() TENSOR_VECTOR_LOOP {
+                   total += internal::AtVectorWidth(n, [x, n, term]() TENSOR_VECTOR_LOOP {
                      return SumTerms(n, [x, term](Index i) TENSOR_VECTOR_LOOP {
                        return term(static_cast<double>(static_cast<ComputeType<T>>(x[i])));
                      });

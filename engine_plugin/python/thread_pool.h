@@ -3,9 +3,22 @@
 //
 // Run(count, task) calls task(0) .. task(count - 1), each exactly once,
 // spread over the pool's threads and the calling thread, and returns when
-// all have finished (and no thread touches `task` any more). Tasks are
-// taken in index order from a shared counter, so a slow instance does not
-// hold up the others' threads. Run is for one caller at a time.
+// all have finished (and no thread touches `task` any more). Run is for
+// one caller at a time.
+//
+// Each thread owns a fixed share of the indices (thread t of T: those with
+// i % T == t), so an engine instance steps on the same core batch after
+// batch and finds its state in that core's cache; a thread that finishes
+// its share takes tasks not yet claimed from the others', so a slow
+// instance does not hold up the rest.
+//
+// Batches come back to back (an agent steps, acts, steps), and one batch
+// is a few hundred microseconds of work: waking a sleeping thread through
+// the kernel costs tens of microseconds on a virtual machine, so a
+// two-thread pool ran slower than one thread. So each worker spins for a
+// while (kSpin) after a batch before it sleeps, and Run spins while the
+// workers finish their last tasks before it sleeps: a batch that follows
+// within kSpin, and the ends of batches, cost no system call.
 //
 // Example:
 //   ThreadPool pool(2);                      // the caller plus one thread
@@ -14,8 +27,10 @@
 #define ENGINE_PLUGIN_PYTHON_THREAD_POOL_H_
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -26,6 +41,10 @@ namespace labenv {
 
 class ThreadPool {
  public:
+  // How long a thread spins for the next batch (a worker) or for the end of
+  // this one (the caller of Run) before it sleeps.
+  static constexpr std::chrono::microseconds kSpin{200};
+
   // `threads` >= 1 counts the caller of Run, so threads - 1 are started.
   // Throws std::system_error when the system refuses a thread (having
   // stopped those it started).
@@ -40,21 +59,28 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
  private:
-  void Work();
+  // The loop of worker `self` (1 .. threads - 1; the caller of Run
+  // is 0).
+  void Work(int self);
   // Wakes the workers to exit and joins them.
   void Stop();
-  // Takes and runs tasks of the current batch until none are left.
-  void Drain();
+  // Runs thread `self`'s share of the current batch, then any task of it
+  // no thread has claimed yet.
+  void Drain(int self);
 
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable done_;
-  std::uint64_t generation_ = 0;  // one per Run; wakes the workers
-  int busy_workers_ = 0;          // workers still inside this batch
-  bool stopping_ = false;
+  // One per Run; written under mutex_, read by spinning workers without it.
+  std::atomic<std::uint64_t> generation_{0};
+  std::atomic<bool> stopping_{false};
+  std::atomic<int> busy_workers_{0};  // workers still inside this batch
   const absl::FunctionRef<void(int)>* task_ = nullptr;
   int count_ = 0;
-  std::atomic<int> next_{0};
+  // claimed_[i]: some thread has taken task i of this batch. Grows to the
+  // largest count run; reset by Run before it publishes a batch.
+  std::unique_ptr<std::atomic<bool>[]> claimed_;
+  int claimed_size_ = 0;
   std::vector<std::thread> workers_;
 };
 

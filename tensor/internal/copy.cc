@@ -64,7 +64,7 @@ void CopyRuns(const LoopPlan<2>& plan) {
       } else {
         To* out = reinterpret_cast<To*>(p[0]);
         const From* in = reinterpret_cast<const From*>(p[1]);
-        AtVectorWidth([out, in, n]() TENSOR_VECTOR_LOOP {
+        AtVectorWidth(n, [out, in, n]() TENSOR_VECTOR_LOOP {
           for (Index i = 0; i < n; ++i) out[i] = ConvertUnchecked<To>(in[i]);
         });
       }

@@ -170,7 +170,7 @@ typename Op::A AccumulateRun(const Op& op, const std::byte* p, Index n, Index st
   using A = typename Op::A;
   if (stride == static_cast<Index>(sizeof(T))) {
     const T* x = reinterpret_cast<const T*>(p);
-    return AtVectorWidth([op, x, n]() TENSOR_VECTOR_LOOP {
+    return AtVectorWidth(n, [op, x, n]() TENSOR_VECTOR_LOOP {
       A partial[kPartials];
       for (A& a : partial) a = op.Identity();
       Index i = 0;
@@ -238,7 +238,7 @@ std::pair<T, Index> ExtremeOfRun(const std::byte* p, Index n, Index stride) {
   for (C& v : partials.value) v = static_cast<C>(at(0));
   if (stride == static_cast<Index>(sizeof(T))) {
     const T* x = reinterpret_cast<const T*>(p);
-    partials = AtVectorWidth([x, n, partials]() TENSOR_VECTOR_LOOP {
+    partials = AtVectorWidth(n, [x, n, partials]() TENSOR_VECTOR_LOOP {
       Partials out = partials;
       bool nan = false;
       Index i = 0;
