@@ -20,6 +20,7 @@
 #include "tensor/internal/scalar_cast.h"
 #include "tensor/internal/strided_loop.h"
 #include "tensor/internal/vector_width.h"
+#include "tensor/pointwise_kernel.h"
 
 namespace tensor {
 namespace {
@@ -30,6 +31,7 @@ using internal::LoopPlan;
 using internal::OperandOf;
 using internal::Order;
 using internal::PlanLoop;
+using pointwise_internal::MapInPlace;
 
 // Integer arithmetic is done in an unsigned type at least as wide as
 // unsigned int, where overflow wraps instead of being undefined (uint16 *
@@ -260,15 +262,12 @@ T BoundOf(double whole) {
   return whole < 0 ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
 }
 
-template <typename T>
-T RoundValue(T x, Rounding rounding) {
+template <Rounding kRounding, typename T>
+T RoundValue(T x) {
   const ComputeType<T> v = static_cast<ComputeType<T>>(x);
-  switch (rounding) {
-    case Rounding::kFloor: return static_cast<T>(std::floor(v));
-    case Rounding::kCeil: return static_cast<T>(std::ceil(v));
-    case Rounding::kRound: break;
-  }
-  return static_cast<T>(std::round(v));
+  if constexpr (kRounding == Rounding::kFloor) return static_cast<T>(std::floor(v));
+  if constexpr (kRounding == Rounding::kCeil) return static_cast<T>(std::ceil(v));
+  if constexpr (kRounding == Rounding::kRound) return static_cast<T>(std::round(v));
 }
 
 // ApplyScalarsAs' loops that need a plan: several values, or a layout that
@@ -414,14 +413,15 @@ absl::Status Round(const Tensor& tensor, Rounding rounding) {
   return DispatchDType(tensor.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (kIsFloating<T>) {
-      ForEachRun(PlanLoop<1>(tensor.shape(), {OperandOf(tensor, *origin)}, Order::kAny),
-                 [rounding](auto p, Index n, auto s) {
-                   for (Index i = 0; i < n; ++i) {
-                     T* x = reinterpret_cast<T*>(p[0] + i * s[0]);
-                     *x = RoundValue(*x, rounding);
-                   }
-                   return true;
-                 });
+      auto round = [&](auto kind) {
+        MapInPlace<T, 1>(tensor.shape(), {OperandOf(tensor, *origin)},
+                         [](T x) { return RoundValue<decltype(kind)::value>(x); });
+      };
+      switch (rounding) {
+        case Rounding::kFloor: round(std::integral_constant<Rounding, Rounding::kFloor>{}); break;
+        case Rounding::kCeil: round(std::integral_constant<Rounding, Rounding::kCeil>{}); break;
+        case Rounding::kRound: round(std::integral_constant<Rounding, Rounding::kRound>{}); break;
+      }
     }
     return absl::OkStatus();
   });
@@ -460,16 +460,10 @@ absl::Status Clamp(const Tensor& tensor, std::optional<double> min, std::optiona
       lo = BoundOf<T>(whole_min);
       hi = BoundOf<T>(whole_max);
     }
-    ForEachRun(PlanLoop<1>(tensor.shape(), {OperandOf(tensor, *origin)}, Order::kAny),
-               [lo, hi](auto p, Index n, auto s) {
-                 for (Index i = 0; i < n; ++i) {
-                   T* x = reinterpret_cast<T*>(p[0] + i * s[0]);
-                   const C v = static_cast<C>(*x);
-                   if (v < lo) *x = static_cast<T>(lo);
-                   if (v > hi) *x = static_cast<T>(hi);
-                 }
-                 return true;
-               });
+    MapInPlace<T, 1>(tensor.shape(), {OperandOf(tensor, *origin)}, [lo, hi](T x) {
+      const C v = static_cast<C>(x);
+      return v < lo ? static_cast<T>(lo) : v > hi ? static_cast<T>(hi) : x;
+    });
     return absl::OkStatus();
   });
 }

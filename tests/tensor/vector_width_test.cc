@@ -14,6 +14,7 @@
 #include <functional>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -195,6 +196,13 @@ std::vector<Case> AllCases() {
       return Outcome(ApplyBinaryTensor(in.x, function, in.y), in);
     });
   }
+  const std::pair<const char*, Rounding> roundings[] = {
+      {"floor", Rounding::kFloor}, {"ceil", Rounding::kCeil}, {"round", Rounding::kRound}};
+  for (const auto& [name, rounding] : roundings) {
+    add(name, [rounding](const Operands& in) { return Outcome(Round(in.x, rounding), in); });
+  }
+  add("clamp -3 5", [](const Operands& in) { return Outcome(Clamp(in.x, -3, 5), in); });
+  add("clamp 2", [](const Operands& in) { return Outcome(Clamp(in.x, 2, std::nullopt), in); });
   add("add scaled", [](const Operands& in) { return Outcome(AddScaled(in.x, 2, in.y), in); });
   add("addcmul", [](const Operands& in) { return Outcome(AddCMul(in.x, 2, in.y, in.z), in); });
   add("addcdiv", [](const Operands& in) { return Outcome(AddCDiv(in.x, 2, in.y, in.z), in); });
