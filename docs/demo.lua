@@ -22,7 +22,7 @@ local counter = 0
 local m = tensor.DoubleTensor(4, 4):apply(function() counter = counter + 1; return counter end)
 print(m:narrow(1, 2, 2))
 print('sum', m:sum(), 'dot', m:dot(m), 'mmul', m:mmul(m)(4, 4):val())
-print(tensor.ByteTensor{250, 251}:add(10))  -- uint8 arithmetic wraps
+print(tensor.ByteTensor{100, 7}:mul(1.5))  -- in double, truncated: 150, 10
 
 section('Bad input is a clear error')
 print(select(2, pcall(function() return tensor.Int32Tensor{4, 2}:div(0) end)))

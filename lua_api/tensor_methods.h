@@ -15,10 +15,18 @@ namespace lua_api {
 // __eq.                                               tensor_methods_view.cc
 void RegisterViewMethods(lua_State* L, const char* metatable);
 
-// fill, add, sub, mul, div, copy, cadd, csub, cmul, cdiv, floor, ceil,
-// round, clamp, product, lengthSquared, dot, mmul.
+// fill, add, sub, mul, div (a number meets an integer tensor in double, as
+// in DeepMind Lab), copy, cadd, csub, cmul, cdiv, floor, ceil, round,
+// clamp, product, lengthSquared, dot, mmul.
 //                                                     tensor_methods_math.cc
 void RegisterMathMethods(lua_State* L, const char* metatable);
+
+// The metatable whose methods fill, add, sub, mul and div take a number
+// (or table) the tensor's type holds and compute in that type, as Torch7
+// does: dmlab.system.torch's, after it truncates the number. The methods
+// of RegisterMathMethods compute in double, as DeepMind Lab does.
+inline constexpr char kWholeScalarMethods[] = "dmlab.system.tensor (whole scalar methods)";
+void RegisterWholeScalarMethods(lua_State* L, const char* metatable);
 
 // apply, applyIndexed, shuffle.               tensor_methods_functional.cc
 void RegisterFunctionalMethods(lua_State* L, const char* metatable);

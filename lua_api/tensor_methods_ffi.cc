@@ -44,7 +44,7 @@ int ApplyScalarFromFfi(void* block, int op, double value) noexcept {
   if (self == nullptr) return 1;
   try {
     const absl::Status done =
-        tensor::ApplyScalars(self->tensor(), static_cast<ElementOp>(op), {&value, 1});
+        tensor::ApplyScalarsInDouble(self->tensor(), static_cast<ElementOp>(op), {&value, 1});
     return done.ok() ? 0 : 1;
   } catch (const std::exception&) {
     return 1;

@@ -49,10 +49,16 @@ std::string ReadNumberArray(lua_State* L, int index, const char* method,
   return {};
 }
 
+// How a number meets an integer tensor.
+enum class Arithmetic {
+  kInDouble,  // DeepMind Lab's: in double, the result truncated (ApplyScalarsInDouble)
+  kWhole,     // the tensor's own: x must be a value of its type (ApplyScalars)
+};
+
 // [-0, +1, e] t:fill(x), t:add(x), t:sub(x), t:mul(x), t:div(x): x is a
 // number, or a table with one number per entry of the last dimension
 // (applied along it). Returns self.
-template <ElementOp kOp>
+template <ElementOp kOp, Arithmetic kArithmetic = Arithmetic::kInDouble>
 NResultsOr ScalarOp(LuaTensor& self, lua_State* L) {
   const char* method = tensor::ElementOpName(kOp);
   if (std::string e = self.CheckSelf(method); !e.empty()) return e;
@@ -71,12 +77,12 @@ NResultsOr ScalarOp(LuaTensor& self, lua_State* L) {
     default:
       return ArgumentError(method, 1, Expected(L, 2, "number or table"));
   }
-  // The core rejects a table whose length is not the last extent, values
-  // the type cannot hold (0.5 for an integer tensor) and integer division
-  // by zero.
-  if (absl::Status s = tensor::ApplyScalars(self.tensor(), kOp, values); !s.ok()) {
-    return StatusError(method, s);
-  }
+  // The core rejects a table whose length is not the last extent, results
+  // (or, kWhole, values) the type cannot hold, and division by zero.
+  const absl::Status done = kArithmetic == Arithmetic::kInDouble
+                                ? tensor::ApplyScalarsInDouble(self.tensor(), kOp, values)
+                                : tensor::ApplyScalars(self.tensor(), kOp, values);
+  if (!done.ok()) return StatusError(method, done);
   return ReturnSelf(L);
 }
 
@@ -248,6 +254,19 @@ void RegisterMathMethods(lua_State* L, const char* metatable) {
                   {"lengthSquared", &C::Member<&LengthSquared>},
                   {"dot", &C::Member<&Dot>},
                   {"mmul", &C::Member<&MatMul>},
+              });
+}
+
+void RegisterWholeScalarMethods(lua_State* L, const char* metatable) {
+  using C = Class<LuaTensor>;
+  constexpr Arithmetic kWhole = Arithmetic::kWhole;
+  C::Register(L, metatable,
+              {
+                  {"fill", &C::Member<&ScalarOp<ElementOp::kAssign, kWhole>>},
+                  {"add", &C::Member<&ScalarOp<ElementOp::kAdd, kWhole>>},
+                  {"sub", &C::Member<&ScalarOp<ElementOp::kSub, kWhole>>},
+                  {"mul", &C::Member<&ScalarOp<ElementOp::kMul, kWhole>>},
+                  {"div", &C::Member<&ScalarOp<ElementOp::kDiv, kWhole>>},
               });
 }
 

@@ -415,6 +415,7 @@ extern "C" int luaopen_dmlab_system_tensor(lua_State* L) {
   Class<LuaTensor>::Register(L, family, {});
   lua_api::RegisterViewMethods(L, family);
   lua_api::RegisterMathMethods(L, family);
+  lua_api::RegisterWholeScalarMethods(L, lua_api::kWholeScalarMethods);
   lua_api::RegisterFunctionalMethods(L, family);
   lua_api::RegisterMetadataMethods(L, family);
   lua_api::RegisterShapeMethods(L, family);

@@ -17,6 +17,7 @@
 #include "lua_api/preload.h"
 #include "lua_api/read.h"
 #include "lua_api/tensor_limits.h"
+#include "lua_api/tensor_methods.h"
 #include "lua_api/tensor_module.h"
 #include "lua_api/torch_flavour.h"
 #include "lua_api/torch_bitwise.h"
@@ -244,6 +245,12 @@ void PushInternal(lua_State* L) {
   luaL_getmetatable(L, LuaTensor::kFamily);
   lua_getfield(L, -1, "__index");
   lua_setfield(L, -3, "dmlabMethods");
+  lua_pop(L, 1);
+  // fill, add, sub, mul and div computing in the tensor's type (Torch7's
+  // arithmetic), where dmlab's compute in double.
+  luaL_getmetatable(L, kWholeScalarMethods);
+  lua_getfield(L, -1, "__index");
+  lua_setfield(L, -3, "wholeScalarMethods");
   lua_pop(L, 1);
 }
 

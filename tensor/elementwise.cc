@@ -1,10 +1,12 @@
 #include "tensor/elementwise.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -355,6 +357,127 @@ absl::Status ApplyScalars(const Tensor& tensor, ElementOp op, absl::Span<const d
   }
   return kScalarKernels[static_cast<int>(tensor.dtype())][static_cast<int>(op)](
       tensor, *origin, contiguous, values);
+}
+
+namespace {
+
+double CombineInDouble(ElementOp op, double x, double v) {
+  switch (op) {
+    case ElementOp::kAssign: return v;
+    case ElementOp::kAdd: return x + v;
+    case ElementOp::kSub: return x - v;
+    case ElementOp::kMul: return x * v;
+    case ElementOp::kDiv: break;
+  }
+  return x / v;
+}
+
+// Calls visit(element, value) for every element of `tensor` (origin
+// `origin`, valid and on the CPU) with its value: values[0], or values[j]
+// at last-dimension index j. Stops when visit returns false; whether it
+// never did.
+template <typename T, typename Visit>
+bool ForEachWithValue(const Tensor& tensor, std::byte* origin, absl::Span<const double> values,
+                      Visit visit) {
+  if (values.size() == 1) {
+    return ForEachRun(PlanLoop<1>(tensor.shape(), {OperandOf(tensor, origin)}, Order::kAny),
+                      [&](auto p, Index n, auto s) {
+                        for (Index i = 0; i < n; ++i) {
+                          if (!visit(reinterpret_cast<T*>(p[0] + i * s[0]), values[0])) return false;
+                        }
+                        return true;
+                      });
+  }
+  const Layout& layout = tensor.layout();
+  const Index last_stride = layout.strides().back() * static_cast<Index>(sizeof(T));
+  Shape outer_shape(layout.shape().begin(), layout.shape().end() - 1);
+  Strides outer_strides(layout.strides().begin(), layout.strides().end() - 1);
+  if (outer_shape.empty()) {
+    outer_shape.push_back(1);
+    outer_strides.push_back(1);
+  }
+  internal::Operand outer{origin, &outer_strides, static_cast<Index>(sizeof(T))};
+  return ForEachRun(PlanLoop<1>(outer_shape, {outer}, Order::kAny), [&](auto p, Index n, auto s) {
+    for (Index i = 0; i < n; ++i) {
+      for (size_t j = 0; j < values.size(); ++j) {
+        T* x = reinterpret_cast<T*>(p[0] + i * s[0] + static_cast<Index>(j) * last_stride);
+        if (!visit(x, values[j])) return false;
+      }
+    }
+    return true;
+  });
+}
+
+// ApplyScalarsInDouble on an integer tensor, after the checks that need no
+// element: first every result is checked, then written.
+template <typename T>
+absl::Status ApplyInDoubleAs(const Tensor& tensor, std::byte* origin, ElementOp op,
+                             absl::Span<const double> values) {
+  const char* name = ElementOpName(op);
+  auto cannot_hold = [&](double result, const std::string& how) {
+    return absl::InvalidArgumentError(absl::StrCat(name, ": ", how, " gives ", result, ", which ",
+                                                   DTypeName(tensor.dtype()),
+                                                   " cannot hold; nothing was changed"));
+  };
+  if (op == ElementOp::kAssign) {
+    absl::InlinedVector<double, 4> whole(values.size());
+    for (size_t j = 0; j < values.size(); ++j) {
+      if (!internal::FloatFitsInteger<T>(values[j])) {
+        return absl::InvalidArgumentError(absl::StrCat(name, ": ", DTypeName(tensor.dtype()),
+                                                       " cannot hold ", values[j],
+                                                       "; nothing was changed"));
+      }
+      whole[j] = std::trunc(values[j]);
+    }
+    return ApplyScalars(tensor, op, whole);
+  }
+  if (op == ElementOp::kDiv && std::find(values.begin(), values.end(), 0.0) != values.end()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, ": integer division by zero; nothing was changed"));
+  }
+  static constexpr const char* kSymbols[] = {"=", "+", "-", "*", "/"};
+  double bad_x = 0, bad_v = 0;
+  const bool all_fit = ForEachWithValue<T>(tensor, origin, values, [&](T* x, double v) {
+    if (internal::FloatFitsInteger<T>(CombineInDouble(op, static_cast<double>(*x), v))) {
+      return true;
+    }
+    bad_x = static_cast<double>(*x);
+    bad_v = v;
+    return false;
+  });
+  if (!all_fit) {
+    return cannot_hold(CombineInDouble(op, bad_x, bad_v),
+                       absl::StrCat(bad_x, " ", kSymbols[static_cast<int>(op)], " ", bad_v));
+  }
+  ForEachWithValue<T>(tensor, origin, values, [op](T* x, double v) {
+    *x = static_cast<T>(std::trunc(CombineInDouble(op, static_cast<double>(*x), v)));
+    return true;
+  });
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ApplyScalarsInDouble(const Tensor& tensor, ElementOp op,
+                                  absl::Span<const double> values) {
+  if (!tensor.device().is_cpu() || IsFloating(tensor.dtype()) || tensor.dtype() == DType::kBool) {
+    return ApplyScalars(tensor, op, values);
+  }
+  const char* name = ElementOpName(op);
+  absl::StatusOr<std::byte*> origin = CpuData(tensor, name);
+  if (!origin.ok()) return origin.status();
+  if (absl::Status s = CheckScalarsFor(tensor, op, values, name); !s.ok()) return s;
+  if (!WritesOneValue(op, values)) {
+    if (absl::Status s = internal::CheckWritable(tensor, name); !s.ok()) return s;
+  }
+  return DispatchDType(tensor.dtype(), [&](auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsInteger<T>) {
+      return ApplyInDoubleAs<T>(tensor, *origin, op, values);
+    } else {
+      return ApplyScalars(tensor, op, values);  // not reached: floating types and bool are above
+    }
+  });
 }
 
 absl::Status ApplyComponents(const Tensor& dst, ElementOp op, const Tensor& src) {

@@ -47,6 +47,16 @@ constexpr const char* ElementOpName(ElementOp op) {
 // the order of writes.
 absl::Status ApplyScalars(const Tensor& tensor, ElementOp op, absl::Span<const double> values);
 
+// ApplyScalars with DeepMind Lab's arithmetic, for dmlab.system.tensor: on
+// an integer tensor each element is converted to double, combined with its
+// value in double, and converted back truncating toward zero (7 * 0.5 is
+// 3, 7 / 2 is 3, -7 / 2 is -3); a fill truncates its value. A result the
+// type cannot hold (NaN, infinite, out of range: undefined behaviour in
+// DeepMind Lab's C++) is an error and changes nothing. Other dtypes, and
+// tensors on a device, as ApplyScalars.
+absl::Status ApplyScalarsInDouble(const Tensor& tensor, ElementOp op,
+                                  absl::Span<const double> values);
+
 // dst[i] = dst[i] op src[i] for the i-th elements of both in layout order;
 // shapes are ignored but element counts must match. kAssign is copy and
 // converts between dtypes (float to integer truncates toward zero; a value

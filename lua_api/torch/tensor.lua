@@ -70,12 +70,16 @@ function internal.empty(x)
 end
 
 -- x:fill(v), x:add(v [, y]), x:mul(v), x:div(v): a number meets an
--- integer tensor truncated toward zero, as Torch7 casts it (dmlab's
--- methods require a whole number).
+-- integer tensor truncated toward zero, as Torch7 casts it, and the
+-- arithmetic is the tensor's type's (dmlab's methods compute in double).
 for _, name in ipairs({'fill', 'add', 'mul', 'div'}) do
   local method = internal.dmlabMethods[name]
+  local whole = internal.wholeScalarMethods[name]
   methods[name] = function(self, x, ...)
-    if type(x) == 'number' then x = internal.value(self, x, name) end
+    if type(x) == 'number' then
+      x = internal.value(self, x, name)
+      if select('#', ...) == 0 then return whole(self, x) end
+    end
     return method(self, x, ...)
   end
 end

@@ -163,6 +163,19 @@ local cases = {
   {'add with a table of the wrong length', function() return m23():add{1, 2} end, 'add'},
   {'apply returning a string', function() return m23():apply(function() return 'x' end) end,
    "'apply': element [1, 1]: the function returned a string"},
+  -- A number meets an integer tensor in double (DeepMind Lab's arithmetic):
+  -- a result the type cannot hold is an error, where DeepMind Lab's C++ has
+  -- undefined behaviour.
+  {'ByteTensor add past 255', function() return tensor.ByteTensor{250, 1}:add(10) end,
+   "'add': 250 + 10 gives 260, which uint8 cannot hold; nothing was changed"},
+  {'ByteTensor mul by a negative', function() return tensor.ByteTensor{0, 2}:mul(-0.5) end,
+   "'mul': 2 * -0.5 gives -1, which uint8 cannot hold"},
+  {'Int32Tensor mul by inf', function() return tensor.Int32Tensor{1}:mul(math.huge) end,
+   'int32 cannot hold'},
+  {'Int16Tensor fill NaN', function() return tensor.Int16Tensor{1}:fill(0 / 0) end,
+   "'fill': int16 cannot hold nan"},
+  {'Int64Tensor sub a table past its range', function()
+     return tensor.Int64Tensor{{1, 2}}:sub{0, 2 ^ 64} end, 'int64 cannot hold'},
   -- Integer division by zero.
   {'Int32Tensor div 0', function() return tensor.Int32Tensor{1}:div(0) end,
    "'div': integer division by zero"},

@@ -155,16 +155,19 @@ testing.case('scalar ops: bad values', function()
     expectError(function() z[op](z, {}) end, op)
     expectError(function() z[op](z, {1, 'x', 3}) end, op)
     testing.assertEqual(z:val(), m23():val(), op .. ': nothing changed')
-    -- Integer types need values of the type.
+    -- Integer types compute in double, as DeepMind Lab: a result the type
+    -- cannot hold is an error.
     local i = tensor.Int32Tensor{1, 2, 3}
-    expectError(function() i[op](i, 0.5) end, op)
     expectError(function() i[op](i, NAN) end, op)
-    expectError(function() i[op](i, INF) end, op)
-    expectError(function() i[op](i, 2 ^ 31) end, op)
-    expectError(function() i[op](i, {1, 0.5, 1}) end, op)
+    -- x / inf is 0, which fits; x / 0 does not.
+    expectError(function() i[op](i, op == 'div' and 0 or INF) end, op)
+    local big = op == 'div' and 2 ^ -33 or 2 ^ 33  -- a result past int32's range
+    expectError(function() i[op](i, big) end, op)
+    expectError(function() i[op](i, {1, big, 1}) end, op)
     local b = tensor.ByteTensor{1, 2, 3}
-    expectError(function() b[op](b, 256) end, op)
-    expectError(function() b[op](b, -1) end, op)
+    local past = {fill = 256, add = 300, sub = 300, mul = 300, div = 0.001}
+    expectError(function() b[op](b, past[op]) end, op)
+    expectError(function() b[op](b, {1, past[op], 1}) end, op)
     testing.assertEqual(i:val(), {1, 2, 3}, op .. ': nothing changed')
     testing.assertEqual(b:val(), {1, 2, 3}, op .. ': nothing changed')
   end

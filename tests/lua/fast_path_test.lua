@@ -91,9 +91,10 @@ testing.case('a failing call in a compiled loop raises the classic error and wri
   -- method, the value of most calls, the failing call's index and value,
   -- its message, and the elements after it.
   for _, c in ipairs{
-    {'add', 1, HOT - 50, 0.5, "'add': 0.5 is not a value of uint8", HOT - 51},
+    {'add', 1, HOT - 50, 300, "'add': 249 + 300 gives 549, which uint8 cannot hold; nothing was changed",
+     HOT - 51},
     {'div', 1, HOT, 0, "'div': integer division by zero; nothing was changed", HOT - 51},
-    {'fill', 0, HOT, 256, "'fill': 256 is not a value of uint8", 0},
+    {'fill', 0, HOT, 256, "'fill': uint8 cannot hold 256; nothing was changed", 0},
   } do
     local method, value, at, bad, message, after = unpack(c)
     local values = listOf(value, HOT)

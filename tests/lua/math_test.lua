@@ -75,15 +75,32 @@ testing.case('scalar ops on non-contiguous views touch only the view', function(
   testing.assertEqual(z:val(), {{1, 20, 3}, {5, 51, 7}})
 end)
 
-testing.case('integer arithmetic wraps', function()
-  testing.assertEqual(tensor.ByteTensor{255, 0}:add(1):val(), {0, 1})
-  testing.assertEqual(tensor.ByteTensor{0, 1}:sub(1):val(), {255, 0})
-  testing.assertEqual(tensor.ByteTensor{16}:mul(16):val(), 0)
-  testing.assertEqual(tensor.CharTensor{127}:add(1):val(), -128)
-  testing.assertEqual(tensor.Int16Tensor{32767}:add(1):val(), -32768)
-  testing.assertEqual(tensor.Int32Tensor{2147483647}:add(1):val(), -2147483648)
-  testing.assertEqual(tensor.Int32Tensor{-2147483648}:div(-1):val(), -2147483648)
+testing.case('a number meets an integer tensor in double, as in DeepMind Lab', function()
+  testing.assertEqual(tensor.ByteTensor{2, 7}:mul(1.5):val(), {3, 10})
+  testing.assertEqual(tensor.Int32Tensor{7, -7}:div(0.5):val(), {14, -14})
+  testing.assertEqual(tensor.Int32Tensor{2, -2}:add(0.5):val(), {2, -1})
+  testing.assertEqual(tensor.Int32Tensor{2, 2}:sub{0.5, 2.5}:val(), {1, 0})
+  testing.assertEqual(tensor.ByteTensor(2):fill(51.7):val(), {51, 51})
+  testing.assertEqual(tensor.Int64Tensor{2 ^ 40}:mul(3):val(), 3 * 2 ^ 40)
+  -- A result the type cannot hold is an error, and nothing changes.
+  for _, c in ipairs{
+    {tensor.ByteTensor{255, 0}, 'add', 1, "'add': 255 + 1 gives 256, which uint8 cannot hold"},
+    {tensor.ByteTensor{0, 1}, 'sub', 1, "'sub': 0 - 1 gives -1, which uint8 cannot hold"},
+    {tensor.CharTensor{127}, 'add', 1, 'int8 cannot hold'},
+    {tensor.Int32Tensor{2147483647}, 'add', 1, 'int32 cannot hold'},
+    {tensor.Int32Tensor{-2147483648}, 'div', -1, 'int32 cannot hold'},
+    {tensor.Int32Tensor{1}, 'fill', 0 / 0, 'int32 cannot hold nan'},
+  } do
+    local t, method, value, message = unpack(c)
+    local before = t:val()
+    testing.assertError(function() t[method](t, value) end, message)
+    testing.assertEqual(t:val(), before, method .. ': nothing changed')
+  end
+end)
+
+testing.case('integer component arithmetic wraps', function()
   testing.assertEqual(tensor.ByteTensor{200}:cadd(tensor.ByteTensor{100}):val(), 44)
+  testing.assertEqual(tensor.Int32Tensor{2147483647}:cadd(tensor.Int32Tensor{1}):val(), -2147483648)
 end)
 
 testing.case('integer division truncates toward zero', function()

@@ -53,8 +53,12 @@ testing.case('a number meets an integer tensor as Torch7 casts it', function()
   testing.assertEqual(i:mul(2.5):totable(), {-2, -2})
   testing.assertEqual(tensor.Int32Tensor{1}:torch():div(2.9):totable(), {0})
   expectError(function() torch.ByteTensor(1):fill(-1) end, 'ByteTensor cannot hold -1')
-  -- dmlab.system.tensor keeps DeepMind Lab's rule: whole numbers only.
-  expectError(function() tensor.Int32Tensor{1}:add(2.5) end, '2.5 is not a value of int32')
+  -- Torch7's arithmetic is the type's: a byte wraps.
+  testing.assertEqual(torch.ByteTensor{250}:add(10):totable(), {4})
+  -- dmlab.system.tensor keeps DeepMind Lab's rule: in double, truncated,
+  -- and a result out of range is an error.
+  testing.assertEqual(tensor.Int32Tensor{1}:add(2.5):val(), 3)
+  expectError(function() tensor.ByteTensor{250}:add(10) end, 'uint8 cannot hold')
 end)
 
 testing.case('methods of either flavour return their own flavour', function()

@@ -48,11 +48,16 @@ def _exact_mm(a, b):
 
 op("fill", "return a:fill($s)", lambda a, s: torch.full_like(a, s), UNARY, ALL,
    params={"s": SCALAR})
-op("add", "return a:add($s)", lambda a, s: a + s, UNARY, ALL, kinds="wide",
+# dmlab.system.tensor computes a number and an integer tensor in double, as
+# DeepMind Lab does, and a result out of range is an error where PyTorch
+# wraps: these cases keep to values whose results fit; the *_extremes cases
+# below check the wrapping through the Torch flavour, whose arithmetic is
+# the type's (Torch7's).
+op("add", "return a:add($s)", lambda a, s: a + s, UNARY, ALL, kinds="real",
    params={"s": SCALAR})
-op("sub", "return a:sub($s)", lambda a, s: a - s, UNARY, ALL, kinds="wide",
-   params={"s": SCALAR})
-module_forms("mul", "$s", lambda a, s: a * s, UNARY, ALL, kinds="wide",
+op("sub", "return a:sub($s)", lambda a, s: a - s, UNARY, ALL, kinds="real",
+   params={"s": by_type(7, 2.5, byte=-7)})
+module_forms("mul", "$s", lambda a, s: a * s, UNARY, ALL, kinds="real",
              params={"s": SIGNED_SCALAR})
 module_forms("div", "$s", lambda a, s: _int_div(a, s), UNARY, ALL, kinds="wide",
              params={"s": SIGNED_SCALAR})
@@ -60,11 +65,11 @@ module_forms("div", "$s", lambda a, s: _int_div(a, s), UNARY, ALL, kinds="wide",
 _TABLE = ("local shape = a:shape() local t = {} "
           "for i = 1, shape[#shape] do t[i] = i end ")
 op("add_table", _TABLE + "return a:add(t)", lambda a: a + _last_range(a), UNARY, ALL,
-   kinds="wide")
-op("sub_table", _TABLE + "return a:sub(t)", lambda a: a - _last_range(a), UNARY, ALL,
-   kinds="wide")
+   kinds="real")
+op("sub_table", _TABLE + "return a:sub(t)", lambda a: a - _last_range(a), UNARY,
+   tuple(t for t in ALL if t != "ByteTensor"), kinds="real")
 op("mul_table", _TABLE + "return a:mul(t)", lambda a: a * _last_range(a), UNARY, ALL,
-   kinds="wide")
+   kinds="real")
 op("div_table", _TABLE + "return a:div(t)", lambda a: _int_div(a, _last_range(a)),
    UNARY, ALL, kinds="wide")
 op("fill_table", _TABLE + "return a:fill(t)",
@@ -262,12 +267,12 @@ op("abs_extremes", "return a:abs()", _wrapped(torch.abs), UNARY, _NARROW_INTS,
 op("neg_extremes", "return a:neg()", _wrapped(torch.neg), UNARY, _NARROW_SIGNED,
    kinds="extremes")
 op("sign_extremes", "return a:sign()", torch.sign, UNARY, INTS, kinds="extremes")
-op("add_extremes", "return a:add(1)", _wrapped(lambda a: a + 1), UNARY, _NARROW_INTS,
-   kinds="extremes")
-op("mul_extremes", "return a:mul(3)", _wrapped(lambda a: a * 3), UNARY, _NARROW_INTS,
-   kinds="extremes")
-op("div_minus_one", "return a:div(-1)", _wrapped(lambda a: _int_div(a, -1)), UNARY,
-   _NARROW_SIGNED, kinds="extremes")
+op("add_extremes", "require 'dmlab.system.torch' return a:torch():add(1):dmlab()", _wrapped(lambda a: a + 1), UNARY,
+   _NARROW_INTS, kinds="extremes")
+op("mul_extremes", "require 'dmlab.system.torch' return a:torch():mul(3):dmlab()", _wrapped(lambda a: a * 3), UNARY,
+   _NARROW_INTS, kinds="extremes")
+op("div_minus_one", "require 'dmlab.system.torch' return a:torch():div(-1):dmlab()", _wrapped(lambda a: _int_div(a, -1)),
+   UNARY, _NARROW_SIGNED, kinds="extremes")
 op("cdiv_extremes", "return a:cdiv(b)", _wrapped(_int_div), BINARY, _NARROW_SIGNED,
    kinds=("extremes", "nonzero"))
 op("fmod_extremes", "return a:fmod(-1)", _wrapped(lambda a: torch.fmod(a, -1)), UNARY,

@@ -209,7 +209,7 @@ op("storageOffset", "return a:storageOffset()", lambda a: a.storage_offset() + 1
 op("isContiguous", "return a:isContiguous()", lambda a: a.is_contiguous(), _META_SHAPES, ALL,
    layouts=_VIEW_LAYOUTS, on_views=True)
 op("add_number.module", "return T.add(a, $s), a", lambda a, s: (a + s, a), UNARY, ALL,
-   kinds="wide", params={"s": SCALAR})
+   kinds="real", params={"s": SCALAR})
 op("size_shape", "return a:size(), unpack(a:shape())", lambda a: (a.numel(),) + tuple(a.shape),
    _META_SHAPES, ALL)
 op("isSameSizeAs", "return a:isSameSizeAs(b), a:isSameSizeAs(c)",
