@@ -458,11 +458,11 @@ absl::Status ApplyInDoubleAs(const Tensor& tensor, std::byte* origin, ElementOp 
 
 }  // namespace
 
-absl::Status ApplyScalarsInDouble(const Tensor& tensor, ElementOp op,
-                                  absl::Span<const double> values) {
-  if (!tensor.device().is_cpu() || IsFloating(tensor.dtype()) || tensor.dtype() == DType::kBool) {
-    return ApplyScalars(tensor, op, values);
-  }
+namespace elementwise_internal {
+
+absl::Status ApplyIntegerScalarsInDouble(const Tensor& tensor, ElementOp op,
+                                         absl::Span<const double> values) {
+  if (!tensor.device().is_cpu()) return ApplyScalars(tensor, op, values);
   const char* name = ElementOpName(op);
   absl::StatusOr<std::byte*> origin = CpuData(tensor, name);
   if (!origin.ok()) return origin.status();
@@ -475,10 +475,12 @@ absl::Status ApplyScalarsInDouble(const Tensor& tensor, ElementOp op,
     if constexpr (kIsInteger<T>) {
       return ApplyInDoubleAs<T>(tensor, *origin, op, values);
     } else {
-      return ApplyScalars(tensor, op, values);  // not reached: floating types and bool are above
+      return ApplyScalars(tensor, op, values);  // not reached: the caller checked the dtype
     }
   });
 }
+
+}  // namespace elementwise_internal
 
 absl::Status ApplyComponents(const Tensor& dst, ElementOp op, const Tensor& src) {
   static constexpr const char* kNames[] = {"copy", "cadd", "csub", "cmul", "cdiv"};

@@ -54,8 +54,27 @@ absl::Status ApplyScalars(const Tensor& tensor, ElementOp op, absl::Span<const d
 // type cannot hold (NaN, infinite, out of range: undefined behaviour in
 // DeepMind Lab's C++) is an error and changes nothing. Other dtypes, and
 // tensors on a device, as ApplyScalars.
+//
+// Inline: for a floating tensor it is ApplyScalars, and a small tensor's
+// add pays for every instruction (an out-of-line check cost 43 a call).
 absl::Status ApplyScalarsInDouble(const Tensor& tensor, ElementOp op,
                                   absl::Span<const double> values);
+
+namespace elementwise_internal {
+// ApplyScalarsInDouble for a tensor of an integer dtype.
+absl::Status ApplyIntegerScalarsInDouble(const Tensor& tensor, ElementOp op,
+                                         absl::Span<const double> values);
+}  // namespace elementwise_internal
+
+inline absl::Status ApplyScalarsInDouble(const Tensor& tensor, ElementOp op,
+                                         absl::Span<const double> values) {
+  const DType dtype = tensor.dtype();
+  // DType lists the integer types together, kUInt8 to kInt64 (dtype.h).
+  if (dtype >= DType::kUInt8 && dtype <= DType::kInt64) [[unlikely]] {
+    return elementwise_internal::ApplyIntegerScalarsInDouble(tensor, op, values);
+  }
+  return ApplyScalars(tensor, op, values);
+}
 
 // dst[i] = dst[i] op src[i] for the i-th elements of both in layout order;
 // shapes are ignored but element counts must match. kAssign is copy and
