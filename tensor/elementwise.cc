@@ -102,11 +102,22 @@ void ApplyScalarRuns(const LoopPlan<1>& plan, ComputeType<T> v) {
   });
 }
 
-// values[j] applies to the elements at last-dimension index j: walk every
-// other dimension, and the last one inside.
-template <ElementOp kOp, typename T>
-void ApplyPerLastDim(const Tensor& tensor, std::byte* origin,
-                     absl::Span<const ComputeType<T>> values) {
+// Calls visit(element, value) for every element of `tensor` (origin
+// `origin`, valid and on the CPU) with its value: values[0], or values[j]
+// at last-dimension index j. Stops when visit returns false; whether it
+// never did.
+template <typename T, typename V, typename Visit>
+bool ForEachWithValue(const Tensor& tensor, std::byte* origin, absl::Span<const V> values,
+                      Visit visit) {
+  if (values.size() == 1) {
+    return ForEachRun(PlanLoop<1>(tensor.shape(), {OperandOf(tensor, origin)}, Order::kAny),
+                      [&](auto p, Index n, auto s) {
+                        for (Index i = 0; i < n; ++i) {
+                          if (!visit(reinterpret_cast<T*>(p[0] + i * s[0]), values[0])) return false;
+                        }
+                        return true;
+                      });
+  }
   const Layout& layout = tensor.layout();
   const Index last_stride = layout.strides().back() * static_cast<Index>(sizeof(T));
   Shape outer_shape(layout.shape().begin(), layout.shape().end() - 1);
@@ -116,12 +127,11 @@ void ApplyPerLastDim(const Tensor& tensor, std::byte* origin,
     outer_strides.push_back(1);
   }
   internal::Operand outer{origin, &outer_strides, static_cast<Index>(sizeof(T))};
-  ForEachRun(PlanLoop<1>(outer_shape, {outer}, Order::kAny), [&](auto p, Index n, auto s) {
+  return ForEachRun(PlanLoop<1>(outer_shape, {outer}, Order::kAny), [&](auto p, Index n, auto s) {
     for (Index i = 0; i < n; ++i) {
-      std::byte* row = p[0] + i * s[0];
       for (size_t j = 0; j < values.size(); ++j) {
-        T* x = reinterpret_cast<T*>(row + static_cast<Index>(j) * last_stride);
-        *x = Combine<kOp, T>(*x, values[j]);
+        T* x = reinterpret_cast<T*>(p[0] + i * s[0] + static_cast<Index>(j) * last_stride);
+        if (!visit(x, values[j])) return false;
       }
     }
     return true;
@@ -281,7 +291,10 @@ ABSL_ATTRIBUTE_NOINLINE void ApplyScalarsPlanned(const Tensor& tensor, std::byte
   if (tensor.num_elements() == 0) return;
   if (values.size() > 1) {
     const absl::InlinedVector<ComputeType<T>, 4> converted(values.begin(), values.end());
-    ApplyPerLastDim<kOp, T>(tensor, origin, converted);
+    ForEachWithValue<T>(tensor, origin, absl::MakeConstSpan(converted), [](T* x, ComputeType<T> v) {
+      *x = Combine<kOp, T>(*x, v);
+      return true;
+    });
     return;
   }
   ApplyScalarRuns<kOp, T>(PlanLoop<1>(tensor.shape(), {OperandOf(tensor, origin)}, Order::kAny),
@@ -370,42 +383,6 @@ double CombineInDouble(ElementOp op, double x, double v) {
     case ElementOp::kDiv: break;
   }
   return x / v;
-}
-
-// Calls visit(element, value) for every element of `tensor` (origin
-// `origin`, valid and on the CPU) with its value: values[0], or values[j]
-// at last-dimension index j. Stops when visit returns false; whether it
-// never did.
-template <typename T, typename Visit>
-bool ForEachWithValue(const Tensor& tensor, std::byte* origin, absl::Span<const double> values,
-                      Visit visit) {
-  if (values.size() == 1) {
-    return ForEachRun(PlanLoop<1>(tensor.shape(), {OperandOf(tensor, origin)}, Order::kAny),
-                      [&](auto p, Index n, auto s) {
-                        for (Index i = 0; i < n; ++i) {
-                          if (!visit(reinterpret_cast<T*>(p[0] + i * s[0]), values[0])) return false;
-                        }
-                        return true;
-                      });
-  }
-  const Layout& layout = tensor.layout();
-  const Index last_stride = layout.strides().back() * static_cast<Index>(sizeof(T));
-  Shape outer_shape(layout.shape().begin(), layout.shape().end() - 1);
-  Strides outer_strides(layout.strides().begin(), layout.strides().end() - 1);
-  if (outer_shape.empty()) {
-    outer_shape.push_back(1);
-    outer_strides.push_back(1);
-  }
-  internal::Operand outer{origin, &outer_strides, static_cast<Index>(sizeof(T))};
-  return ForEachRun(PlanLoop<1>(outer_shape, {outer}, Order::kAny), [&](auto p, Index n, auto s) {
-    for (Index i = 0; i < n; ++i) {
-      for (size_t j = 0; j < values.size(); ++j) {
-        T* x = reinterpret_cast<T*>(p[0] + i * s[0] + static_cast<Index>(j) * last_stride);
-        if (!visit(x, values[j])) return false;
-      }
-    }
-    return true;
-  });
 }
 
 // ApplyScalarsInDouble on an integer tensor, after the checks that need no
