@@ -300,9 +300,16 @@ absl::Status Engine::Init() {
     s.continuous_specs = s.host->ContinuousActions();
     s.discrete.assign(s.discrete_specs.size(), 0);
     s.continuous.assign(s.continuous_specs.size(), 0.0);
+    // The setting wins over the level's own length.
+    double length_seconds = s.plugin.episode_length_seconds;
+    if (length_seconds == 0) {
+      absl::StatusOr<double> level_length = s.script->EpisodeLengthSeconds();
+      if (!level_length.ok()) return level_length.status();
+      length_seconds = *level_length;
+    }
     // The last step that starts within the limit ends the episode.
-    s.episode_length_frames = static_cast<std::int64_t>(
-        std::ceil(s.plugin.episode_length_seconds * s.host->fps() - 1e-9));
+    s.episode_length_frames =
+        static_cast<std::int64_t>(std::ceil(length_seconds * s.host->fps() - 1e-9));
     return absl::OkStatus();
   }();
   if (!ready.ok()) s.script = nullptr;
@@ -434,17 +441,18 @@ absl::StatusOr<EpisodeStatus> Engine::Advance(int num_steps, double* reward) {
     if (absl::Status stepped = s.host->Step(s); !stepped.ok()) return stepped;
     ++s.episode_frames;
     ++s.steps;
-    absl::StatusOr<bool> finished = s.script->HasEpisodeFinished(s.EpisodeTimeSeconds());
+    absl::StatusOr<std::optional<EpisodeEnd>> finished =
+        s.script->HasEpisodeFinished(s.EpisodeTimeSeconds());
     if (!finished.ok()) return finished.status();
     // Everything the callbacks of this frame scored is its reward.
     *reward += s.pending_reward;
     s.pending_reward = 0;
-    if (s.ended_by_host) {
-      status = *s.ended_by_host == EpisodeEnd::kTerminated ? EpisodeStatus::kTerminated
-                                                            : EpisodeStatus::kInterrupted;
-      s.ended_by_host.reset();
-    } else if (*finished) {
-      status = EpisodeStatus::kTerminated;
+    // The host's end first, then the level's, then the time limit.
+    const std::optional<EpisodeEnd> end = s.ended_by_host ? s.ended_by_host : *finished;
+    s.ended_by_host.reset();
+    if (end) {
+      status = *end == EpisodeEnd::kTerminated ? EpisodeStatus::kTerminated
+                                               : EpisodeStatus::kInterrupted;
     } else if (s.episode_length_frames > 0 && s.episode_frames >= s.episode_length_frames) {
       status = EpisodeStatus::kInterrupted;
     }

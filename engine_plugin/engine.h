@@ -57,8 +57,10 @@ namespace engine_plugin {
 
 enum class EpisodeStatus {
   kRunning,
-  kTerminated,   // the level ended the episode (hasEpisodeFinished)
-  kInterrupted,  // the episodeLengthSeconds setting cut it short
+  kTerminated,   // the level or host ended the episode (hasEpisodeFinished true)
+  // A time limit cut it short: episodeLengthSeconds (the setting, or the
+  // level's api.episodeLengthSeconds), or the level or host said 'truncated'.
+  kInterrupted,
 };
 
 class Engine {
@@ -72,7 +74,8 @@ class Engine {
 
   // Before Init. The host's own settings (the maze's: width and height,
   // pixels 1..4096, default 84; fps, 1..1000, default 60) go to the host.
-  // The plugin's: episodeLengthSeconds (> 0; none by default). The level's
+  // The plugin's: episodeLengthSeconds (> 0; by default the level's
+  // api.episodeLengthSeconds, else none). The level's
   // limits (sandbox.h): sandbox ('true' or
   // 'false'; default 'true' for a level loaded from a path, 'false' for a
   // built-in one), memoryLimitMegabytes (the Lua heap, 0 for no cap;

@@ -238,15 +238,44 @@ absl::Status LevelScript::Start(int episode, std::uint64_t seed) {
   return CallCallback("start", 2, 0);
 }
 
-absl::StatusOr<bool> LevelScript::HasEpisodeFinished(double time_seconds) {
+absl::StatusOr<std::optional<EpisodeEnd>> LevelScript::HasEpisodeFinished(double time_seconds) {
   const StackScope stack(L_);
-  if (!PushCallback("hasEpisodeFinished")) return false;
+  if (!PushCallback("hasEpisodeFinished")) return std::nullopt;
   lua_pushnumber(L_, time_seconds);
   if (absl::Status status = CallCallback("hasEpisodeFinished", 1, 1); !status.ok()) {
     return status;
   }
-  const bool finished = lua_toboolean(L_, stack.at(1));
-  return finished;
+  const int result = stack.at(1);
+  if (lua_isnil(L_, result)) return std::nullopt;
+  if (lua_isboolean(L_, result)) {
+    if (!lua_toboolean(L_, result)) return std::nullopt;
+    return EpisodeEnd::kTerminated;
+  }
+  std::string word;
+  const bool is_string = lua_api::ReadString(L_, result, &word).empty();
+  if (word == "terminated") return EpisodeEnd::kTerminated;
+  if (word == "truncated") return EpisodeEnd::kTruncated;
+  constexpr absl::string_view kExpected =
+      "a boolean, nil, 'terminated' or 'truncated' (a time limit)";
+  return absl::InvalidArgumentError(absl::StrCat(
+      "level callback 'hasEpisodeFinished': ",
+      is_string ? absl::StrCat(kExpected, " expected, got '", word, "'")
+                : lua_api::Expected(L_, result, kExpected)));
+}
+
+absl::StatusOr<double> LevelScript::EpisodeLengthSeconds() {
+  const StackScope stack(L_);
+  lua_rawgeti(L_, LUA_REGISTRYINDEX, api_ref_);
+  lua_api::PushRawField(L_, -1, "episodeLengthSeconds");
+  if (lua_isnil(L_, -1)) return 0.0;
+  // Only a number: a string such as '30' is what a setting would be.
+  const double seconds = lua_type(L_, -1) == LUA_TNUMBER ? lua_tonumber(L_, -1) : -1;
+  if (!(seconds > 0) || seconds > 1e9) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the level's api.episodeLengthSeconds: ",
+        lua_api::Expected(L_, -1, "a number of seconds in (0, 1e9] or nil")));
+  }
+  return seconds;
 }
 
 absl::StatusOr<std::vector<ObservationSpec>> LevelScript::CustomObservationSpecs() {

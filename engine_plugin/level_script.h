@@ -66,8 +66,14 @@ class LevelScript {
   absl::Status Init(const Settings& settings);
   // Also seeds dmlab.system.random's default generator with `seed`.
   absl::Status Start(int episode, std::uint64_t seed);
-  // False when there is no callback.
-  absl::StatusOr<bool> HasEpisodeFinished(double time_seconds);
+  // How the level ends the episode at `time_seconds`: nullopt (it goes
+  // on: false, nil or no callback), kTerminated (true or 'terminated') or
+  // kTruncated ('truncated': a time limit the level keeps itself).
+  absl::StatusOr<std::optional<EpisodeEnd>> HasEpisodeFinished(double time_seconds);
+  // api.episodeLengthSeconds, read after init: the level's own episode
+  // length, which the engine enforces as the episodeLengthSeconds setting
+  // does (that setting, when given, wins). 0 when the level sets none.
+  absl::StatusOr<double> EpisodeLengthSeconds();
   absl::StatusOr<std::vector<ObservationSpec>> CustomObservationSpecs();
   absl::StatusOr<LevelObservation> CustomObservation(const ObservationSpec& spec);
   // A host's callbacks: Level::Call and Level::CallLending (host.h).

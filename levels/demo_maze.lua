@@ -14,10 +14,14 @@ local tensor = require 'dmlab.system.tensor'
 local game = require 'dmlab.system.game'
 local events = require 'dmlab.system.events'
 
-local EPISODE_SECONDS = 30
 local LUMA = {0.299, 0.587, 0.114}
 
 local api = {}
+
+-- Episodes of 30 seconds, a time limit: the engine ends them with status
+-- interrupted (Gymnasium's truncated); the episodeLengthSeconds setting
+-- overrides it.
+api.episodeLengthSeconds = 30
 
 function api:init(settings)
   self._custom = settings.customObservations ~= 'false'
@@ -52,10 +56,6 @@ function api:pickup(entity)
   events:add('pickup', entity.type)
   if entity.type == 'goal' then game:finishMap() end
   return entity.reward
-end
-
-function api:hasEpisodeFinished(timeSeconds)
-  return timeSeconds >= EPISODE_SECONDS
 end
 
 -- The mean of each 2 x 2 block of `image` (2h x 2w) into `out` (h x w).

@@ -6,9 +6,12 @@ local game = require 'dmlab.system.game'
 local maze_generation = require 'dmlab.system.maze_generation'
 local random = require 'dmlab.system.random'
 
-local EPISODE_SECONDS = 30
-
 local api = {}
+
+-- Episodes of 30 seconds, a time limit: the engine ends them with status
+-- interrupted (Gymnasium's truncated); the episodeLengthSeconds setting
+-- overrides it.
+api.episodeLengthSeconds = 30
 
 function api:init(settings)
   self._size = tonumber(settings.mazeSize) or 15
@@ -26,10 +29,6 @@ end
 
 function api:pickup(entity)
   if entity.type == 'goal' then game:finishMap() end
-end
-
-function api:hasEpisodeFinished(timeSeconds)
-  return timeSeconds >= EPISODE_SECONDS
 end
 
 return api

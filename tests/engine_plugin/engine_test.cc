@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/engine_plugin/engine_test_support.h"
@@ -282,6 +283,97 @@ TEST(EngineTest, EpisodeLengthSettingInterrupts) {
   EXPECT_EQ(*engine->Advance(29, &reward), EpisodeStatus::kRunning);
   EXPECT_EQ(*engine->Advance(5, &reward), EpisodeStatus::kInterrupted);
   EXPECT_DOUBLE_EQ(engine->episode_time_seconds(), 1.0);
+}
+
+// A level that keeps its own clock says whether its end is the task's
+// ('terminated', or true) or a time limit's ('truncated').
+TEST(EngineTest, TheLevelSaysHowTheEpisodeEnded) {
+  for (const auto& [word, expected] :
+       {std::pair<const char*, EpisodeStatus>{"'truncated'", EpisodeStatus::kInterrupted},
+        {"'terminated'", EpisodeStatus::kTerminated},
+        {"true", EpisodeStatus::kTerminated}}) {
+    SCOPED_TRACE(word);
+    std::unique_ptr<Engine> engine = InitEngine(WriteLevel("ends_how", absl::StrCat(R"(
+local api = {}
+function api:nextMap() return "*****\n*P  *\n*****\n" end
+function api:hasEpisodeFinished(seconds) return seconds >= 0.5 and )", word, R"( end
+return api
+)")));
+    ASSERT_TRUE(engine->Start(0, 0).ok());
+    double reward = 0;
+    EXPECT_EQ(*engine->Advance(29, &reward), EpisodeStatus::kRunning);
+    EXPECT_EQ(*engine->Advance(100, &reward), expected);
+    EXPECT_DOUBLE_EQ(engine->episode_time_seconds(), 0.5);
+  }
+}
+
+TEST(EngineTest, HasEpisodeFinishedResultsOutsideItsContractAreErrors) {
+  for (const auto& [result, message] :
+       {std::pair<const char*, const char*>{"'done'", "got 'done'"},
+        {"1", "got number 1"},
+        {"{}", "got table"}}) {
+    SCOPED_TRACE(result);
+    std::unique_ptr<Engine> engine = InitEngine(WriteLevel("ends_badly", absl::StrCat(R"(
+local api = {}
+function api:nextMap() return "*****\n*P  *\n*****\n" end
+function api:hasEpisodeFinished(seconds) return )", result, R"( end
+return api
+)")));
+    ASSERT_TRUE(engine->Start(0, 0).ok());
+    double reward = 0;
+    absl::StatusOr<EpisodeStatus> status = engine->Advance(1, &reward);
+    EXPECT_THAT(status.status().message(), HasSubstr("'hasEpisodeFinished'"));
+    EXPECT_THAT(status.status().message(), HasSubstr(message));
+    EXPECT_THAT(status.status().message(), HasSubstr("'truncated'"));
+    // The next episode starts as after any level error.
+    EXPECT_TRUE(engine->Start(1, 0).ok());
+  }
+}
+
+constexpr char kTimedLevel[] = R"(
+local api = {}
+api.episodeLengthSeconds = 1
+function api:nextMap() return "*****\n*P  *\n*****\n" end
+return api
+)";
+
+TEST(EngineTest, TheLevelsEpisodeLengthInterruptsAndTheSettingWins) {
+  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("timed", kTimedLevel), {{"fps", "30"}});
+  ASSERT_TRUE(engine->Start(0, 0).ok());
+  double reward = 0;
+  EXPECT_EQ(*engine->Advance(29, &reward), EpisodeStatus::kRunning);
+  EXPECT_EQ(*engine->Advance(5, &reward), EpisodeStatus::kInterrupted);
+  EXPECT_DOUBLE_EQ(engine->episode_time_seconds(), 1.0);
+
+  engine = InitEngine(WriteLevel("timed", kTimedLevel),
+                      {{"fps", "30"}, {"episodeLengthSeconds", "2"}});
+  ASSERT_TRUE(engine->Start(0, 0).ok());
+  EXPECT_EQ(*engine->Advance(59, &reward), EpisodeStatus::kRunning);
+  EXPECT_EQ(*engine->Advance(5, &reward), EpisodeStatus::kInterrupted);
+  EXPECT_DOUBLE_EQ(engine->episode_time_seconds(), 2.0);
+}
+
+TEST(EngineTest, ABadLevelEpisodeLengthFailsInit) {
+  for (const char* length : {"'30'", "0", "-1", "0/0", "1/0", "{}"}) {
+    SCOPED_TRACE(length);
+    absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(WriteLevel(
+        "timed_badly", absl::StrCat("local api = {}\napi.episodeLengthSeconds = ", length,
+                                    "\nreturn api\n")));
+    ASSERT_TRUE(engine.ok()) << engine.status();
+    absl::Status init = (*engine)->Init();
+    EXPECT_THAT(init.message(), HasSubstr("api.episodeLengthSeconds"));
+    EXPECT_THAT(init.message(), HasSubstr("number of seconds"));
+  }
+}
+
+// demo_maze's 30 s are a time limit, not the task's end.
+TEST(EngineTest, DemoMazeEpisodesEndAtTheirTimeLimit) {
+  std::unique_ptr<Engine> engine = InitEngine("demo_maze", {{"fps", "10"}});
+  ASSERT_TRUE(engine->Start(0, 0).ok());
+  double reward = 0;
+  EXPECT_EQ(*engine->Advance(299, &reward), EpisodeStatus::kRunning);
+  EXPECT_EQ(*engine->Advance(1, &reward), EpisodeStatus::kInterrupted);
+  EXPECT_DOUBLE_EQ(engine->episode_time_seconds(), 30.0);
 }
 
 // Frames and rewards of `steps` random steps of demo_maze from `seed`.
