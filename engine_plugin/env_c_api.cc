@@ -19,6 +19,7 @@
 #include "engine_plugin/c_api_context.h"
 #include "engine_plugin/c_api_export.h"
 #include "engine_plugin/engine.h"
+#include "engine_plugin/level_source.h"
 #include "engine_plugin/observation.h"
 #include "tensor/device_transfer.h"
 #include "tensor/dtype.h"
@@ -493,6 +494,44 @@ extern "C" int env_connect(const char* level, EnvCApi* api, void** context, char
     WriteError(error, error_size, absl::StrCat("env_connect: internal error: ", e.what()));
     return 1;
   }
+}
+
+namespace {
+
+// Listed once: hosts register before main, so the list never changes.
+const std::vector<engine_plugin::BuiltinLevel>* RunnableLevels() {
+  try {
+    static const auto* const levels =
+        new std::vector<engine_plugin::BuiltinLevel>(engine_plugin::RunnableBuiltinLevels());
+    return levels;
+  } catch (const std::exception&) {
+    return nullptr;  // out of memory: no list, and another try next time
+  }
+}
+
+const engine_plugin::BuiltinLevel* RunnableLevel(int level_idx) {
+  const std::vector<engine_plugin::BuiltinLevel>* levels = RunnableLevels();
+  if (levels == nullptr || level_idx < 0 || level_idx >= static_cast<int>(levels->size())) {
+    return nullptr;
+  }
+  return &(*levels)[level_idx];
+}
+
+}  // namespace
+
+extern "C" int env_level_count(void) {
+  const std::vector<engine_plugin::BuiltinLevel>* levels = RunnableLevels();
+  return levels == nullptr ? 0 : static_cast<int>(levels->size());
+}
+
+extern "C" const char* env_level_name(int level_idx) {
+  const engine_plugin::BuiltinLevel* level = RunnableLevel(level_idx);
+  return level == nullptr ? nullptr : level->name.c_str();
+}
+
+extern "C" const char* env_level_host(int level_idx) {
+  const engine_plugin::BuiltinLevel* level = RunnableLevel(level_idx);
+  return level == nullptr ? nullptr : level->host.c_str();
 }
 
 extern "C" void env_release_observation(EnvCApi_RetainedObservation* handle) { delete handle; }

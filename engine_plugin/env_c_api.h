@@ -285,6 +285,14 @@ typedef struct EnvCApi_s {
  * most error_size bytes written there. */
 int env_connect(const char* level, EnvCApi* api, void** context, char* error, size_t error_size);
 
+/* The built-in levels this library can run (their hosts are linked in),
+ * sorted by name: env_level_count() of them, each a name for env_connect
+ * and the host it runs on. Out of range is NULL. The strings live as long
+ * as the library. */
+int env_level_count(void);
+const char* env_level_name(int level_idx);
+const char* env_level_host(int level_idx);
+
 /* Releases a handle from retain_observation. Any thread, any time, also
  * after the context is released. NULL is ignored. */
 void env_release_observation(EnvCApi_RetainedObservation* handle);

@@ -1,5 +1,6 @@
 #include "engine_plugin/level_source.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -8,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "engine_plugin/host_registry.h"
 #include "engine_plugin/level_files.h"
 #include "levels/builtin_levels.h"
 
@@ -53,6 +55,20 @@ absl::StatusOr<LevelSource> FindLevel(const std::string& level) {
   }
   found.host = HostNamedBy(found.source);
   return found;
+}
+
+std::vector<BuiltinLevel> RunnableBuiltinLevels() {
+  const std::vector<std::string> hosts = HostNames();
+  std::vector<BuiltinLevel> runnable;
+  for (absl::string_view path : levels::BuiltinLevelFiles()) {
+    absl::string_view name = path;
+    // Level scripts lie at the top; maps/ and models/ hold their data.
+    if (absl::StrContains(name, '/') || !absl::ConsumeSuffix(&name, ".lua")) continue;
+    std::string host = HostNamedBy(*levels::FindBuiltinLevelFile(path));
+    if (!std::binary_search(hosts.begin(), hosts.end(), host)) continue;
+    runnable.push_back({std::string(name), std::move(host)});
+  }
+  return runnable;
 }
 
 }  // namespace engine_plugin

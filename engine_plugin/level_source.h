@@ -8,6 +8,7 @@
 #define ENGINE_PLUGIN_LEVEL_SOURCE_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -29,6 +30,15 @@ absl::StatusOr<LevelSource> FindLevel(const std::string& level);
 
 // The host named by `source`'s leading comment lines, or kDefaultHost.
 std::string HostNamedBy(absl::string_view source);
+
+struct BuiltinLevel {
+  std::string name;  // "demo_maze"
+  std::string host;  // "maze"
+};
+
+// The built-in levels (levels/*.lua) whose hosts this binary has
+// registered (host_registry.h), sorted by name.
+std::vector<BuiltinLevel> RunnableBuiltinLevels();
 
 }  // namespace engine_plugin
 

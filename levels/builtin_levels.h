@@ -9,6 +9,7 @@
 #define LEVELS_BUILTIN_LEVELS_H_
 
 #include <optional>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 
@@ -16,6 +17,9 @@ namespace levels {
 
 // The contents of levels/<path>, or nullopt.
 std::optional<absl::string_view> FindBuiltinLevelFile(absl::string_view path);
+
+// The paths of every file, sorted ("demo_maze.lua", "maps/demo_maze.txt").
+std::vector<absl::string_view> BuiltinLevelFiles();
 
 }  // namespace levels
 

@@ -14,6 +14,29 @@
 namespace labenv {
 namespace {
 
+// levels() -> [(name, host), ...]
+PyObject* Levels(PyObject*, PyObject*) {
+  const int count = env_level_count();
+  PyObject* list = PyList_New(count);
+  if (list == nullptr) return nullptr;
+  for (int i = 0; i < count; ++i) {
+    PyObject* entry = Py_BuildValue("(ss)", env_level_name(i), env_level_host(i));
+    if (entry == nullptr) {
+      Py_DECREF(list);
+      return nullptr;
+    }
+    PyList_SET_ITEM(list, i, entry);
+  }
+  return list;
+}
+
+PyMethodDef kFunctions[] = {
+    {"levels", Levels, METH_NOARGS,
+     "levels()\n--\n\nThe built-in levels this build can run, sorted by name: a list of "
+     "(name, host) pairs."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
 int ExecModule(PyObject* module) {
   // Fills numpy's API table (numpy_api.h); returns -1 if numpy is missing.
   import_array1(-1);
@@ -47,7 +70,7 @@ PyModuleDef kModule = {
     "labenv._labenv",
     "The reference engine's C ABI as Python types; use the labenv package.",
     0,
-    nullptr,
+    kFunctions,
     kSlots,
     nullptr,
     nullptr,

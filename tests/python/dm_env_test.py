@@ -121,3 +121,55 @@ def test_the_spec_types_behave_like_dm_envs():
         dm_env.specs.BoundedArray((), np.int32, minimum=2, maximum=1)
     assert dm_env.specs.Array((1,), np.uint8) == dm_env.specs.Array((1,), np.uint8)
     assert dm_env.TimeStep(dm_env.StepType.LAST, 0.0, 0.0, {}).last()
+
+
+def test_the_levels_own_time_limit_is_a_truncation():
+    env = dm_env.Lab(TEST_LEVEL, ["TEST.COUNTER"], config(timeLimitFrames=2), seed=0)
+    env.reset()
+    kinds = [env.step(FORWARD) for _ in range(2)]
+    assert [timestep.step_type for timestep in kinds] == [dm_env.StepType.MID, dm_env.StepType.LAST]
+    assert kinds[-1].discount == 1.0
+
+
+def test_demo_mazes_thirty_seconds_are_a_truncation():
+    env = dm_env.Lab("demo_maze", ["GOAL_DIRECTION"], config(fps=2), seed=0)
+    env.reset()
+    steps = [env.step({}) for _ in range(60)]
+    assert [timestep.last() for timestep in steps] == [False] * 59 + [True]
+    assert steps[-1].discount == 1.0
+
+
+def test_an_action_set_makes_the_action_an_index():
+    env = dm_env.Lab("demo_maze", ["DEBUG.POS.TRANS"], config(), seed=0,
+                     action_set="dmlab_default")
+    spec = env.action_spec()
+    assert isinstance(spec, dm_env.specs.DiscreteArray)
+    assert spec.num_values == 9 and spec.dtype == np.int32
+    start = np.array(env.reset().observation["DEBUG.POS.TRANS"])
+    for _ in range(10):
+        timestep = env.step(np.int32(0))  # forward
+    assert np.linalg.norm(timestep.observation["DEBUG.POS.TRANS"] - start) > 0.2
+    with pytest.raises(ValueError, match=r"\[0, 9\)"):
+        env.step(9)
+    with pytest.raises(ValueError, match="integer index"):
+        env.step({"MOVE_BACK_FORWARD": 1})
+    custom = dm_env.Lab("demo_maze", ["DEBUG.POS.TRANS"], config(), seed=0,
+                        action_set=[[0, 0, 0, 1, 0, 0, 0], [40, 0, 0, 0, 0, 0, 0]])
+    assert custom.action_spec().num_values == 2
+
+
+def test_an_action_of_the_wrong_form_names_the_form():
+    env = dm_env.Lab("demo_maze", ["RGB_INTERLEAVED"], config(), seed=0)
+    env.reset()
+    with pytest.raises(TypeError, match="dict of action name to value.*got ndarray"):
+        env.step(np.zeros(7, np.intc))
+
+
+def test_a_closed_environment_says_so():
+    env = dm_env.Lab("demo_maze", ["RGB_INTERLEAVED"], config(), seed=0)
+    env.reset()
+    env.close()
+    with pytest.raises(RuntimeError, match=r"step\(\): the environment is closed"):
+        env.step({})
+    with pytest.raises(RuntimeError, match=r"reset\(\): the environment is closed"):
+        env.reset()

@@ -122,3 +122,69 @@ def test_close_and_context_manager():
         env.reset(seed=0)
     assert env.lab.status() == "closed"
     assert env.unwrapped is env
+
+
+def test_the_levels_own_time_limit_is_truncated():
+    env = gym.Lab(TEST_LEVEL, ["TEST.COUNTER"], config(timeLimitFrames=3))
+    env.reset(seed=0)
+    flags = [env.step(FORWARD)[2:4] for _ in range(3)]
+    assert flags == [(False, False), (False, False), (False, True)]
+
+
+def test_demo_mazes_thirty_seconds_are_truncated():
+    env = gym.Lab("demo_maze", ["GOAL_DIRECTION"], config(fps=2))
+    env.reset(seed=0)
+    flags = [env.step(np.zeros(7, np.int32))[2:4] for _ in range(60)]
+    assert flags == [(False, False)] * 59 + [(False, True)]
+
+
+def test_an_action_set_gives_a_discrete_space():
+    env = gym.Lab("demo_maze", ["DEBUG.POS.TRANS"], config(), action_set="dmlab_default")
+    assert isinstance(env.action_space, gym.spaces.Discrete) and env.action_space.n == 9
+    start = np.array(env.reset(seed=0)[0]["DEBUG.POS.TRANS"])
+    for _ in range(10):
+        observation = env.step(4)[0]  # look left: turns, stays put
+    assert np.allclose(observation["DEBUG.POS.TRANS"], start)
+    for _ in range(10):
+        observation = env.step(np.int64(0))[0]  # forward
+    assert np.linalg.norm(observation["DEBUG.POS.TRANS"] - start) > 0.2
+    env.action_space.seed(0)
+    for _ in range(5):
+        env.step(env.action_space.sample())
+    for bad in (9, -1, 1.5, True, np.zeros(7, np.int32)):
+        with pytest.raises(ValueError, match="action"):
+            env.step(bad)
+    assert gym.Lab("demo_maze", config=config(), action_set=[[20, 0, 0, 1, 0, 0, 0]]).action_space.n == 1
+
+
+@pytest.mark.parametrize(
+    "action_set, message",
+    [
+        ("dmlab_tiny", "unknown action_set 'dmlab_tiny'"),
+        ([], "non-empty list of 7-vectors"),
+        ([[0, 0, 0, 1]], "non-empty list of 7-vectors"),
+        ([[0, 0, 0, 2, 0, 0, 0]], r"action_set\[0\] sets MOVE_BACK_FORWARD to 2"),
+        ([[0.5, 0, 0, 0, 0, 0, 0]], "integers"),
+    ],
+)
+def test_bad_action_sets_are_refused(action_set, message):
+    with pytest.raises(ValueError, match=message):
+        gym.Lab("demo_maze", config=config(), action_set=action_set)
+
+
+def test_action_sets_need_a_level_with_only_discrete_actions():
+    with pytest.raises(ValueError, match="all discrete"):
+        gym.Lab("cartpole_swingup", config={"width": "32", "height": "24"},
+                action_set="dmlab_default")
+
+
+def test_a_closed_environment_and_an_unreset_render_say_why():
+    env = gym.Lab("demo_maze", ["RGB_INTERLEAVED"], config(), render_mode="rgb_array")
+    with pytest.raises(RuntimeError, match=r"before the first reset\(\)"):
+        env.render()
+    assert gym.Lab("demo_maze", config=config()).render() is None  # no render_mode
+    env.reset(seed=0)
+    env.close()
+    for call in (lambda: env.step(FORWARD), lambda: env.reset(seed=0), env.render):
+        with pytest.raises(RuntimeError, match="the environment is closed"):
+            call()

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Writes a C++ source that compiles files in as string literals.
 
-usage: embed_files.py OUT.cc HEADER NAMESPACE::FUNCTION ROOT FILE...
+usage: embed_files.py [--list=LIST] OUT.cc HEADER NAMESPACE::FUNCTION ROOT FILE...
 
 The source defines `std::optional<absl::string_view> FUNCTION(absl::string_view path)`
 (declared in HEADER, inside NAMESPACE), which returns a file's contents by
-its path relative to ROOT.
+its path relative to ROOT; with --list, also
+`std::vector<absl::string_view> LIST()`, the paths, sorted.
 """
 import os
 import sys
@@ -30,8 +31,21 @@ def literal(data: bytes) -> str:
     return '"' + "".join(out) + '"'
 
 
+LISTING = """
+std::vector<absl::string_view> %s() {
+  std::vector<absl::string_view> paths;
+  for (const auto& [name, contents] : kFiles) paths.push_back(name);
+  return paths;
+}
+"""
+
+
 def main(argv):
-    out_path, header, qualified, root, *files = argv[1:]
+    args = argv[1:]
+    listing = ""
+    if args and args[0].startswith("--list="):
+        listing = LISTING % args.pop(0)[len("--list="):]
+    out_path, header, qualified, root, *files = args
     namespace, function = qualified.rsplit("::", 1)
     entries = []
     for path in sorted(files):
@@ -45,6 +59,7 @@ def main(argv):
 #include "%s"
 
 #include <utility>
+#include <vector>
 
 namespace %s {
 namespace {
@@ -61,9 +76,9 @@ std::optional<absl::string_view> %s(absl::string_view path) {
   }
   return std::nullopt;
 }
-
+%s
 }  // namespace %s
-""" % (header, namespace, "\n".join(entries), function, namespace))
+""" % (header, namespace, "\n".join(entries), function, listing, namespace))
 
 
 if __name__ == "__main__":

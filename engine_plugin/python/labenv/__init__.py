@@ -12,7 +12,9 @@
   alias engine buffers and export DLPack (torch.from_dlpack).
 - DeviceObservation: an observation in GPU memory (observationDevice=cuda:N,
   Lab.device_observations()), for DLPack consumers only.
-- labenv.dm_env and labenv.gym: dm_env and Gymnasium adapters.
+- levels(): the built-in levels this build runs, as (name, host) pairs.
+- labenv.dm_env and labenv.gym: dm_env and Gymnasium adapters; importing
+  labenv registers each level with Gymnasium as labenv/<level>-v0.
 
 See docs/python.md.
 """
@@ -33,8 +35,11 @@ from labenv._labenv import (  # noqa: E402  (needs the __path__ above)
     Lab,
     ObservationArray,
     VectorLab,
+    levels,
 )
-from labenv import dm_env, gym  # noqa: E402
+from labenv import action_sets, dm_env, gym  # noqa: E402
+
+gym.register_levels()
 
 __all__ = [
     "Lab",
@@ -45,6 +50,8 @@ __all__ = [
     "WRITABLE",
     "READ_WRITABLE",
     "LISTABLE",
+    "levels",
+    "action_sets",
     "dm_env",
     "gym",
 ]

@@ -3,7 +3,8 @@
 labenv.dm_env uses the real `dm_env` package when it is installed; Debian
 does not package it, so this module stands in for it otherwise, with the
 same names, fields and behaviour: StepType, TimeStep, restart, transition,
-termination, truncation, Environment and specs (Array, BoundedArray).
+termination, truncation, Environment and specs (Array, BoundedArray,
+DiscreteArray).
 """
 
 import abc
@@ -190,7 +191,33 @@ class BoundedArray(Array):
         return type(self)(**arguments)
 
 
-specs = types.SimpleNamespace(Array=Array, BoundedArray=BoundedArray)
+class DiscreteArray(BoundedArray):
+    """A scalar integer in 0 .. num_values - 1."""
+
+    def __init__(self, num_values, dtype=np.int32, name=None):
+        if not isinstance(num_values, (int, np.integer)) or num_values <= 0:
+            raise ValueError("num_values must be a positive integer, got {!r}".format(num_values))
+        if not np.issubdtype(dtype, np.integer):
+            raise ValueError("DiscreteArray needs an integer dtype, got {}".format(dtype))
+        super().__init__((), dtype, 0, int(num_values) - 1, name)
+        self._num_values = int(num_values)
+
+    @property
+    def num_values(self):
+        return self._num_values
+
+    def replace(self, **kwargs):
+        arguments = {"num_values": self.num_values, "dtype": self.dtype, "name": self.name}
+        arguments.update(kwargs)
+        return type(self)(**arguments)
+
+    def __repr__(self):
+        return "DiscreteArray(shape=(), dtype={}, name={!r}, num_values={})".format(
+            repr(self.dtype), self.name, self.num_values
+        )
+
+
+specs = types.SimpleNamespace(Array=Array, BoundedArray=BoundedArray, DiscreteArray=DiscreteArray)
 
 
 class Environment(metaclass=abc.ABCMeta):

@@ -3,11 +3,16 @@
 labenv.gym uses the real `gymnasium` package when it is installed; Debian
 does not package it, so this module stands in for it otherwise, with the
 same names and behaviour: Env (reset(seed=, options=) seeding np_random,
-close, a context manager) and spaces.Box and spaces.Dict (sample,
-contains, seed).
+close, a context manager); spaces.Box, Discrete, MultiDiscrete and Dict
+(sample, contains, seed); the registry (register, make, make_vec, spec,
+registry); and vector.VectorEnv, vector.AutoresetMode and
+vector.utils.batch_space.
 """
 
 import abc
+import dataclasses
+import enum
+import importlib
 import types
 
 import numpy as np
@@ -95,6 +100,51 @@ class Box(Space):
         )
 
 
+class Discrete(Space):
+    """The integers 0 .. n - 1."""
+
+    def __init__(self, n, seed=None):
+        if int(n) < 1:
+            raise ValueError("Discrete needs n >= 1, got {}".format(n))
+        self.n = np.int64(n)
+        super().__init__((), np.int64, seed)
+
+    def sample(self):
+        return np.int64(self.np_random.integers(self.n))
+
+    def contains(self, x):
+        if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)):
+            return bool(0 <= x < self.n)
+        x = np.asarray(x)
+        return bool(x.shape == () and x.dtype.kind in "iu" and 0 <= x < self.n)
+
+    def __repr__(self):
+        return "Discrete({})".format(self.n)
+
+
+class MultiDiscrete(Space):
+    """Arrays whose element i is an integer in 0 .. nvec[i] - 1."""
+
+    def __init__(self, nvec, dtype=np.int64, seed=None):
+        self.nvec = np.asarray(nvec, dtype=dtype)
+        if np.any(self.nvec < 1):
+            raise ValueError("MultiDiscrete needs every nvec >= 1, got {}".format(self.nvec))
+        super().__init__(self.nvec.shape, dtype, seed)
+
+    def sample(self):
+        return self.np_random.integers(self.nvec).astype(self.dtype)
+
+    def contains(self, x):
+        x = np.asarray(x)
+        return bool(
+            x.shape == self.shape and x.dtype.kind in "iu"
+            and np.all(x >= 0) and np.all(x < self.nvec)
+        )
+
+    def __repr__(self):
+        return "MultiDiscrete({})".format(self.nvec)
+
+
 class Dict(Space):
     """A dict of named spaces."""
 
@@ -127,7 +177,9 @@ class Dict(Space):
         )
 
 
-spaces = types.SimpleNamespace(Space=Space, Box=Box, Dict=Dict)
+spaces = types.SimpleNamespace(
+    Space=Space, Box=Box, Discrete=Discrete, MultiDiscrete=MultiDiscrete, Dict=Dict
+)
 
 
 class Env(abc.ABC):
@@ -172,3 +224,139 @@ class Env(abc.ABC):
 
     def __exit__(self, exc_type, exc_value, traceback):
         self.close()
+
+
+# The registry: gymnasium.register, make, make_vec, spec, registry.
+
+
+@dataclasses.dataclass
+class EnvSpec:
+    """How make and make_vec build an environment."""
+
+    id: str
+    entry_point: str
+    vector_entry_point: str = None
+    kwargs: dict = dataclasses.field(default_factory=dict)
+
+
+registry = {}
+
+
+def register(id, entry_point, vector_entry_point=None, kwargs=None):  # noqa: A002 (Gymnasium's name)
+    registry[id] = EnvSpec(id, entry_point, vector_entry_point, dict(kwargs or {}))
+
+
+def spec(env_id):
+    if env_id not in registry:
+        raise KeyError(
+            "no environment {!r} is registered; the registered ids are {}".format(
+                env_id, sorted(registry)
+            )
+        )
+    return registry[env_id]
+
+
+def _load(entry_point):
+    module, name = entry_point.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def make(env_id, **kwargs):
+    """The environment `env_id` names, with env.spec set."""
+    env_spec = spec(env_id)
+    env = _load(env_spec.entry_point)(**dict(env_spec.kwargs, **kwargs))
+    env.spec = dataclasses.replace(env_spec, kwargs=dict(env_spec.kwargs, **kwargs))
+    return env
+
+
+def make_vec(env_id, num_envs=1, **kwargs):
+    """The vector environment of `env_id`'s vector entry point."""
+    env_spec = spec(env_id)
+    if env_spec.vector_entry_point is None:
+        raise ValueError("{} has no vector entry point".format(env_id))
+    arguments = dict(env_spec.kwargs, **kwargs)
+    env = _load(env_spec.vector_entry_point)(num_envs=num_envs, **arguments)
+    env.spec = dataclasses.replace(env_spec, kwargs=dict(arguments, num_envs=num_envs))
+    return env
+
+
+# gymnasium.vector: VectorEnv, AutoresetMode, utils.batch_space.
+
+
+class AutoresetMode(enum.Enum):
+    NEXT_STEP = "NextStep"
+    SAME_STEP = "SameStep"
+    DISABLED = "Disabled"
+
+
+class VectorEnv(abc.ABC):
+    """gymnasium.vector.VectorEnv: num_envs environments stepped as one."""
+
+    metadata = {}
+    spec = None
+    render_mode = None
+    closed = False
+    num_envs = None
+    observation_space = None
+    action_space = None
+    single_observation_space = None
+    single_action_space = None
+    _np_random = None
+
+    @property
+    def np_random(self):
+        if self._np_random is None:
+            self._np_random = np.random.default_rng()
+        return self._np_random
+
+    def reset(self, *, seed=None, options=None):
+        if seed is not None:
+            self._np_random = np.random.default_rng(seed)
+
+    @abc.abstractmethod
+    def step(self, actions):
+        """(observations, rewards, terminations, truncations, infos), batched."""
+
+    def render(self):
+        return None
+
+    def close(self, **kwargs):
+        if self.closed:
+            return
+        self.close_extras(**kwargs)
+        self.closed = True
+
+    def close_extras(self, **kwargs):
+        """Frees what the environments hold."""
+
+    @property
+    def unwrapped(self):
+        return self
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        self.close()
+
+
+def batch_space(space, n):
+    """The space of n stacked members of `space`."""
+    if isinstance(space, Box):
+        return Box(
+            np.repeat(space.low[np.newaxis], n, axis=0),
+            np.repeat(space.high[np.newaxis], n, axis=0),
+            dtype=space.dtype,
+        )
+    if isinstance(space, Discrete):
+        return MultiDiscrete(np.full(n, space.n), dtype=space.dtype)
+    if isinstance(space, Dict):
+        return Dict({name: batch_space(child, n) for name, child in space.spaces.items()})
+    raise TypeError("batch_space: no batched form of {}".format(space))
+
+
+vector = types.SimpleNamespace(
+    VectorEnv=VectorEnv,
+    AutoresetMode=AutoresetMode,
+    utils=types.SimpleNamespace(batch_space=batch_space),
+)

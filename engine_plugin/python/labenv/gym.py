@@ -16,10 +16,12 @@ module re-exports `spaces` and `Env` from whichever it uses.
   zero-copy, read-only arrays.
 - action_space: for the maze's discrete actions a Box of shape (7,),
   dtype int32, with each action's bounds; step() takes any integer
-  array-like of that shape. For continuous actions (MuJoCo: one per
-  actuator) a float64 Box with their bounds; step() refuses an action
-  outside it (ValueError), as Gymnasium users expect. A level with both
-  kinds has a Dict {'discrete': ..., 'continuous': ...}.
+  array-like of that shape. With action_set= ('dmlab_default', or a list
+  of 7-vectors: labenv.action_sets) a Discrete(n) instead, and step()
+  takes an index. For continuous actions (MuJoCo: one per actuator) a
+  float64 Box with their bounds; step() refuses an action outside it
+  (ValueError), as Gymnasium users expect. A level with both kinds has a
+  Dict {'discrete': ..., 'continuous': ...}.
 - terminated: the level ended the episode (the C ABI's Terminated);
   truncated: episodeLengthSeconds cut it short (Interrupted).
 - reset(seed=s) makes the episodes that follow reproducible: every reset
@@ -27,6 +29,12 @@ module re-exports `spaces` and `Env` from whichever it uses.
   episode number passed to the level.
 - info holds 'events', the level's events of that reset or step.
 - render_mode='rgb_array': render() returns the RGB frame.
+- step() after close(), or render() before the first reset(), raise
+  RuntimeError saying so.
+- VectorLab (labenv/gym_vector.py): a gymnasium.vector.VectorEnv over
+  labenv.VectorLab. register_levels() registers every built-in level as
+  labenv/<level>-v0 for gymnasium.make and gymnasium.make_vec; importing
+  labenv calls it.
 """
 
 import numpy as np
@@ -40,6 +48,7 @@ except ImportError:
     spaces = _gym.spaces
 
 import labenv
+from labenv import action_sets
 
 Env = _gym.Env
 
@@ -86,13 +95,34 @@ def _continuous(action, box):
         )
     outside = ~((action >= box.low) & (action <= box.high))
     if outside.any():
-        index = int(np.flatnonzero(outside)[0])
+        index = np.unravel_index(int(np.flatnonzero(outside)[0]), action.shape)
         raise ValueError(
             "action {} is {}, outside the action space's [{}, {}]".format(
-                index, action[index], box.low[index], box.high[index]
+                index if len(index) > 1 else index[0], action[index], box.low[index],
+                box.high[index],
             )
         )
     return action
+
+
+def spaces_of(lab, observations, action_set):
+    """(observation_space, action_space, action table or None) of one env.
+
+    `lab` is a labenv.Lab or VectorLab; the table maps an action set's
+    indices to the level's discrete actions.
+    """
+    offered = {spec["name"]: spec for spec in lab.observation_spec()}
+    observation_space = spaces.Dict({name: _box(offered[name]) for name in observations})
+    if action_set is not None:
+        table = action_sets.resolve(action_set, lab.action_spec(), lab.continuous_action_spec())
+        return observation_space, spaces.Discrete(len(table)), table
+    discrete = _action_box(lab.action_spec(), np.int32)
+    continuous = _action_box(lab.continuous_action_spec(), np.float64)
+    if discrete is not None and continuous is not None:
+        action_space = spaces.Dict({"discrete": discrete, "continuous": continuous})
+    else:
+        action_space = continuous if discrete is None else discrete
+    return observation_space, action_space, None
 
 
 class Lab(Env):
@@ -103,12 +133,15 @@ class Lab(Env):
       observations: the names of the observations to return.
       config: settings, str to str, as for labenv.Lab.
       render_mode: None or 'rgb_array'.
+      action_set: None (the level's own actions), 'dmlab_default' or a list
+        of action vectors (labenv.action_sets): a Discrete action space.
       **lab_kwargs: passed on to labenv.Lab (renderer, level_cache).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 60}
 
-    def __init__(self, level, observations=(_RGB,), config=None, render_mode=None, **lab_kwargs):
+    def __init__(self, level, observations=(_RGB,), config=None, render_mode=None,
+                 action_set=None, **lab_kwargs):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(
                 "render_mode must be None or 'rgb_array', got {!r}".format(render_mode)
@@ -119,21 +152,21 @@ class Lab(Env):
         if render_mode == "rgb_array" and _RGB not in wanted:
             wanted.append(_RGB)
         self._lab = labenv.Lab(level, wanted, config, **lab_kwargs)
+        self._closed = False
         self.metadata = dict(self.metadata, render_fps=self._lab.fps())
-        offered = {spec["name"]: spec for spec in self._lab.observation_spec()}
-        self.observation_space = spaces.Dict({name: _box(offered[name]) for name in self._names})
-        discrete = _action_box(self._lab.action_spec(), np.int32)
-        continuous = _action_box(self._lab.continuous_action_spec(), np.float64)
-        if discrete is not None and continuous is not None:
-            self.action_space = spaces.Dict({"discrete": discrete, "continuous": continuous})
-        else:
-            self.action_space = continuous if discrete is None else discrete
+        self.observation_space, self.action_space, self._action_table = spaces_of(
+            self._lab, self._names, action_set
+        )
         self._frame = None
 
     @property
     def lab(self):
         """The labenv.Lab underneath (properties, ...)."""
         return self._lab
+
+    def _check_open(self, method):
+        if self._closed:
+            raise RuntimeError("{}(): the environment is closed".format(method))
 
     def _observe(self):
         observed = self._lab.observations()
@@ -142,6 +175,7 @@ class Lab(Env):
         return {name: observed[name] for name in self._names}
 
     def reset(self, *, seed=None, options=None):
+        self._check_open("reset")
         super().reset(seed=seed)
         episode = -1
         if options is not None:
@@ -155,12 +189,15 @@ class Lab(Env):
         return self._observe(), {"events": self._lab.events()}
 
     def step(self, action):
+        self._check_open("step")
         if not self._lab.is_running():
             raise RuntimeError(
                 "step() needs a running episode: call reset() first, and after the episode "
                 "terminated or was truncated"
             )
-        if isinstance(self.action_space, spaces.Dict):
+        if self._action_table is not None:
+            reward = self._lab.step(action_sets.lookup(self._action_table, action))
+        elif isinstance(self.action_space, spaces.Dict):
             reward = self._lab.step(
                 _discrete(action["discrete"]),
                 continuous=_continuous(action["continuous"], self.action_space["continuous"]),
@@ -181,7 +218,19 @@ class Lab(Env):
 
     def render(self):
         """The current RGB frame with render_mode='rgb_array', else None."""
+        if self.render_mode is None:
+            return None
+        self._check_open("render")
+        if self._frame is None:
+            raise RuntimeError(
+                "render(): nothing to show before the first reset(), which renders the "
+                "episode's first frame"
+            )
         return self._frame
 
     def close(self):
+        self._closed = True
         self._lab.close()
+
+
+from labenv.gym_vector import VectorLab, register_levels  # noqa: E402  (uses the above)

@@ -4,6 +4,7 @@
 --
 -- Settings:
 --   endAfterFrames  the level ends the episode (terminated) after this many
+--   timeLimitFrames the level's own time limit (truncated) after this many
 --   failIn          'init': init raises
 --   failAtFrame     hasEpisodeFinished raises at this frame
 --   failSeed        start raises when started with this seed
@@ -16,6 +17,7 @@ local properties = {['test.answer'] = '42'}
 function api:init(settings)
   if settings.failIn == 'init' then error('init failed on purpose') end
   self._endAfter = tonumber(settings.endAfterFrames)
+  self._timeLimit = tonumber(settings.timeLimitFrames)
   self._failAt = tonumber(settings.failAtFrame)
   self._failSeed = tonumber(settings.failSeed)
   self._counter = tensor.DoubleTensor(2)
@@ -39,7 +41,8 @@ end
 function api:hasEpisodeFinished(timeSeconds)
   self._frames = self._frames + 1
   if self._frames == self._failAt then error('step failed on purpose') end
-  return self._endAfter ~= nil and self._frames >= self._endAfter
+  if self._endAfter ~= nil and self._frames >= self._endAfter then return true end
+  return self._timeLimit ~= nil and self._frames >= self._timeLimit and 'truncated'
 end
 
 function api:customObservationSpec()

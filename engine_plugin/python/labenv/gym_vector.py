@@ -1,0 +1,184 @@
+"""labenv.gym.VectorLab: labenv.VectorLab as a gymnasium.vector.VectorEnv.
+
+    envs = labenv.gym.VectorLab('demo_maze', num_envs=8, config={'width': '84'})
+    observations, infos = envs.reset(seed=0)   # {'RGB_INTERLEAVED': (8, 84, 84, 3)}
+    actions = envs.action_space.sample()
+    observations, rewards, terminated, truncated, infos = envs.step(actions)
+
+or, after `import labenv`, gymnasium.make_vec('labenv/demo_maze-v0', num_envs=8).
+
+- The engines step on labenv.VectorLab's C++ threads and write each batch
+  in place: observations are its read-only batch arrays, not copies.
+- Autoreset is Gymnasium 1.x's default, the next step
+  (metadata['autoreset_mode'] is AutoresetMode.NEXT_STEP): an env whose
+  episode ended in step t ignores its action in step t + 1 and returns its
+  next episode's first observation, with reward 0 and both flags False.
+- terminated: the level ended the episode; truncated: a time limit did.
+- reset(seed=s): env i's episode k gets the engine seed s + i + k * n
+  (labenv.VectorLab's rule); without a seed, s is drawn from np_random.
+- single_observation_space and single_action_space are labenv.gym.Lab's;
+  observation_space and action_space batch them (Box of (n, ...),
+  Discrete(m) as MultiDiscrete).
+"""
+
+import numpy as np
+
+import labenv
+from labenv import action_sets
+from labenv import gym as _lab_gym
+
+_gym = _lab_gym._gym
+spaces = _lab_gym.spaces
+AutoresetMode = _gym.vector.AutoresetMode
+_RGB = _lab_gym._RGB
+
+
+class VectorLab(_gym.vector.VectorEnv):
+    """num_envs engine instances of one level, stepped together.
+
+    Args:
+      level: a built-in level name or a path to a level script.
+      num_envs: how many instances.
+      observations: the names of the observations to return.
+      config: settings, str to str, as for labenv.Lab.
+      render_mode: None or 'rgb_array' (render() returns each env's frame).
+      action_set: as for labenv.gym.Lab: the batch action is then an array
+        of num_envs indices.
+      num_threads: labenv.VectorLab's threads (default min(num_envs, CPUs)).
+    """
+
+    metadata = {
+        "render_modes": ["rgb_array"],
+        "render_fps": 60,
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+    }
+
+    def __init__(self, level, num_envs, observations=(_RGB,), config=None, render_mode=None,
+                 action_set=None, num_threads=None):
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(
+                "render_mode must be None or 'rgb_array', got {!r}".format(render_mode)
+            )
+        self.render_mode = render_mode
+        self._names = list(observations)
+        wanted = list(self._names)
+        if render_mode == "rgb_array" and _RGB not in wanted:
+            wanted.append(_RGB)
+        self._envs = labenv.VectorLab(num_envs, level, wanted, config, num_threads=num_threads)
+        self.num_envs = self._envs.num_envs
+        self.metadata = dict(self.metadata, render_fps=self._envs.fps())
+        self.single_observation_space, self.single_action_space, self._action_table = (
+            _lab_gym.spaces_of(self._envs, self._names, action_set)
+        )
+        batch_space = _gym.vector.utils.batch_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.closed = False
+        self._started = False
+        self._frames = None
+
+    @property
+    def vector_lab(self):
+        """The labenv.VectorLab underneath (read_property, num_threads, ...)."""
+        return self._envs
+
+    def _check_open(self, method):
+        if self.closed:
+            raise RuntimeError("{}(): the environment is closed".format(method))
+
+    def _select(self, observed):
+        if self.render_mode == "rgb_array":
+            self._frames = observed[_RGB]
+        return {name: observed[name] for name in self._names}
+
+    def reset(self, *, seed=None, options=None):
+        self._check_open("reset")
+        if options:
+            raise ValueError(
+                "VectorLab.reset takes no options, got {}".format(sorted(options))
+            )
+        if seed is not None and not isinstance(seed, (int, np.integer)):
+            raise ValueError(
+                "reset(seed=) takes one integer s (env i's episode k gets s + i + k * n), "
+                "got {!r}".format(seed)
+            )
+        super().reset(seed=None if seed is None else int(seed))
+        base = int(seed) if seed is not None else int(self.np_random.integers(0, 2**62))
+        observed = self._envs.reset(seed=base)
+        self._started = True
+        return self._select(observed), {}
+
+    def _engine_actions(self, actions):
+        """(discrete, continuous) arrays for labenv.VectorLab.step."""
+        n = self.num_envs
+        if self._action_table is not None:
+            indices = np.asarray(actions)
+            if indices.shape != (n,) or indices.dtype.kind not in "iu":
+                raise ValueError(
+                    "with an action set, actions are {} integer indices, got {} of shape "
+                    "{}".format(n, indices.dtype, indices.shape)
+                )
+            for index in indices:
+                action_sets.lookup(self._action_table, index)  # names a bad index
+            return self._action_table[indices], None
+        space = self.action_space
+        if isinstance(space, spaces.Dict):
+            return (_lab_gym._discrete(actions["discrete"]),
+                    _lab_gym._continuous(actions["continuous"], space["continuous"]))
+        if space.dtype == np.float64:
+            return None, _lab_gym._continuous(actions, space)
+        discrete = _lab_gym._discrete(actions)
+        if discrete.shape != space.shape:
+            raise ValueError(
+                "actions have shape {}, got {}".format(space.shape, discrete.shape)
+            )
+        return discrete, None
+
+    def step(self, actions):
+        self._check_open("step")
+        if not self._started:
+            raise RuntimeError("step() before the first reset(): call reset() first")
+        discrete, continuous = self._engine_actions(actions)
+        if discrete is None:
+            observed, rewards, terminated, truncated = self._envs.step(continuous)
+        elif continuous is None:
+            observed, rewards, terminated, truncated = self._envs.step(discrete)
+        else:
+            observed, rewards, terminated, truncated = self._envs.step(
+                discrete, continuous=continuous
+            )
+        return self._select(observed), rewards, terminated, truncated, {}
+
+    def render(self):
+        """Each env's current RGB frame (views of the batch), or None."""
+        if self.render_mode is None:
+            return None
+        self._check_open("render")
+        if self._frames is None:
+            raise RuntimeError(
+                "render(): nothing to show before the first reset(), which renders each "
+                "episode's first frame"
+            )
+        return tuple(self._frames)
+
+    def close_extras(self, **kwargs):
+        self._envs.close()
+
+
+def register_levels():
+    """Registers every built-in level this build runs as labenv/<level>-v0.
+
+    gymnasium.make(id) gives a labenv.gym.Lab, gymnasium.make_vec(id, n) a
+    labenv.gym.VectorLab. Ids already registered are left alone, so calling
+    it again changes nothing.
+    """
+    for name, _ in labenv.levels():
+        env_id = "labenv/{}-v0".format(name)
+        if env_id in _gym.registry:
+            continue
+        _gym.register(
+            id=env_id,
+            entry_point="labenv.gym:Lab",
+            vector_entry_point="labenv.gym:VectorLab",
+            kwargs={"level": name},
+        )
