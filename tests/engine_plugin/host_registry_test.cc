@@ -2,8 +2,10 @@
 // an unknown name is an error that lists the hosts the binary has.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine_plugin/engine.h"
+#include "engine_plugin/env_c_api.h"
 #include "engine_plugin/host_registry.h"
 #include "engine_plugin/level_source.h"
 #include "gmock/gmock.h"
@@ -30,6 +32,23 @@ TEST(HostRegistryTest, ALevelNamesItsHostInItsLeadingComments) {
 TEST(HostRegistryTest, TheMazeIsRegisteredWhenLinked) {
   EXPECT_THAT(HostNames(), ElementsAre("maze"));
   EXPECT_TRUE(CreateHost("maze").ok());
+}
+
+// This binary links the maze alone: MuJoCo's built-in levels are not
+// runnable here, so neither list has them.
+TEST(HostRegistryTest, TheRunnableBuiltinLevelsAreThoseOfLinkedHosts) {
+  std::vector<std::string> names;
+  for (const BuiltinLevel& level : RunnableBuiltinLevels()) {
+    EXPECT_EQ(level.host, "maze") << level.name;
+    names.push_back(level.name);
+  }
+  EXPECT_THAT(names, ElementsAre("demo_maze", "random_maze"));
+  ASSERT_EQ(env_level_count(), 2);
+  EXPECT_STREQ(env_level_name(0), "demo_maze");
+  EXPECT_STREQ(env_level_host(1), "maze");
+  EXPECT_EQ(env_level_name(2), nullptr);
+  EXPECT_EQ(env_level_name(-1), nullptr);
+  EXPECT_EQ(env_level_host(2), nullptr);
 }
 
 TEST(HostRegistryTest, AnUnknownHostListsTheHostsThereAre) {
