@@ -6,6 +6,7 @@
 //       --steps=1000 --seed=1 --width=84 --height=84 --agent=random
 //       --png=out.png [--top_down_png=top.png] [--setting=key=value,...]
 //       [--episodes=N] [--frames=DIR --frame_every=N]
+//       [--contact_sheet=sheet.png] [--gif=episode.gif --gif_every=N]
 //
 // Each step advances the host one control step (a frame, for the maze).
 // On the maze, the agents move as a player would; on any other host,
@@ -13,7 +14,13 @@
 // a few steps each, and --agent=forward is an error. --agent=zero leaves
 // every action at 0, on any host (MuJoCo's passive dynamics). --frames
 // writes the RGB frame of every --frame_every-th step as
-// DIR/frame_<step>.png (step 0: the episode's first frame). When an episode ends (the level
+// DIR/frame_<step>.png (step 0: the episode's first frame). --contact_sheet
+// writes one PNG of 16 frames taken evenly across the run (steps 0 to the
+// last) in a 4 x 4 grid, with, on the maze, a top-down view of the map
+// beside them and the agent's path over it (the last episode's, blue to
+// yellow). --gif writes the first episode (up to the last step) as an
+// animated GIF, every --gif_every-th frame, at the speed it was played.
+// When an episode ends (the level
 // terminates it or episodeLengthSeconds interrupts it) its return is
 // printed and episode e + 1 starts with seed + e + 1. At the end it prints
 // the steps, the seconds they took, steps per second and how many frame
@@ -23,13 +30,14 @@
 // Output (stdout), one line each:
 //   episode <e> return <r> steps <n> <terminated|interrupted>
 //   steps <n> seconds <s> steps_per_second <v> frame_buffers_allocated <k>
-//   wrote <path> <width>x<height>
+//   wrote <path> <width>x<height>     (paths as given, absolute for the sheet and GIF)
 // Progress goes to stderr: a bar on a terminal, plain lines otherwise.
 //
 // Relative paths (--png, --top_down_png, a --level script) are taken from
 // the directory `bazel run` was started in (BUILD_WORKING_DIRECTORY).
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstddef>
@@ -52,9 +60,12 @@
 #include "absl/strings/string_view.h"
 #include "engine_plugin/engine.h"
 #include "engine_plugin/observation.h"
+#include "engines/contact_sheet.h"
+#include "engines/gif_writer.h"
 #include "engines/png_writer.h"
 #include "engine_plugin/host_registry.h"
 #include "engines/maze/maze_host.h"
+#include "engines/maze/raycaster.h"
 #include "engines/maze/world.h"
 #include "tensor/tensor.h"
 
@@ -75,6 +86,11 @@ ABSL_FLAG(int, frame_every, 1, "with --frames, write every this many steps' fram
 ABSL_FLAG(std::string, top_down_png, "",
           "write the last DEBUG.CAMERA.TOP_DOWN frame here (default: --png with _top_down "
           "before the extension)");
+ABSL_FLAG(std::string, contact_sheet, "",
+          "write 16 frames across the run in a grid, with the maze's top-down view and the "
+          "agent's path, as this PNG (none when empty)");
+ABSL_FLAG(std::string, gif, "", "write the first episode as this animated GIF (none when empty)");
+ABSL_FLAG(int, gif_every, 6, "with --gif, keep every this many steps' frame");
 ABSL_FLAG(std::vector<std::string>, setting, {},
           "more engine/level settings, comma-separated key=value pairs");
 
@@ -234,8 +250,8 @@ absl::StatusOr<int> FindObservation(const Engine& engine, absl::string_view name
   return absl::NotFoundError(absl::StrCat("the level has no observation ", name));
 }
 
-// Saves observation `name` of the current frame, an H x W x 3 byte image.
-absl::Status SaveObservation(Engine& engine, absl::string_view name, const std::string& path) {
+// Observation `name` of the current frame, an H x W x 3 byte image, copied.
+absl::StatusOr<RgbImage> ReadRgb(Engine& engine, absl::string_view name) {
   absl::StatusOr<int> index = FindObservation(engine, name);
   if (!index.ok()) return index.status();
   absl::StatusOr<ObservationValue> value = engine.Observation(*index);
@@ -247,14 +263,44 @@ absl::Status SaveObservation(Engine& engine, absl::string_view name, const std::
   }
   absl::StatusOr<std::byte*> data = tensor.data();
   if (!data.ok()) return data.status();
-  // Observations are contiguous (engine.h), as WritePng needs.
-  const int height = static_cast<int>(shape[0]);
-  const int width = static_cast<int>(shape[1]);
-  absl::Status written =
-      WritePng(path, reinterpret_cast<const std::uint8_t*>(*data), width, height);
+  // Observations are contiguous (engine.h).
+  RgbImage image;
+  image.height = static_cast<int>(shape[0]);
+  image.width = static_cast<int>(shape[1]);
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(*data);
+  image.pixels.assign(bytes, bytes + static_cast<std::size_t>(image.width) * image.height * 3);
+  return image;
+}
+
+absl::Status SavePng(const RgbImage& image, const std::string& path) {
+  absl::Status written = WritePng(path, image.pixels.data(), image.width, image.height);
   if (!written.ok()) return written;
-  std::printf("wrote %s %dx%d\n", path.c_str(), width, height);
+  std::printf("wrote %s %dx%d\n", path.c_str(), image.width, image.height);
   return absl::OkStatus();
+}
+
+// Saves observation `name` of the current frame as a PNG.
+absl::Status SaveObservation(Engine& engine, absl::string_view name, const std::string& path) {
+  absl::StatusOr<RgbImage> image = ReadRgb(engine, name);
+  if (!image.ok()) return image.status();
+  return SavePng(*image, path);
+}
+
+// The maze seen from above, `size` pixels square, with `path` drawn over it.
+RgbImage TopDownWithPath(const maze::World& world, const std::vector<maze::WorldPoint>& path,
+                         int size) {
+  RgbImage image{size, size, std::vector<std::uint8_t>(static_cast<std::size_t>(size) * size * 3)};
+  const maze::Frame frame{image.pixels.data(), nullptr, size, size};
+  maze::RenderTopDown(world.map(), world.pickups(), world.pose(), frame);
+  maze::DrawTopDownPath(world.map(), path, frame);
+  return image;
+}
+
+// "sheet.png" as an absolute path, for the line that says where it went.
+std::string Absolute(const std::string& path) {
+  std::error_code error;
+  std::filesystem::path absolute = std::filesystem::absolute(path, error);
+  return error ? path : absolute.string();
 }
 
 // Progress on stderr: a bar redrawn in place on a terminal, a line every
@@ -374,7 +420,39 @@ absl::Status Run() {
           absl::StrCat("--frames: cannot make '", frames, "': ", error.message()));
     }
   }
+  // What the run looked like: frames at 16 steps spread over 0..steps for
+  // the sheet, the first episode for the GIF, the maze episode's path.
+  const std::string contact_sheet = FromWorkingDirectory(absl::GetFlag(FLAGS_contact_sheet));
+  const std::string gif = FromWorkingDirectory(absl::GetFlag(FLAGS_gif));
+  const int gif_every = absl::GetFlag(FLAGS_gif_every);
+  if (gif_every < 1) {
+    return absl::InvalidArgumentError(absl::StrCat("--gif_every must be >= 1, not ", gif_every));
+  }
+  constexpr int kSheetFrames = 16;
+  std::vector<RgbImage> sheet_frames;
+  std::vector<std::vector<std::uint8_t>> gif_frames;
+  RgbImage gif_frame;
+  std::vector<maze::WorldPoint> path;
+  auto record = [&](int step) -> absl::Status {
+    const bool for_sheet =
+        !contact_sheet.empty() &&
+        static_cast<long long>(sheet_frames.size()) * steps <= static_cast<long long>(step) * (kSheetFrames - 1);
+    const bool for_gif = !gif.empty() && episodes_ended == 0 && step % gif_every == 0;
+    if (maze_host != nullptr && !contact_sheet.empty()) {
+      path.push_back(maze_host->world()->pose().position);
+    }
+    if (!for_sheet && !for_gif) return absl::OkStatus();
+    absl::StatusOr<RgbImage> frame = ReadRgb(engine, "RGB_INTERLEAVED");
+    if (!frame.ok()) return frame.status();
+    if (for_gif) {
+      gif_frame = *frame;
+      gif_frames.push_back(frame->pixels);
+    }
+    if (for_sheet) sheet_frames.push_back(*std::move(frame));
+    return absl::OkStatus();
+  };
   if (absl::Status written = write_frame(0); !written.ok()) return written;
+  if (absl::Status recorded = record(0); !recorded.ok()) return recorded;
   int step = 0;
   while (step < steps) {
     if (zero) {
@@ -387,6 +465,7 @@ absl::Status Run() {
     if (!status.ok()) return status.status();
     ++step;
     if (absl::Status written = write_frame(step); !written.ok()) return written;
+    if (absl::Status recorded = record(step); !recorded.ok()) return recorded;
     ++episode_steps;
     progress.Update(
         step, std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
@@ -404,6 +483,8 @@ absl::Status Run() {
     if (absl::Status started = engine.Start(episode, seed + episode); !started.ok()) {
       return started;
     }
+    // The path on the sheet is the last episode's: a new one starts it again.
+    path.clear();
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
@@ -426,6 +507,27 @@ absl::Status Run() {
         !status.ok()) {
       return status;
     }
+  }
+  if (!contact_sheet.empty()) {
+    // The top-down view as tall as the grid of 4 rows.
+    RgbImage side;
+    if (maze_host != nullptr && !sheet_frames.empty()) {
+      const int rows = (static_cast<int>(sheet_frames.size()) + 3) / 4;
+      side = TopDownWithPath(*maze_host->world(), path,
+                             rows * (sheet_frames[0].height + kSheetGap) - kSheetGap);
+    }
+    absl::StatusOr<RgbImage> sheet = ComposeContactSheet(sheet_frames, 4, side);
+    if (!sheet.ok()) return sheet.status();
+    if (absl::Status status = SavePng(*sheet, Absolute(contact_sheet)); !status.ok()) return status;
+  }
+  if (!gif.empty()) {
+    // The delay of gif_every steps, in the centiseconds GIF counts in.
+    const int delay = std::max(1, static_cast<int>(std::lround(100.0 * gif_every / engine.fps())));
+    absl::Status written =
+        WriteGif(gif, gif_frames, gif_frame.width, gif_frame.height, delay);
+    if (!written.ok()) return written;
+    std::printf("wrote %s %dx%d %zu frames\n", Absolute(gif).c_str(), gif_frame.width,
+                gif_frame.height, gif_frames.size());
   }
   return absl::OkStatus();
 }

@@ -346,6 +346,26 @@ bool Drawable(const Frame& frame) {
   return frame.rgb != nullptr && frame.width > 0 && frame.height > 0;
 }
 
+// The top-down view's scale and letterbox: the whole map fits the frame,
+// the same pixels per cell along both axes.
+struct TopDownProjection {
+  TopDownProjection(const TextMap& map, const Frame& frame)
+      : scale(std::min(static_cast<double>(frame.width) / map.cols(),
+                       static_cast<double>(frame.height) / map.rows())),
+        left((frame.width - map.cols() * scale) / 2),
+        top((frame.height - map.rows() * scale) / 2),
+        rows(map.rows()) {}
+
+  // World (x, y) to image (column, row): y grows upwards, rows downwards.
+  double ImageX(double x) const { return left + x * scale; }
+  double ImageY(double y) const { return top + (rows - y) * scale; }
+
+  double scale;
+  double left;
+  double top;
+  int rows;
+};
+
 }  // namespace
 
 void RenderFirstPerson(const TextMap& map, absl::Span<const Pickup> pickups,
@@ -365,11 +385,10 @@ void RenderFirstPerson(const TextMap& map, absl::Span<const Pickup> pickups,
 void RenderTopDown(const TextMap& map, absl::Span<const Pickup> pickups, const Pose& player,
                    const Frame& frame) {
   if (!Drawable(frame)) return;
-  // Pixels per cell, the same along both axes; the rest is letterbox.
-  const double scale = std::min(static_cast<double>(frame.width) / map.cols(),
-                                static_cast<double>(frame.height) / map.rows());
-  const double left = (frame.width - map.cols() * scale) / 2;
-  const double top = (frame.height - map.rows() * scale) / 2;
+  const TopDownProjection projection(map, frame);
+  const double scale = projection.scale;
+  const double left = projection.left;
+  const double top = projection.top;
   const double inverse = 1 / scale;
 
   const std::size_t row_bytes = static_cast<std::size_t>(frame.width) * 3;
@@ -401,9 +420,8 @@ void RenderTopDown(const TextMap& map, absl::Span<const Pickup> pickups, const P
     }
   }
 
-  // World (x, y) to image (column, row): y grows upwards, rows downwards.
-  auto image_x = [&](double x) { return left + x * scale; };
-  auto image_y = [&](double y) { return top + (map.rows() - y) * scale; };
+  auto image_x = [&](double x) { return projection.ImageX(x); };
+  auto image_y = [&](double y) { return projection.ImageY(y); };
   auto fill_disc = [&](double x, double y, double radius, Rgb colour) {
     ForEachDiscPixel(image_x(x), image_y(y), radius, 0, frame.width, frame.height,
                      [&](int px, int py) { Put(frame, px, py, colour); });
@@ -429,6 +447,36 @@ void RenderTopDown(const TextMap& map, absl::Span<const Pickup> pickups, const P
     const double hy = std::floor(sy - sin_yaw * t);
     if (hx < 0 || hx >= frame.width || hy < 0 || hy >= frame.height) continue;
     Put(frame, static_cast<int>(hx), static_cast<int>(hy), kHeadingColour);
+  }
+}
+
+void DrawTopDownPath(const TextMap& map, absl::Span<const WorldPoint> path, const Frame& frame) {
+  if (!Drawable(frame) || path.size() < 2) return;
+  const TopDownProjection projection(map, frame);
+  const double last = static_cast<double>(path.size() - 1);
+  for (std::size_t i = 1; i < path.size(); ++i) {
+    const WorldPoint& from = path[i - 1];
+    const WorldPoint& to = path[i];
+    if (!std::isfinite(from.x) || !std::isfinite(from.y) || !std::isfinite(to.x) ||
+        !std::isfinite(to.y) || std::hypot(to.x - from.x, to.y - from.y) > 1) {
+      continue;  // a respawn, not a walk
+    }
+    // Blue at the start, yellow at the end.
+    const double t = i / last;
+    const Rgb colour = {static_cast<std::uint8_t>(40 + 215 * t),
+                        static_cast<std::uint8_t>(90 + 165 * t),
+                        static_cast<std::uint8_t>(255 - 215 * t)};
+    const double x0 = projection.ImageX(from.x), y0 = projection.ImageY(from.y);
+    const double x1 = projection.ImageX(to.x), y1 = projection.ImageY(to.y);
+    // Samples half a pixel apart along the segment (as for the heading).
+    const int samples = 1 + static_cast<int>(2 * std::max(std::abs(x1 - x0), std::abs(y1 - y0)));
+    for (int s = 0; s <= samples; ++s) {
+      const double u = static_cast<double>(s) / samples;
+      const double x = std::floor(x0 + (x1 - x0) * u);
+      const double y = std::floor(y0 + (y1 - y0) * u);
+      if (x < 0 || x >= frame.width || y < 0 || y >= frame.height) continue;
+      Put(frame, static_cast<int>(x), static_cast<int>(y), colour);
+    }
   }
 }
 

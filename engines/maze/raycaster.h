@@ -55,6 +55,11 @@ void RenderFirstPerson(const TextMap& map, absl::Span<const Pickup> pickups,
 void RenderTopDown(const TextMap& map, absl::Span<const Pickup> pickups, const Pose& player,
                    const Frame& frame);
 
+// Draws `path` (the player's positions, in order) as a line over a frame
+// RenderTopDown drew, from blue at its start to yellow at its end. A step
+// longer than a cell (a respawn) is not drawn.
+void DrawTopDownPath(const TextMap& map, absl::Span<const WorldPoint> path, const Frame& frame);
+
 }  // namespace maze
 
 #endif  // ENGINES_MAZE_RAYCASTER_H_

@@ -73,6 +73,22 @@ expect_line "steps 15 seconds $NUMBER steps_per_second $NUMBER frame_buffers_all
 expect_png "$OUT/workdir/shots/last.png" 20 10
 expect_png "$OUT/workdir/shots/map.png" 20 10
 
+# The contact sheet and the GIF: 16 frames of 32 x 24 in 4 rows and 4
+# columns with 2-pixel gaps (138 x 106), the top-down view as tall as the
+# grid (102 square) beside it; the first episode (30 steps, every 6th:
+# steps 0 to 30, 6 frames), relative paths printed absolute.
+BUILD_WORKING_DIRECTORY="$OUT/workdir" run --level=demo_maze --steps=90 --width=32 --height=24 \
+    --agent=forward --setting=episodeLengthSeconds=0.5 --contact_sheet=sheet.png \
+    --gif=shots/episode.gif || fail "run with --contact_sheet and --gif failed"
+expect_line "wrote $OUT/workdir/sheet.png 242x106"
+expect_png "$OUT/workdir/sheet.png" 242 106
+expect_line "wrote $OUT/workdir/shots/episode.gif 32x24 6 frames"
+[[ "$(head -c 6 "$OUT/workdir/shots/episode.gif")" == "GIF89a" ]] || fail "episode.gif is not a GIF89a"
+# A MuJoCo level has no top-down view: the grid alone.
+run --level=cartpole_balance --steps=20 --agent=zero --width=32 --height=24 \
+    --contact_sheet="$OUT/mujoco_sheet.png" || fail "MuJoCo contact sheet failed"
+expect_png "$OUT/mujoco_sheet.png" 138 106
+
 # A MuJoCo level: the zero agent (passive dynamics) and random actions,
 # frames written every 10 steps, the episode's own time limit.
 run --level=cartpole_swingup --steps=1000 --agent=zero --width=32 --height=24 \
@@ -92,6 +108,8 @@ expect_error() {  # pattern, then run_level's arguments
 }
 expect_error "needs the maze host" --level=cartpole_balance --agent=forward --steps=1
 expect_error "--frame_every must be >= 1" --frame_every=0 --frames="$OUT/f" --steps=1
+expect_error "--gif_every must be >= 1" --gif_every=0 --gif="$OUT/g.gif" --steps=1
+expect_error "no_such_dir/g.gif: cannot open" --gif="$OUT/no_such_dir/g.gif" --steps=1
 
 # Errors exit 1 with a message naming the problem.
 expect_error "'bogus'" --agent=bogus --steps=1

@@ -304,5 +304,36 @@ TEST(RaycasterTest, TopDownDrawsOnlyActivePickups) {
   EXPECT_EQ(without.rgb, none.rgb);
 }
 
+// The path runs blue to yellow along the walk; a jump of more than a cell
+// (a respawn) is not drawn, nor a NaN position.
+TEST(RaycasterTest, TopDownPathFollowsTheWalkAndSkipsJumps) {
+  World world(MapOf(kRoom), 0);
+  Image image(90, 50);  // 10 pixels a cell, no letterbox
+  RenderTopDown(world.map(), {}, world.pose(), image.rgb_only());
+  const std::vector<std::uint8_t> before = image.rgb;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // Along row y = 3.5 (image row 15) from x = 1.5 to 3.5; then a jump to
+  // (7.5, 3.5) and a step from there, then a NaN.
+  const std::vector<WorldPoint> path = {
+      {1.5, 3.5}, {2.5, 3.5}, {3.5, 3.5}, {7.5, 3.5}, {7.5, 3.2}, {nan, 3.0}};
+  DrawTopDownPath(world.map(), path, image.rgb_only());
+  const std::uint8_t* start = image.At(16, 15);
+  const std::uint8_t* end = image.At(75, 16);  // the step after the jump
+  EXPECT_GT(start[2], start[0]);  // blue first
+  EXPECT_GT(end[0], end[2]);      // yellow last
+  // Nothing between x = 3.5 and 7.5 (image columns 36 to 74) on that row.
+  for (int x = 37; x < 74; ++x) {
+    const std::uint8_t* pixel = image.At(x, 15);
+    const std::uint8_t* old = &before[(static_cast<std::size_t>(15) * 90 + x) * 3];
+    EXPECT_TRUE(pixel[0] == old[0] && pixel[1] == old[1] && pixel[2] == old[2]) << x;
+  }
+  EXPECT_NE(image.rgb, before);
+  // Too short a path, or no pixels, draws nothing.
+  const std::vector<std::uint8_t> drawn = image.rgb;
+  DrawTopDownPath(world.map(), std::vector<WorldPoint>{{1.5, 1.5}}, image.rgb_only());
+  EXPECT_EQ(image.rgb, drawn);
+  DrawTopDownPath(world.map(), path, {nullptr, nullptr, 90, 50});
+}
+
 }  // namespace
 }  // namespace maze
