@@ -3,6 +3,7 @@
 import os
 import re
 import struct
+import sys
 import zlib
 
 import numpy as np
@@ -29,12 +30,43 @@ def test_the_vector_example_runs():
     import labenv
 
     scope["labenv"] = labenv
-    exec(compile(_python_blocks()[1], DOC, "exec"), scope)
+    exec(compile(_python_blocks()[2], DOC, "exec"), scope)
     assert scope["obs"]["RGB_INTERLEAVED"].shape == (8, 84, 84, 3)
 
 
+def test_the_registration_example_runs(monkeypatch):
+    import labenv
+
+    # Without Gymnasium, the example runs on the local equivalent.
+    if labenv.gym._gym.__name__ != "gymnasium":
+        monkeypatch.setitem(sys.modules, "gymnasium", labenv.gym._gym)
+    scope = {}
+    exec(compile(_python_blocks()[1], DOC, "exec"), scope)
+    assert scope["env"].spec.id == "labenv/demo_maze-v0"
+    assert scope["envs"].num_envs == 8
+    assert isinstance(scope["envs"].unwrapped, labenv.gym.VectorLab)
+    scope["env"].reset(seed=0)
+    assert scope["env"].render().shape == (84, 84, 3)
+
+
+def test_the_training_example_runs_a_few_updates(tmp_path, capsys, monkeypatch):
+    example = _python_blocks()[4]
+    # Two updates of one seed: the full run takes minutes (see the doc).
+    for line, short in (("UPDATES = 80 ", "UPDATES = 2 "), ("SEEDS = (0, 1, 2)", "SEEDS = (0,)")):
+        assert line in example
+        example = example.replace(line, short)
+    monkeypatch.chdir(tmp_path)
+    scope = {}
+    exec(compile(example, DOC, "exec"), scope)
+    printed = capsys.readouterr().out
+    assert "seed 0: mean return of the first 10 episodes" in printed
+    assert len(scope["curves"][0]) == 2 * 16
+    with open("returns.png", "rb") as png:
+        assert png.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
 def test_the_random_agent_writes_a_png_of_its_last_frame(tmp_path, capsys, monkeypatch):
-    example = _python_blocks()[2]
+    example = _python_blocks()[3]
     monkeypatch.chdir(tmp_path)
     scope = {}
     exec(compile(example, DOC, "exec"), scope)
