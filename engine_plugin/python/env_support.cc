@@ -1,5 +1,6 @@
 #include "engine_plugin/python/env_support.h"
 
+#include <climits>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -11,6 +12,47 @@ namespace labenv {
 void Connection::Release() {
   if (context != nullptr) api.release_context(context);
   context = nullptr;
+}
+
+bool ReadSeed(PyObject* value, const char* what, std::uint64_t* seed) {
+  if (!PyIndex_Check(value)) {
+    PyErr_Format(PyExc_ValueError, "'%s' must be int or None, was '%s'.", what,
+                 Py_TYPE(value)->tp_name);
+    return false;
+  }
+  PyObject* index = PyNumber_Index(value);
+  if (index == nullptr) return false;
+  *seed = PyLong_AsUnsignedLongLongMask(index);
+  Py_DECREF(index);
+  return !PyErr_Occurred();
+}
+
+bool ReadCounts(PyObject* value, const char* what, std::vector<int>* counts) {
+  PyObject* sequence = PySequence_Fast(value, "a sequence of ints expected");
+  if (sequence == nullptr) return false;
+  const Py_ssize_t size = PySequence_Fast_GET_SIZE(sequence);
+  bool ok = size == static_cast<Py_ssize_t>(counts->size());
+  if (!ok) {
+    PyErr_Format(PyExc_ValueError, "'%s' has %zd entries, %zu expected (one per env)", what,
+                 size, counts->size());
+  }
+  for (Py_ssize_t i = 0; ok && i < size; ++i) {
+    PyObject* item = PySequence_Fast_GET_ITEM(sequence, i);
+    // Any integer, numpy's too.
+    PyObject* index = PyIndex_Check(item) ? PyNumber_Index(item) : nullptr;
+    const long count = index != nullptr ? PyLong_AsLong(index) : -1;
+    Py_XDECREF(index);
+    ok = count >= 0 && count <= INT_MAX;
+    if (!ok) {
+      PyErr_Clear();  // an overflow reads as out of range
+      PyErr_Format(PyExc_ValueError, "%s[%zd] must be an int in [0, 2**31), got %R", what, i,
+                   item);
+    } else {
+      (*counts)[i] = static_cast<int>(count);
+    }
+  }
+  Py_DECREF(sequence);
+  return ok;
 }
 
 bool Connect(const char* level, PyObject* config, Connection* connection) {

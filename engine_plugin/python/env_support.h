@@ -13,6 +13,7 @@
 #ifndef ENGINE_PLUGIN_PYTHON_ENV_SUPPORT_H_
 #define ENGINE_PLUGIN_PYTHON_ENV_SUPPORT_H_
 
+#include <cstdint>
 #include <vector>
 
 #include "engine_plugin/env_c_api.h"
@@ -42,6 +43,14 @@ bool Connect(const char* level, PyObject* config, Connection* connection);
 // receives a new reference to each name, for dict keys.
 bool FindObservations(const Connection& connection, PyObject* names, std::vector<int>* indices,
                       std::vector<PyObject*>* keys);
+
+// `value` (any int, taken modulo 2**64: the engine's seeds are 64-bit)
+// into *seed. ValueError naming `what` for anything but an int.
+bool ReadSeed(PyObject* value, const char* what, std::uint64_t* seed);
+
+// `value`, a sequence of exactly counts->size() ints in [0, 2**31), into
+// *counts. ValueError naming `what` and the entry otherwise.
+bool ReadCounts(PyObject* value, const char* what, std::vector<int>* counts);
 
 // [{'name': str, 'shape': tuple, 'dtype': numpy.uint8 | numpy.float64 | str}]
 // for every observation the level offers; strings have shape ().

@@ -134,18 +134,8 @@ PyObject* LabReset(PyObject* self, PyObject* args, PyObject* kwargs) {
   std::uint64_t seed = 0;
   if (seed_arg == Py_None) {
     seed = state->seeds();
-  } else {
-    if (!PyIndex_Check(seed_arg)) {
-      PyErr_Format(PyExc_ValueError, "'seed' must be int or None, was '%s'.",
-                   Py_TYPE(seed_arg)->tp_name);
-      return nullptr;
-    }
-    PyObject* index = PyNumber_Index(seed_arg);
-    if (index == nullptr) return nullptr;
-    // Any int: taken modulo 2**64, as the engine's seeds are 64-bit.
-    seed = PyLong_AsUnsignedLongLongMask(index);
-    Py_DECREF(index);
-    if (PyErr_Occurred()) return nullptr;
+  } else if (!ReadSeed(seed_arg, "seed", &seed)) {
+    return nullptr;
   }
   if (episode >= 0) state->episode = episode;
   const Connection& connection = state->connection;

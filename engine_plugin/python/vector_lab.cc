@@ -57,6 +57,11 @@ struct VectorState {
   std::unique_ptr<ThreadPool> pool;
   StepActions actions;  // n rows
   std::uint64_t base_seed = 0;
+  // Env i's episode k gets base_seed + seed_offset + i + k * seed_stride:
+  // a shard of a larger batch (labenv.distributed) gives its envs the
+  // seeds they would have in one VectorLab of the whole batch.
+  std::uint64_t seed_offset = 0;
+  std::uint64_t seed_stride = 0;
   std::mt19937_64 seeds{std::random_device{}()};
   bool reset_done = false;
   bool closed = false;
@@ -144,8 +149,8 @@ Batch* NextBatch(VectorState& state) {
 }
 
 std::uint64_t EpisodeSeed(const VectorState& state, int instance, int episode) {
-  return state.base_seed + static_cast<std::uint64_t>(instance) +
-         static_cast<std::uint64_t>(episode) * static_cast<std::uint64_t>(state.n);
+  return state.base_seed + state.seed_offset + static_cast<std::uint64_t>(instance) +
+         static_cast<std::uint64_t>(episode) * state.seed_stride;
 }
 
 // Where one step writes: the batch's slots and the per-instance results.
@@ -284,17 +289,27 @@ PyObject* VectorLabNew(PyTypeObject* type, PyObject*, PyObject*) {
   return self;
 }
 
-// VectorLab(n, level, observations, config=None, num_threads=None)
+// VectorLab(n, level, observations, config=None, num_threads=None,
+//           seed_offset=0, seed_stride=None)
 int VectorLabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
-  static const char* keywords[] = {"n", "level", "observations", "config", "num_threads",
-                                   nullptr};
+  static const char* keywords[] = {"n",           "level",       "observations", "config",
+                                   "num_threads", "seed_offset", "seed_stride",  nullptr};
   int n = 0;
   const char* level = nullptr;
   PyObject* observations = nullptr;
   PyObject* config = Py_None;
   PyObject* threads_arg = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "isO|OO:VectorLab", const_cast<char**>(keywords),
-                                   &n, &level, &observations, &config, &threads_arg)) {
+  PyObject* offset_arg = nullptr;
+  PyObject* stride_arg = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "isO|OOOO:VectorLab",
+                                   const_cast<char**>(keywords), &n, &level, &observations,
+                                   &config, &threads_arg, &offset_arg, &stride_arg)) {
+    return -1;
+  }
+  std::uint64_t seed_offset = 0;
+  std::uint64_t seed_stride = static_cast<std::uint64_t>(n);
+  if ((offset_arg != nullptr && !ReadSeed(offset_arg, "seed_offset", &seed_offset)) ||
+      (stride_arg != Py_None && !ReadSeed(stride_arg, "seed_stride", &seed_stride))) {
     return -1;
   }
   if (n < 1) {
@@ -318,6 +333,8 @@ int VectorLabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
   }
   auto state = std::make_unique<VectorState>();
   state->n = n;
+  state->seed_offset = seed_offset;
+  state->seed_stride = seed_stride;
   for (int i = 0; i < n; ++i) {
     auto instance = std::make_unique<Instance>();
     if (!Connect(level, config, &instance->connection)) return -1;
@@ -362,33 +379,28 @@ int VectorLabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
   return 0;
 }
 
-// reset(seed=None) -> observations: episode 0 of every env.
+// reset(seed=None, episodes=None) -> observations: episode 0 of every env,
+// or env i's episodes[i].
 PyObject* VectorLabReset(PyObject* self, PyObject* args, PyObject* kwargs) {
-  static const char* keywords[] = {"seed", nullptr};
+  static const char* keywords[] = {"seed", "episodes", nullptr};
   PyObject* seed_arg = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:reset", const_cast<char**>(keywords),
-                                   &seed_arg)) {
+  PyObject* episodes_arg = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:reset", const_cast<char**>(keywords),
+                                   &seed_arg, &episodes_arg)) {
     return nullptr;
   }
   VectorState* state = Usable(self);
   if (state == nullptr) return nullptr;
+  std::vector<int> episodes(state->n, 0);
+  if (episodes_arg != Py_None && !ReadCounts(episodes_arg, "episodes", &episodes)) return nullptr;
   if (seed_arg == Py_None) {
     state->base_seed = state->seeds();
-  } else {
-    if (!PyIndex_Check(seed_arg)) {
-      PyErr_Format(PyExc_ValueError, "'seed' must be int or None, was '%s'.",
-                   Py_TYPE(seed_arg)->tp_name);
-      return nullptr;
-    }
-    PyObject* index = PyNumber_Index(seed_arg);
-    if (index == nullptr) return nullptr;
-    state->base_seed = PyLong_AsUnsignedLongLongMask(index);
-    Py_DECREF(index);
-    if (PyErr_Occurred()) return nullptr;
+  } else if (!ReadSeed(seed_arg, "seed", &state->base_seed)) {
+    return nullptr;
   }
-  for (std::unique_ptr<Instance>& instance : state->instances) {
-    instance->episode = 0;
-    instance->needs_start = true;
+  for (int i = 0; i < state->n; ++i) {
+    state->instances[i]->episode = episodes[i];
+    state->instances[i]->needs_start = true;
   }
   state->reset_done = false;
   PyObject* observations = RunStep(*state, 1, /*results=*/false);
@@ -494,6 +506,17 @@ PyObject* VectorLabNumEnvs(PyObject* self, void*) {
   return PyLong_FromLong(state == nullptr ? 0 : state->n);
 }
 
+// The episode each env starts next: the one under way is one less.
+PyObject* VectorLabEpisodes(PyObject* self, void*) {
+  VectorState* state = StateOf(self);
+  if (state == nullptr) return PyList_New(0);
+  PyObject* list = PyList_New(state->n);
+  for (int i = 0; list != nullptr && i < state->n; ++i) {
+    PyList_SET_ITEM(list, i, PyLong_FromLong(state->instances[i]->episode));
+  }
+  return list;
+}
+
 PyObject* VectorLabNumThreads(PyObject* self, void*) {
   VectorState* state = StateOf(self);
   return PyLong_FromLong(state == nullptr || state->pool == nullptr ? 0
@@ -502,8 +525,9 @@ PyObject* VectorLabNumThreads(PyObject* self, void*) {
 
 PyMethodDef kVectorLabMethods[] = {
     {"reset", reinterpret_cast<PyCFunction>(Guarded<&VectorLabReset>), METH_VARARGS | METH_KEYWORDS,
-     "reset(seed=None)\n--\n\nStarts episode 0 of every env (env i with seed + i) and returns "
-     "the batched observations."},
+     "reset(seed=None, episodes=None)\n--\n\nStarts episode 0 of every env, or env i's "
+     "episodes[i], and returns the batched observations. Env i's episode k gets the seed "
+     "seed + seed_offset + i + k * seed_stride."},
     {"step", reinterpret_cast<PyCFunction>(Guarded<&VectorLabStep>), METH_VARARGS | METH_KEYWORDS,
      "step(actions, num_steps=1, continuous=None)\n--\n\nSteps every env with its row of "
      "`actions` (np.intc, shape (n, 7) in the maze) and of `continuous` (np.float64, shape "
@@ -529,6 +553,8 @@ PyMethodDef kVectorLabMethods[] = {
 
 PyGetSetDef kVectorLabGetSets[] = {
     {"num_envs", Guarded<&VectorLabNumEnvs>, nullptr, "The number of environments, n.", nullptr},
+    {"episodes", Guarded<&VectorLabEpisodes>, nullptr,
+     "The episode number each env starts next, a list of n ints.", nullptr},
     {"num_threads", Guarded<&VectorLabNumThreads>, nullptr,
      "Threads that step the environments (the caller's included); 0 once closed.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr},

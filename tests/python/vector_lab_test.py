@@ -211,3 +211,43 @@ def test_a_lua_error_names_the_env_and_the_next_step_restarts_it():
         envs.step(actions)
     observed, reward, _, _ = envs.step(actions)  # both start again
     assert observed["TEST.COUNTER"][:, 0].tolist() == [0.0, 0.0]
+
+
+def test_shards_with_seed_offsets_and_strides_replay_one_whole_batch():
+    """A batch of 5 split 3 + 2 (labenv.distributed's shards) steps as one."""
+    settings = config(episodeLengthSeconds=0.05)  # 3-frame episodes: autoresets
+    whole = labenv.VectorLab(5, "demo_maze", ["RGB_INTERLEAVED"], settings)
+    shards = [labenv.VectorLab(3, "demo_maze", ["RGB_INTERLEAVED"], settings, seed_stride=5),
+              labenv.VectorLab(2, "demo_maze", ["RGB_INTERLEAVED"], settings,
+                               seed_offset=3, seed_stride=5)]
+    actions = random_actions(np.random.default_rng(4), 10, envs=5)
+    expected = whole.reset(seed=9)["RGB_INTERLEAVED"]
+    got = [shard.reset(seed=9)["RGB_INTERLEAVED"] for shard in shards]
+    assert np.array_equal(np.concatenate(got), expected)
+    for step_actions in actions:
+        expected = whole.step(step_actions)[0]["RGB_INTERLEAVED"]
+        got = [shards[0].step(step_actions[:3])[0]["RGB_INTERLEAVED"],
+               shards[1].step(step_actions[3:])[0]["RGB_INTERLEAVED"]]
+        assert np.array_equal(np.concatenate(got), expected)
+    assert whole.episodes == shards[0].episodes + shards[1].episodes
+
+
+def test_reset_can_start_each_env_at_its_own_episode():
+    settings = config(episodeLengthSeconds=0.05)
+    envs = labenv.VectorLab(2, "demo_maze", ["RGB_INTERLEAVED"], settings)
+    single = labenv.Lab("demo_maze", ["RGB_INTERLEAVED"], settings)
+    assert envs.episodes == [0, 0]
+    first = envs.reset(seed=3, episodes=[4, 7])["RGB_INTERLEAVED"]
+    assert envs.episodes == [5, 8]
+    # Env 1's episode 7 is seed 3 + 1 + 7 * 2.
+    single.reset(episode=7, seed=3 + 1 + 7 * 2)
+    assert np.array_equal(first[1], single.observations()["RGB_INTERLEAVED"])
+    for _ in range(4):  # the episodes end at frame 3; the next starts
+        envs.step(np.zeros((2, 7), np.intc))
+    assert envs.episodes == [6, 9]
+    with pytest.raises(ValueError, match="'episodes' has 1 entries, 2 expected"):
+        envs.reset(episodes=[1])
+    with pytest.raises(ValueError, match=r"episodes\[1\] must be an int"):
+        envs.reset(episodes=[1, -2])
+    with pytest.raises(ValueError, match="'seed_stride' must be int"):
+        labenv.VectorLab(2, "demo_maze", ["RGB_INTERLEAVED"], settings, seed_stride="5")
