@@ -10,8 +10,11 @@ import sys
 
 import pytest
 
-arguments = sys.argv[1:] + ["-q", "-p", "no:cacheprovider"]
-xml = os.environ.get("XML_OUTPUT_FILE")
-if xml:
-    arguments.append("--junitxml=" + xml)
-sys.exit(pytest.main(arguments))
+# Guarded: processes started with multiprocessing's spawn (Dask's workers,
+# distributed_test.py) import this file again, as __mp_main__.
+if __name__ == "__main__":
+    arguments = sys.argv[1:] + ["-q", "-p", "no:cacheprovider"]
+    xml = os.environ.get("XML_OUTPUT_FILE")
+    if xml:
+        arguments.append("--junitxml=" + xml)
+    sys.exit(pytest.main(arguments))

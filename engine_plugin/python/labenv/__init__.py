@@ -15,6 +15,8 @@
 - levels(): the built-in levels this build runs, as (name, host) pairs.
 - labenv.dm_env and labenv.gym: dm_env and Gymnasium adapters; importing
   labenv registers each level with Gymnasium as labenv/<level>-v0.
+- labenv.distributed (import it; it needs Dask's `distributed`): a batch
+  of environments spread over a Dask cluster.
 
 See docs/python.md.
 """

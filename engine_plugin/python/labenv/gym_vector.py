@@ -55,16 +55,30 @@ class VectorLab(_gym.vector.VectorEnv):
 
     def __init__(self, level, num_envs, observations=(_RGB,), config=None, render_mode=None,
                  action_set=None, num_threads=None):
+        wanted = list(observations)
+        if render_mode == "rgb_array" and _RGB not in wanted:
+            wanted.append(_RGB)
+        self._setup(labenv.VectorLab(num_envs, level, wanted, config, num_threads=num_threads),
+                    observations, render_mode, action_set)
+
+    @classmethod
+    def over(cls, envs, observations, render_mode=None, action_set=None):
+        """A VectorEnv over `envs`, which has labenv.VectorLab's methods
+        (labenv.distributed.DistributedVectorLab) and offers `observations`,
+        and RGB_INTERLEAVED for render_mode='rgb_array'. A fifth result of
+        its step becomes the infos."""
+        self = cls.__new__(cls)
+        self._setup(envs, observations, render_mode, action_set)
+        return self
+
+    def _setup(self, envs, observations, render_mode, action_set):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(
                 "render_mode must be None or 'rgb_array', got {!r}".format(render_mode)
             )
         self.render_mode = render_mode
         self._names = list(observations)
-        wanted = list(self._names)
-        if render_mode == "rgb_array" and _RGB not in wanted:
-            wanted.append(_RGB)
-        self._envs = labenv.VectorLab(num_envs, level, wanted, config, num_threads=num_threads)
+        self._envs = envs
         self.num_envs = self._envs.num_envs
         self.metadata = dict(self.metadata, render_fps=self._envs.fps())
         self.single_observation_space, self.single_action_space, self._action_table = (
@@ -79,7 +93,8 @@ class VectorLab(_gym.vector.VectorEnv):
 
     @property
     def vector_lab(self):
-        """The labenv.VectorLab underneath (read_property, num_threads, ...)."""
+        """The vector underneath: a labenv.VectorLab (read_property,
+        num_threads, ...), or what over() was given."""
         return self._envs
 
     def _check_open(self, method):
@@ -140,14 +155,14 @@ class VectorLab(_gym.vector.VectorEnv):
             raise RuntimeError("step() before the first reset(): call reset() first")
         discrete, continuous = self._engine_actions(actions)
         if discrete is None:
-            observed, rewards, terminated, truncated = self._envs.step(continuous)
+            stepped = self._envs.step(continuous)
         elif continuous is None:
-            observed, rewards, terminated, truncated = self._envs.step(discrete)
+            stepped = self._envs.step(discrete)
         else:
-            observed, rewards, terminated, truncated = self._envs.step(
-                discrete, continuous=continuous
-            )
-        return self._select(observed), rewards, terminated, truncated, {}
+            stepped = self._envs.step(discrete, continuous=continuous)
+        observed, rewards, terminated, truncated = stepped[:4]
+        infos = dict(stepped[4]) if len(stepped) > 4 else {}
+        return self._select(observed), rewards, terminated, truncated, infos
 
     def render(self):
         """Each env's current RGB frame (views of the batch), or None."""

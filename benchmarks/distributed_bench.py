@@ -1,0 +1,125 @@
+"""Steps per second of DistributedVectorLab against a local VectorLab.
+
+    ./lab python benchmarks/distributed_bench.py [--envs_per_worker=16] [--steps=300]
+
+At 84x84 RGB_INTERLEAVED on demo_maze (customObservations=false), with
+random actions, it measures in one run, in interleaved rounds:
+
+  - local: one labenv.VectorLab of all the environments, at 1 and at 2
+    threads (the better is the baseline);
+  - distributed: DistributedVectorLab over a LocalCluster of 2 worker
+    processes (1 thread each, loopback), one shard of --envs_per_worker
+    environments in each;
+
+and breaks the distributed step down: stepping (the slower shard's
+VectorLab.step, timed in its worker), serialisation (Dask's serialize and
+deserialize of one shard's result, timed here) and the rest, the round
+trip (messages to and from the workers, waiting). Actor calls go straight
+to the worker that holds the actor; the scheduler is not on the path.
+Figures are medians of --rounds, and the ratio is taken within each round.
+"""
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+import labenv
+from labenv import distributed as labenv_distributed
+
+CONFIG = {"width": "84", "height": "84", "customObservations": "false"}
+OBSERVATIONS = ["RGB_INTERLEAVED"]
+
+
+def random_actions(rng, steps, n):
+    actions = np.zeros((steps, n, 7), np.intc)
+    actions[..., 0] = rng.integers(-20, 21, size=(steps, n))
+    actions[..., 3] = rng.integers(0, 2, size=(steps, n))
+    return actions
+
+
+def local_rate(n, threads, actions):
+    envs = labenv.VectorLab(n, "demo_maze", OBSERVATIONS, CONFIG, num_threads=threads)
+    envs.reset(seed=0)
+    started = time.perf_counter()
+    for step_actions in actions:
+        envs.step(step_actions)
+    rate = len(actions) * n / (time.perf_counter() - started)
+    envs.close()
+    return rate
+
+
+def distributed_rate(client, n, actions):
+    """(steps per second, seconds a step: total, stepping)."""
+    envs = labenv_distributed.DistributedVectorLab(client, n, "demo_maze", OBSERVATIONS, CONFIG)
+    envs.reset(seed=0)
+    stepping = []
+    started = time.perf_counter()
+    for step_actions in actions:
+        info = envs.step(step_actions)[4]
+        stepping.append(info["step_seconds"].max())
+    seconds = time.perf_counter() - started
+    envs.close()
+    return len(actions) * n / seconds, seconds / len(actions), statistics.median(stepping)
+
+
+def serialisation_seconds(n_per_shard, repeats=50):
+    """Dask's serialize + deserialize of one shard's step result."""
+    from distributed.protocol import deserialize, serialize
+
+    result = {
+        "observations": {"RGB_INTERLEAVED": np.zeros((n_per_shard, 84, 84, 3), np.uint8)},
+        "reward": np.zeros(n_per_shard),
+        "terminated": np.zeros(n_per_shard, bool),
+        "truncated": np.zeros(n_per_shard, bool),
+        "episodes": np.zeros(n_per_shard, np.int64),
+        "step_seconds": 0.0,
+    }
+    started = time.perf_counter()
+    for _ in range(repeats):
+        header, frames = serialize(result)
+        deserialize(header, frames)
+    return (time.perf_counter() - started) / repeats
+
+
+def main():
+    import distributed
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--envs_per_worker", type=int, default=16)
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    n = 2 * args.envs_per_worker
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address=None)
+    client = distributed.Client(cluster)
+    actions = random_actions(np.random.default_rng(0), args.steps, n)
+    rows = []
+    for round_index in range(args.rounds):
+        local = {threads: local_rate(n, threads, actions) for threads in (1, 2)}
+        rate, step, stepping = distributed_rate(client, n, actions)
+        best = max(local.values())
+        rows.append((local[1], local[2], rate, rate / best, step, stepping))
+        print("round %d: local 1 thread %.0f, 2 threads %.0f; distributed %.0f steps/s (%.2fx)"
+              % (round_index, local[1], local[2], rate, rate / best), flush=True)
+    serial = serialisation_seconds(args.envs_per_worker)
+    client.close()
+    cluster.close()
+    median = [statistics.median(column) for column in zip(*rows)]
+    print()
+    print("%d environments, 84x84 RGB, %d per worker, medians of %d rounds:"
+          % (n, args.envs_per_worker, args.rounds))
+    print("  local VectorLab, 1 thread:   %8.0f steps/s" % median[0])
+    print("  local VectorLab, 2 threads:  %8.0f steps/s" % median[1])
+    print("  DistributedVectorLab, 2 workers: %4.0f steps/s, %.2fx the better local"
+          % (median[2], median[3]))
+    step_ms, stepping_ms, serial_ms = 1000 * median[4], 1000 * median[5], 1000 * serial
+    print("  a distributed step: %.2f ms = stepping %.2f ms (slower shard)"
+          " + serialisation %.2f ms a shard + round trip and waiting %.2f ms"
+          % (step_ms, stepping_ms, serial_ms, step_ms - stepping_ms - serial_ms))
+
+
+if __name__ == "__main__":
+    main()

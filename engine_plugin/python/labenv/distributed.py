@@ -1,0 +1,394 @@
+"""labenv.distributed: a batch of environments spread over a Dask cluster.
+
+    import distributed, labenv.distributed
+    client = distributed.Client(distributed.LocalCluster(n_workers=2, threads_per_worker=1))
+    envs = labenv.distributed.DistributedVectorLab(client, 32, 'demo_maze', ['RGB_INTERLEAVED'])
+    observations = envs.reset(seed=0)                  # {'RGB_INTERLEAVED': (32, 84, 84, 3)}
+    observations, reward, terminated, truncated, info = envs.step(actions)
+
+- Shards. The batch is split into shards, by default one per worker
+  process, as evenly as can be (5 over 2: 3 and 2). Each shard is a
+  labenv.VectorLab living in its worker as a Dask actor, stepping on its
+  own C++ threads. reset and step send one message to each shard and
+  gather one batch from each: observations come back as numpy arrays,
+  concatenated in env order (or, with concatenate=False, a list of one dict
+  per shard).
+- Seeds do not depend on placement: env i of the whole batch, episode k,
+  gets the engine seed s + i + k * num_envs, as in one local
+  labenv.VectorLab of num_envs (each shard is a VectorLab with that seed
+  offset and stride).
+- step returns VectorLab's four results and an info dict: 'episodes', the
+  episode number each env is in, and 'restarted', the envs whose shard was
+  recreated in this step.
+- step_async / step_wait split a step so that a learner computes while the
+  environments step. labenv.gym.VectorLab.over(envs, ...) (or envs.gym())
+  is the Gymnasium VectorEnv form.
+- Faults. When a worker dies its shard is lost: the next step raises
+  ShardLostError naming the environments lost, or, with restart=True, the
+  shard is recreated on a live worker with its episode counters carried
+  over; its environments start their next episodes in that step, marked in
+  info['restarted'], with reward 0 and both flags False. A level's error
+  inside a worker raises RuntimeError with the level's message and the
+  environments it concerns.
+- Every wait is bounded by `timeout` seconds (default DEFAULT_TIMEOUT): a
+  shard that does not answer in time counts as lost.
+
+See docs/distributed.md.
+"""
+
+import time
+import uuid
+
+import numpy as np
+
+import labenv
+
+# Seconds any one wait on the cluster may take: starting a shard (its
+# worker loads the level), or one step of every shard.
+DEFAULT_TIMEOUT = 60.0
+
+
+class LevelError(RuntimeError):
+    """A level's Lua error inside a shard (its worker is fine)."""
+
+
+class ShardLostError(RuntimeError):
+    """A shard's worker died or stopped answering; its environments are lost."""
+
+
+class _Shard:
+    """One labenv.VectorLab in a Dask worker, as an actor."""
+
+    def __init__(self, num_envs, level, observations, config, num_threads, seed_offset,
+                 seed_stride):
+        self._names = list(observations)
+        try:
+            self._envs = labenv.VectorLab(num_envs, level, self._names, config,
+                                          num_threads=num_threads, seed_offset=seed_offset,
+                                          seed_stride=seed_stride)
+        except (RuntimeError, ValueError) as error:
+            raise LevelError(str(error)) from None
+
+    def specs(self):
+        return {
+            "observation_spec": self._envs.observation_spec(),
+            "action_spec": self._envs.action_spec(),
+            "continuous_action_spec": self._envs.continuous_action_spec(),
+            "fps": self._envs.fps(),
+        }
+
+    def _result(self, observed, started, reward=None, terminated=None, truncated=None):
+        n = self._envs.num_envs
+        return {
+            # Plain ndarray views: Dask sends their buffers as they are.
+            "observations": {name: np.asarray(observed[name]) for name in self._names},
+            "reward": np.zeros(n) if reward is None else reward,
+            "terminated": np.zeros(n, bool) if terminated is None else terminated,
+            "truncated": np.zeros(n, bool) if truncated is None else truncated,
+            "episodes": np.array(self._envs.episodes),
+            "step_seconds": time.perf_counter() - started,
+        }
+
+    def reset(self, seed, episodes=None):
+        started = time.perf_counter()
+        try:
+            observed = self._envs.reset(seed=seed, episodes=episodes)
+        except RuntimeError as error:
+            raise LevelError(str(error)) from None
+        return self._result(observed, started)
+
+    def step(self, actions, num_steps, continuous):
+        started = time.perf_counter()
+        try:
+            if continuous is None:
+                stepped = self._envs.step(actions, num_steps=num_steps)
+            else:
+                stepped = self._envs.step(actions, num_steps=num_steps, continuous=continuous)
+        except RuntimeError as error:
+            raise LevelError(str(error)) from None
+        return self._result(*stepped[:1], started, *stepped[1:])
+
+    def close(self):
+        self._envs.close()
+        return True
+
+
+def split(num_envs, shards):
+    """[(first env, count)] of `shards` shards as even as can be, larger first."""
+    base, extra = divmod(num_envs, shards)
+    ranges, first = [], 0
+    for shard in range(shards):
+        count = base + (1 if shard < extra else 0)
+        ranges.append((first, count))
+        first += count
+    return ranges
+
+
+class _ShardHandle:
+    """The client's side of one shard: its actor, worker and environments."""
+
+    def __init__(self, index, first, count):
+        self.index = index
+        self.first = first
+        self.count = count
+        self.future = None  # the actor's task: holding it keeps the actor alive
+        self.actor = None
+        self.worker = None
+        self.episodes = np.zeros(count, np.int64)  # carried over a restart
+        self.pending = None  # the call in flight
+
+    def describe(self):
+        last = self.first + self.count - 1
+        envs = "env {}".format(self.first) if self.count == 1 else "envs {}-{}".format(
+            self.first, last)
+        return "{} (shard {} on {})".format(envs, self.index, self.worker)
+
+
+class DistributedVectorLab:
+    """num_envs environments of `level` in shards on a Dask cluster.
+
+    Args:
+      client: a distributed.Client, or a scheduler address ('tcp://host:8786')
+        for which one is made (and closed by close()).
+      num_envs: environments in all, >= 1.
+      level, observations, config: as for labenv.VectorLab.
+      shards: how many shards (default: one per worker process; at most
+        num_envs).
+      num_threads: each shard's VectorLab threads (default: its CPUs).
+      restart: recreate a lost shard on a live worker instead of raising.
+      timeout: seconds any one wait may take (DEFAULT_TIMEOUT).
+      concatenate: observations as one array per name (True) or a list of
+        one dict per shard (False).
+    """
+
+    def __init__(self, client, num_envs, level, observations, config=None, *, shards=None,
+                 num_threads=None, restart=False, timeout=DEFAULT_TIMEOUT, concatenate=True):
+        import distributed  # only this module needs Dask
+
+        if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError("DistributedVectorLab needs num_envs >= 1, got {!r}".format(num_envs))
+        if not timeout > 0:
+            raise ValueError("timeout must be > 0 seconds, got {!r}".format(timeout))
+        self._timeout = float(timeout)
+        self._owns_client = isinstance(client, str)
+        if self._owns_client:
+            try:
+                client = distributed.Client(client, timeout=self._timeout)
+            except (OSError, TimeoutError) as error:
+                raise ConnectionError(
+                    "cannot reach the Dask scheduler at {} within {} s: {}".format(
+                        client, self._timeout, error)) from None
+        self._client = client
+        self.num_envs = int(num_envs)
+        self._args = (level, list(observations), config, num_threads)
+        self._restart = restart
+        self._concatenate = concatenate
+        self._seed = 0
+        self._closed = False
+        self._lost = None  # the ShardLostError that broke it
+        workers = self._live_workers()
+        count = min(self.num_envs, shards or len(workers))
+        if count < 1:
+            raise ValueError("shards must be >= 1, got {!r}".format(shards))
+        self._shards = [_ShardHandle(i, first, n)
+                        for i, (first, n) in enumerate(split(self.num_envs, count))]
+        try:
+            for shard in self._shards:
+                self._start(shard, workers[shard.index % len(workers)])
+            self._specs = self._wait(self._shards[0], self._shards[0].actor.specs())
+        except BaseException:
+            self.close()
+            raise
+
+    # -- the cluster ---------------------------------------------------------
+
+    def _live_workers(self, avoid=()):
+        """Worker addresses, waiting up to the timeout for one to exist."""
+        deadline = time.monotonic() + self._timeout
+        while True:
+            workers = sorted(set(self._client.scheduler_info()["workers"]) - set(avoid))
+            if workers:
+                return workers
+            if time.monotonic() > deadline:
+                raise ShardLostError("no live Dask worker within {} s".format(self._timeout))
+            time.sleep(0.1)
+
+    def _start(self, shard, worker):
+        level, observations, config, num_threads = self._args
+        shard.worker = worker
+        # Pinned to its worker: if that worker dies, Dask must not start a
+        # fresh copy elsewhere behind our back (its envs would silently
+        # restart); recreating is ours to do, and to mark.
+        shard.future = self._client.submit(
+            _Shard, shard.count, level, observations, config, num_threads, shard.first,
+            self.num_envs, actor=True, workers=[worker], allow_other_workers=False, pure=False,
+            key="labenv-shard-{}".format(uuid.uuid4().hex))
+        try:
+            shard.actor = shard.future.result(timeout=self._timeout)
+        except LevelError as error:
+            raise RuntimeError("{}: {}".format(shard.describe(), error)) from None
+
+    def _wait(self, shard, call):
+        """The result of an actor call, or the error it raised, within the
+        timeout; a worker that leaves the cluster is noticed within a second
+        or two (the scheduler's word reaches the client that often)."""
+        deadline = time.monotonic() + self._timeout
+        while True:
+            try:
+                return call.result(timeout=min(0.5, max(deadline - time.monotonic(), 0.01)))
+            except LevelError as error:
+                raise RuntimeError("{}: {}".format(shard.describe(), error)) from None
+            except TimeoutError:
+                if time.monotonic() >= deadline:
+                    why = "no answer within {} s".format(self._timeout)
+                elif shard.worker not in self._client.scheduler_info()["workers"]:
+                    why = "its worker left the cluster"
+                else:
+                    continue
+            except Exception as error:  # the worker died, the network failed
+                why = "{}: {}".format(type(error).__name__, error)
+            raise ShardLostError("{} were lost: {}".format(shard.describe(), why))
+
+    def _check_usable(self, method):
+        if self._closed:
+            raise RuntimeError("{}(): the environments are closed".format(method))
+        if self._lost is not None:
+            raise ShardLostError("{}(): {} (create a new DistributedVectorLab, or pass "
+                                 "restart=True)".format(method, self._lost))
+
+    # -- what VectorLab has --------------------------------------------------
+
+    def observation_spec(self):
+        return self._specs["observation_spec"]
+
+    def action_spec(self):
+        return self._specs["action_spec"]
+
+    def continuous_action_spec(self):
+        return self._specs["continuous_action_spec"]
+
+    def fps(self):
+        return self._specs["fps"]
+
+    @property
+    def shards(self):
+        """[(worker address, first env, count)] of each shard."""
+        return [(shard.worker, shard.first, shard.count) for shard in self._shards]
+
+    def reset(self, seed=None):
+        """Starts episode 0 of every env; returns the observations."""
+        self._check_usable("reset")
+        self._seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0]
+                         if seed is None else seed)
+        for shard in self._shards:
+            shard.pending = shard.actor.reset(self._seed)
+        results = [self._collect(shard, restartable=False) for shard in self._shards]
+        return self._gather(results)[0]
+
+    def step_async(self, actions, num_steps=1, continuous=None):
+        """Sends each shard its rows of the actions; step_wait gathers."""
+        self._check_usable("step_async")
+        if any(shard.pending is not None for shard in self._shards):
+            raise RuntimeError("step_async(): a step is in flight; call step_wait() first")
+        actions = None if actions is None else np.asarray(actions)
+        for name, batch in (("actions", actions), ("continuous", continuous)):
+            if batch is not None and len(batch) != self.num_envs:
+                raise ValueError("{} has {} rows, one per env ({}) expected".format(
+                    name, len(batch), self.num_envs))
+        for shard in self._shards:
+            rows = slice(shard.first, shard.first + shard.count)
+            shard.pending = shard.actor.step(
+                actions[rows], num_steps, None if continuous is None else np.asarray(continuous)[rows])
+
+    def step_wait(self):
+        """(observations, reward, terminated, truncated, info) of the step in flight."""
+        self._check_usable("step_wait")
+        if any(shard.pending is None for shard in self._shards):
+            raise RuntimeError("step_wait(): no step in flight; call step_async() first")
+        results = [self._collect(shard, restartable=self._restart) for shard in self._shards]
+        return self._gather(results)
+
+    def step(self, actions, num_steps=1, continuous=None):
+        """step_async then step_wait: VectorLab.step's results and an info dict."""
+        self.step_async(actions, num_steps, continuous)
+        return self.step_wait()
+
+    def _collect(self, shard, restartable):
+        call, shard.pending = shard.pending, None
+        try:
+            result = self._wait(shard, call)
+        except ShardLostError as error:
+            if not restartable:
+                self._lost = error
+                self._drain()
+                raise
+            result = self._restart_shard(shard)
+        result["restarted"] = np.full(shard.count, result.pop("restarted", False))
+        shard.episodes = result["episodes"]
+        return result
+
+    def _drain(self):
+        """Waits out the other shards' calls in flight, so none is left behind."""
+        for shard in self._shards:
+            if shard.pending is not None:
+                try:
+                    shard.pending.result(timeout=self._timeout)
+                except Exception:  # noqa: BLE001 (already broken; the first error is raised)
+                    pass
+                shard.pending = None
+
+    def _restart_shard(self, shard):
+        """A new actor for `shard` on a live worker, its envs at their next episodes."""
+        lost = shard.worker
+        self._client.cancel([shard.future], force=True)
+        workers = self._live_workers()
+        others = [worker for worker in workers if worker != lost] or workers
+        self._start(shard, others[shard.index % len(others)])
+        result = self._wait(shard, shard.actor.reset(self._seed, shard.episodes.tolist()))
+        result["restarted"] = True
+        return result
+
+    def _gather(self, results):
+        if self._concatenate:
+            observations = {name: np.concatenate([r["observations"][name] for r in results])
+                            for name in results[0]["observations"]}
+        else:
+            observations = [r["observations"] for r in results]
+        # The episode an env is in is one less than the one it starts next.
+        info = {
+            "episodes": np.concatenate([r["episodes"] for r in results]) - 1,
+            "restarted": np.concatenate([r["restarted"] for r in results]),
+            "step_seconds": np.array([r["step_seconds"] for r in results]),
+        }
+        return (observations,
+                np.concatenate([r["reward"] for r in results]),
+                np.concatenate([r["terminated"] for r in results]),
+                np.concatenate([r["truncated"] for r in results]),
+                info)
+
+    def gym(self, render_mode=None, action_set=None):
+        """These environments as a Gymnasium VectorEnv (labenv.gym.VectorLab)."""
+        return labenv.gym.VectorLab.over(self, self._args[1], render_mode, action_set)
+
+    def close(self):
+        """Closes every shard's environments and removes its actor; idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        for shard in getattr(self, "_shards", []):
+            if shard.actor is not None and shard.worker in self._client.scheduler_info()["workers"]:
+                try:
+                    shard.actor.close().result(timeout=self._timeout)
+                except Exception:  # noqa: BLE001 (a dying worker takes its shard with it)
+                    pass
+            if shard.future is not None:
+                self._client.cancel([shard.future], force=True)
+            shard.actor = shard.future = None
+        if self._owns_client:
+            self._client.close(timeout=self._timeout)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()

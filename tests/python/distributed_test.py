@@ -1,0 +1,198 @@
+"""labenv.distributed: shards of a batch on a local Dask cluster.
+
+Two worker processes, one thread each, on the loopback address only. Kept
+short for CI: one cluster for the module, a few steps per case.
+"""
+
+import os
+import signal
+import time
+
+import numpy as np
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+import labenv  # noqa: E402
+from labenv import distributed as labenv_distributed  # noqa: E402
+from labenv_testing import TEST_LEVEL, config, random_actions  # noqa: E402
+
+SETTINGS = config(episodeLengthSeconds=0.05)  # 3-frame episodes: autoresets
+RGB = "RGB_INTERLEAVED"
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+        dashboard_address=None, local_directory=str(tmp_path_factory.mktemp("dask")))
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+@pytest.fixture
+def two_workers(client):
+    """The client, once both workers are up (a killed one restarts)."""
+    client.wait_for_workers(2, timeout=60)
+    return client
+
+
+def _actor_count(client):
+    return sum(client.run(lambda dask_worker: len(dask_worker.state.actors)).values())
+
+
+def test_an_uneven_split_steps_exactly_as_one_local_vector_lab(two_workers):
+    envs = labenv_distributed.DistributedVectorLab(two_workers, 5, "demo_maze",
+                                                   [RGB, "DEBUG.POS.TRANS"], SETTINGS)
+    assert [(first, count) for _, first, count in envs.shards] == [(0, 3), (3, 2)]
+    assert len({worker for worker, _, _ in envs.shards}) == 2  # one shard a worker
+    local = labenv.VectorLab(5, "demo_maze", [RGB, "DEBUG.POS.TRANS"], SETTINGS)
+    observations = envs.reset(seed=7)
+    assert observations[RGB].shape == (5, 24, 32, 3) and observations[RGB].dtype == np.uint8
+    assert observations["DEBUG.POS.TRANS"].dtype == np.float64
+    assert np.array_equal(observations[RGB], local.reset(seed=7)[RGB])
+    for actions in random_actions(np.random.default_rng(1), 8, envs=5):
+        observations, reward, terminated, truncated, info = envs.step(actions)
+        expected = local.step(actions)
+        assert np.array_equal(observations[RGB], expected[0][RGB])
+        assert np.array_equal(reward, expected[1]) and reward.dtype == np.float64
+        assert np.array_equal(terminated, expected[2]) and np.array_equal(truncated, expected[3])
+        assert not info["restarted"].any()
+    # Episodes of 3 frames: 8 steps end two and start a third.
+    assert info["episodes"].tolist() == [2] * 5
+    assert envs.action_spec() == local.action_spec() and envs.fps() == 60
+    envs.close()
+    assert _actor_count(two_workers) == 0
+
+
+def test_the_asynchronous_form_and_per_shard_observations(two_workers):
+    envs = labenv_distributed.DistributedVectorLab(two_workers, 4, "demo_maze", [RGB], SETTINGS,
+                                                   concatenate=False)
+    observations = envs.reset(seed=1)
+    assert [batch[RGB].shape[0] for batch in observations] == [2, 2]
+    envs.step_async(np.zeros((4, 7), np.intc))
+    with pytest.raises(RuntimeError, match="a step is in flight"):
+        envs.step_async(np.zeros((4, 7), np.intc))
+    observations, reward, *_ = envs.step_wait()  # the learner's work goes before this
+    assert len(observations) == 2 and reward.shape == (4,)
+    with pytest.raises(RuntimeError, match="no step in flight"):
+        envs.step_wait()
+    with pytest.raises(ValueError, match="3 rows, one per env"):
+        envs.step(np.zeros((3, 7), np.intc))
+    envs.close()
+    envs.close()  # twice is fine
+    with pytest.raises(RuntimeError, match="closed"):
+        envs.step(np.zeros((4, 7), np.intc))
+
+
+def test_the_gymnasium_form(two_workers):
+    envs = labenv_distributed.DistributedVectorLab(two_workers, 3, "demo_maze", [RGB], SETTINGS)
+    gym_envs = envs.gym(action_set="dmlab_default")
+    assert gym_envs.single_action_space.n == 9
+    observations, _ = gym_envs.reset(seed=0)
+    assert gym_envs.observation_space.contains(observations)
+    observations, rewards, terminated, truncated, infos = gym_envs.step(np.array([0, 1, 2]))
+    assert observations[RGB].shape == (3, 24, 32, 3)
+    assert infos["restarted"].tolist() == [False] * 3
+    gym_envs.close()
+    assert _actor_count(two_workers) == 0
+
+
+def _kill_worker_of_shard(client, envs, shard):
+    worker = envs.shards[shard][0]
+    os.kill(client.run(os.getpid)[worker], signal.SIGKILL)
+    return worker
+
+
+def test_a_killed_worker_loses_its_shard_with_a_clear_error(two_workers):
+    envs = labenv_distributed.DistributedVectorLab(two_workers, 5, "demo_maze", [RGB], SETTINGS,
+                                                   timeout=30)
+    envs.reset(seed=0)
+    envs.step(np.zeros((5, 7), np.intc))
+    _kill_worker_of_shard(two_workers, envs, 1)
+    started = time.monotonic()
+    with pytest.raises(labenv_distributed.ShardLostError, match=r"envs 3-4 \(shard 1 on tcp://"):
+        envs.step(np.zeros((5, 7), np.intc))
+    assert time.monotonic() - started < 30
+    with pytest.raises(labenv_distributed.ShardLostError, match="restart=True"):
+        envs.step(np.zeros((5, 7), np.intc))
+    envs.close()
+
+
+def test_restart_recreates_the_shard_and_the_untouched_envs_stay_equal(two_workers):
+    envs = labenv_distributed.DistributedVectorLab(two_workers, 5, "demo_maze", [RGB], SETTINGS,
+                                                   restart=True, timeout=30)
+    local = labenv.VectorLab(5, "demo_maze", [RGB], SETTINGS)
+    envs.reset(seed=5)
+    local.reset(seed=5)
+    actions = random_actions(np.random.default_rng(2), 10, envs=5)
+    for step_actions in actions[:4]:
+        envs.step(step_actions)
+        local.step(step_actions)
+    lost = _kill_worker_of_shard(two_workers, envs, 1)
+    observations, reward, terminated, truncated, info = envs.step(actions[4])
+    expected = local.step(actions[4])
+    assert info["restarted"].tolist() == [False, False, False, True, True]
+    assert envs.shards[1][0] != lost
+    # Envs 3 and 4 were in episode 1: they start episode 2, fresh.
+    assert info["episodes"].tolist()[3:] == [2, 2]
+    assert reward[3:].tolist() == [0, 0] and not terminated[3:].any() and not truncated[3:].any()
+    assert np.array_equal(observations[RGB][:3], expected[0][RGB][:3])
+    for step_actions in actions[5:]:
+        observations, *_ = envs.step(step_actions)
+        assert np.array_equal(observations[RGB][:3], local.step(step_actions)[0][RGB][:3])
+    envs.close()
+
+
+def test_a_level_error_in_a_worker_carries_the_levels_message(two_workers):
+    envs = labenv_distributed.DistributedVectorLab(
+        two_workers, 2, TEST_LEVEL, ["TEST.COUNTER"], config(failAtFrame=2))
+    envs.reset(seed=0)
+    envs.step(np.zeros((2, 7), np.intc))
+    with pytest.raises(RuntimeError, match=r"env 0 \(shard 0 on .*step failed on purpose"):
+        envs.step(np.zeros((2, 7), np.intc))
+    envs.close()
+
+
+def test_bad_arguments_are_clear_errors(two_workers):
+    with pytest.raises(ValueError, match="num_envs >= 1"):
+        labenv_distributed.DistributedVectorLab(two_workers, 0, "demo_maze", [RGB])
+    with pytest.raises(RuntimeError, match="no built-in level 'no_such_level'"):
+        labenv_distributed.DistributedVectorLab(two_workers, 2, "no_such_level", [RGB])
+    assert _actor_count(two_workers) == 0
+    started = time.monotonic()
+    with pytest.raises(ConnectionError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
+        labenv_distributed.DistributedVectorLab("tcp://127.0.0.1:9", 2, "demo_maze", [RGB],
+                                                timeout=2)
+    assert time.monotonic() - started < 15
+
+
+def test_split_is_even_and_larger_first():
+    assert labenv_distributed.split(5, 2) == [(0, 3), (3, 2)]
+    assert labenv_distributed.split(4, 4) == [(0, 1), (1, 1), (2, 1), (3, 1)]
+    assert labenv_distributed.split(7, 3) == [(0, 3), (3, 2), (5, 2)]
+
+
+def test_the_docs_examples_run():
+    import re
+
+    from labenv_testing import HERE
+
+    with open(os.path.join(HERE, "..", "..", "docs", "distributed.md")) as doc:
+        blocks = re.findall(r"```python\n(.*?)```", doc.read(), re.S)
+    scope = {"np": np}
+    # The three lines, on the loopback address only, then the steps.
+    exec(blocks[0].replace("threads_per_worker=1)",
+                           "threads_per_worker=1, host='127.0.0.1', dashboard_address=None)"),
+         scope)
+    try:
+        exec(blocks[1], scope)
+        assert scope["observations"]["RGB_INTERLEAVED"].shape == (8, 84, 84, 3)
+        assert scope["info"]["restarted"].tolist() == [False] * 8
+        assert _actor_count(scope["client"]) == 0
+    finally:
+        cluster = scope["client"].cluster
+        scope["client"].close()
+        cluster.close()
