@@ -8,8 +8,8 @@ random actions, it measures in one run, in interleaved rounds:
   - local: one labenv.VectorLab of all the environments, at 1 and at 2
     threads (the better is the baseline);
   - distributed: DistributedVectorLab over a LocalCluster of 2 worker
-    processes (1 thread each, loopback), one shard of --envs_per_worker
-    environments in each;
+    processes (1 Dask thread each, loopback, a direct client), one shard of
+    --envs_per_worker environments in each, stepping on 1 thread;
 
 and breaks the distributed step down: stepping (the slower shard's
 VectorLab.step, timed in its worker), serialisation (Dask's serialize and
@@ -52,7 +52,9 @@ def local_rate(n, threads, actions):
 
 def distributed_rate(client, n, actions):
     """(steps per second, seconds a step: total, stepping)."""
-    envs = labenv_distributed.DistributedVectorLab(client, n, "demo_maze", OBSERVATIONS, CONFIG)
+    # Two workers on two cores: one stepping thread each.
+    envs = labenv_distributed.DistributedVectorLab(client, n, "demo_maze", OBSERVATIONS, CONFIG,
+                                                   num_threads=1)
     envs.reset(seed=0)
     stepping = []
     started = time.perf_counter()
@@ -94,7 +96,7 @@ def main():
     n = 2 * args.envs_per_worker
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                        host="127.0.0.1", dashboard_address=None)
-    client = distributed.Client(cluster)
+    client = distributed.Client(cluster, direct_to_workers=True)
     actions = random_actions(np.random.default_rng(0), args.steps, n)
     rows = []
     for round_index in range(args.rounds):

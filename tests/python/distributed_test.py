@@ -26,7 +26,7 @@ def client(tmp_path_factory):
     cluster = distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
         dashboard_address=None, local_directory=str(tmp_path_factory.mktemp("dask")))
-    client = distributed.Client(cluster)
+    client = distributed.Client(cluster, direct_to_workers=True)
     yield client
     client.close()
     cluster.close()
@@ -167,6 +167,17 @@ def test_bad_arguments_are_clear_errors(two_workers):
         labenv_distributed.DistributedVectorLab("tcp://127.0.0.1:9", 2, "demo_maze", [RGB],
                                                 timeout=2)
     assert time.monotonic() - started < 15
+
+
+def test_a_client_that_routes_through_the_scheduler_is_warned_about(two_workers):
+    routed = distributed.Client(two_workers.scheduler.address, set_as_default=False)
+    try:
+        with pytest.warns(UserWarning, match="direct_to_workers=True"):
+            envs = labenv_distributed.DistributedVectorLab(routed, 2, "demo_maze", [RGB],
+                                                           SETTINGS)
+        envs.close()
+    finally:
+        routed.close()
 
 
 def test_split_is_even_and_larger_first():

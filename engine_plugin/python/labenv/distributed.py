@@ -1,7 +1,8 @@
 """labenv.distributed: a batch of environments spread over a Dask cluster.
 
     import distributed, labenv.distributed
-    client = distributed.Client(distributed.LocalCluster(n_workers=2, threads_per_worker=1))
+    client = distributed.Client(distributed.LocalCluster(n_workers=2, threads_per_worker=1),
+                                direct_to_workers=True)
     envs = labenv.distributed.DistributedVectorLab(client, 32, 'demo_maze', ['RGB_INTERLEAVED'])
     observations = envs.reset(seed=0)                  # {'RGB_INTERLEAVED': (32, 84, 84, 3)}
     observations, reward, terminated, truncated, info = envs.step(actions)
@@ -38,6 +39,7 @@ See docs/distributed.md.
 
 import time
 import uuid
+import warnings
 
 import numpy as np
 
@@ -148,8 +150,10 @@ class DistributedVectorLab:
     """num_envs environments of `level` in shards on a Dask cluster.
 
     Args:
-      client: a distributed.Client, or a scheduler address ('tcp://host:8786')
-        for which one is made (and closed by close()).
+      client: a distributed.Client, made with direct_to_workers=True (else
+        each call to a shard goes through the scheduler: slower, and a
+        warning says so), or a scheduler address ('tcp://host:8786') for
+        which one is made (and closed by close()).
       num_envs: environments in all, >= 1.
       level, observations, config: as for labenv.VectorLab.
       shards: how many shards (default: one per worker process; at most
@@ -173,11 +177,18 @@ class DistributedVectorLab:
         self._owns_client = isinstance(client, str)
         if self._owns_client:
             try:
-                client = distributed.Client(client, timeout=self._timeout)
+                client = distributed.Client(client, timeout=self._timeout,
+                                            direct_to_workers=True)
             except (OSError, TimeoutError) as error:
                 raise ConnectionError(
                     "cannot reach the Dask scheduler at {} within {} s: {}".format(
                         client, self._timeout, error)) from None
+        if not client.direct_to_workers:
+            # Not changed behind the caller's back: it is their client.
+            warnings.warn(
+                "the Dask client was made without direct_to_workers=True, so every call to a "
+                "shard goes through the scheduler, which costs about 3 times the round trip; "
+                "make it with distributed.Client(..., direct_to_workers=True)", stacklevel=2)
         self._client = client
         self.num_envs = int(num_envs)
         self._args = (level, list(observations), config, num_threads)
