@@ -100,6 +100,12 @@ def test_the_gymnasium_form(two_workers):
     assert _actor_count(two_workers) == 0
 
 
+def _client_count(client):
+    """Clients the scheduler knows, less its own fire-and-forget one."""
+    return client.run_on_scheduler(
+        lambda dask_scheduler: len(set(dask_scheduler.clients) - {"fire-and-forget"}))
+
+
 def _kill_worker_of_shard(client, envs, shard):
     worker = envs.shards[shard][0]
     os.kill(client.run(os.getpid)[worker], signal.SIGKILL)
@@ -178,6 +184,32 @@ def test_a_client_that_routes_through_the_scheduler_is_warned_about(two_workers)
         envs.close()
     finally:
         routed.close()
+
+
+def test_closing_leaves_no_actor_client_or_worker_process_behind(tmp_path):
+    import psutil
+
+    before = {child.pid for child in psutil.Process().children(recursive=True)}
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address=None,
+                                       local_directory=str(tmp_path))
+    watcher = distributed.Client(cluster, set_as_default=False)
+    # From an address: it makes (and must close) its own client.
+    with labenv_distributed.DistributedVectorLab(cluster.scheduler_address, 2, "demo_maze",
+                                                 [RGB], SETTINGS) as envs:
+        envs.reset(seed=0)
+        assert _actor_count(watcher) == 1
+        assert _client_count(watcher) == 2
+    assert _actor_count(watcher) == 0
+    deadline = time.monotonic() + 10
+    while _client_count(watcher) > 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _client_count(watcher) == 1  # only the watcher
+    watcher.close()
+    cluster.close()
+    left = {child.pid for child in psutil.Process().children(recursive=True)} - before
+    assert not [pid for pid in left if psutil.pid_exists(pid)
+                and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]
 
 
 def test_split_is_even_and_larger_first():
