@@ -45,18 +45,19 @@ inline std::string ReadNumber(lua_State* L, int index, double* value) {
   return {};
 }
 
-// A whole, finite number that fits in int64.
+// A finite number that fits in int64, truncated toward zero as Lua 5.1's
+// lua_tointeger does: DeepMind Lab's and Torch7's C code read their integer
+// arguments (sizes, dims, indices, seeds) so, and levels written for them
+// pass 2.7 for 2. NaN, infinities and numbers outside int64, where their
+// C code would be undefined, are errors.
 inline std::string ReadInteger(lua_State* L, int index, std::int64_t* value) {
   if (lua_type(L, index) == LUA_TNUMBER) [[likely]] {
     const double number = lua_tonumber(L, index);
-    // 2^63 is exact in double; every double in range converts exactly, and
-    // NaN is out of range.
+    // 2^63 is exact in double, and every double in range truncates into
+    // int64; NaN is out of range.
     if (number >= -0x1p63 && number < 0x1p63) [[likely]] {
-      const auto whole = static_cast<std::int64_t>(number);
-      if (static_cast<double>(whole) == number) [[likely]] {
-        *value = whole;
-        return {};
-      }
+      *value = static_cast<std::int64_t>(number);
+      return {};
     }
   }
   return Expected(L, index, "integer");

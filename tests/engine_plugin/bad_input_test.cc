@@ -218,7 +218,7 @@ TEST(BadInputTest, BadCustomObservationSpecsFailInit) {
             "is taken"},
            {"{name = 'A', type = 'Halves', shape = {1}}", "'Bytes', 'Doubles', 'Floats' or 'String'"},
            {"{name = 'A', type = 'Doubles', shape = {-1}}", "extent -1 is negative"},
-           {"{name = 'A', type = 'Doubles', shape = {0.5}}", "shape[1]: integer expected"},
+           {"{name = 'A', type = 'Doubles', shape = {1/0}}", "shape[1]: integer expected"},
            {"{name = 5, type = 'Doubles', shape = {1}}", "name: string expected"},
            {"'A'", "table {name=, type=, shape=} expected"},
        }) {

@@ -55,8 +55,14 @@ testing.case('(d1, ..., dk): ranks 1 to 5', function()
   testing.assertEqual(t:sum(), 0)
 end)
 
+testing.case('(d1, ..., dk): fractional extents truncate toward zero', function()
+  testing.assertEqual(tensor.ByteTensor(51.2):shape(), {51})
+  testing.assertEqual(tensor.DoubleTensor(2.9, 1.1):shape(), {2, 1})
+end)
+
 testing.case('(d1, ..., dk): extents must be integers >= 1', function()
-  for _, bad in ipairs({0, -1, 1.5, 0/0, 1/0, -1/0}) do
+  -- Fractions truncate toward zero, as DeepMind Lab reads them: 0.5 is 0.
+  for _, bad in ipairs({0, -1, 0.5, -0.5, 0/0, 1/0, -1/0}) do
     expectError(function() return tensor.DoubleTensor(bad) end)
     expectError(function() return tensor.DoubleTensor(2, bad) end)
   end
@@ -224,7 +230,7 @@ testing.case('{file}: bad fields are errors that name the field', function()
   expectError(function() return tensor.ByteTensor{file = {name = 5}} end, 'name')
   expectError(function() return tensor.ByteTensor{file = {name = name, byteOffset = -1}} end,
               'byteOffset')
-  expectError(function() return tensor.ByteTensor{file = {name = name, byteOffset = 1.5}} end,
+  expectError(function() return tensor.ByteTensor{file = {name = name, byteOffset = 0/0}} end,
               'byteOffset')
   expectError(function() return tensor.ByteTensor{file = {name = name, byteOffset = 5}} end,
               'byteOffset')

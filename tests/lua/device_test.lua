@@ -48,7 +48,7 @@ testing.case('cuda() checks its device argument', function()
               "bad argument #1 to 'cuda' (integer expected, got string)")
   expectError(function() t:cuda(-1) end,
               "bad argument #1 to 'cuda' (device -1 out of range [0, 2147483647])")
-  expectError(function() t:cuda(1.5) end, "bad argument #1 to 'cuda' (integer expected")
+  expectError(function() t:cuda(1/0) end, "bad argument #1 to 'cuda' (integer expected")
   expectError(function() t:cuda(0, 1) end, "bad argument #2 to 'cuda' (no value expected")
   expectError(function() t.cuda(1) end, "'cuda'")
 end)

@@ -9,7 +9,9 @@ local expectError = testing.assertErrorContains
 
 local NAN, INF = 0 / 0, 1 / 0
 -- Values that are not integers, for arguments that must be.
-local NON_INTEGERS = {1.5, NAN, INF, -INF, 'x', true, {}}
+-- Fractions are integers truncated toward zero (DeepMind Lab reads them
+-- with lua_tointeger); these are not.
+local NON_INTEGERS = {NAN, INF, -INF, 'x', true, {}}
 
 local function m23()
   return tensor.DoubleTensor{{1, 2, 3}, {4, 5, 6}}
@@ -32,12 +34,22 @@ testing.case('select: bad dim or index', function()
   expectError(function() return z:select() end, "bad argument #1 to 'select'")
 end)
 
+testing.case('fractional dims, indices and sizes truncate toward zero', function()
+  local z = m23()
+  testing.assertEqual(z:select(1.9, 2.2):val(), {4, 5, 6})
+  testing.assertEqual(z:narrow(2, 1.5, 2.7):val(), {{1, 2}, {4, 5}})
+  testing.assertEqual(z(2.99, 3.01):val(), 6)
+  testing.assertEqual(z:transpose(1.5, 2.5):shape(), {3, 2})
+  -- Truncated to 0, which is out of range: the usual error.
+  expectError(function() return z:select(0.9, 1) end, "bad argument #1 to 'select'")
+end)
+
 testing.case('__call: bad or too many indices', function()
   local z = m23()
   expectError(function() return z(0) end)
   expectError(function() return z(3) end)
   expectError(function() return z(1, 4) end)
-  expectError(function() return z(1.5) end)
+  expectError(function() return z(1/0) end)
   expectError(function() return z('x') end)
   expectError(function() return z(1, 1, 1) end)
   expectError(function() return z(1, NAN) end)
@@ -83,7 +95,7 @@ testing.case('reshape: bad shapes', function()
   expectError(function() return z:reshape{} end, 'reshape')
   expectError(function() return z:reshape{-6} end, 'reshape')
   expectError(function() return z:reshape{3, 'x'} end, 'reshape')
-  expectError(function() return z:reshape{3, 2.5} end, 'reshape')
+  expectError(function() return z:reshape{3, 1/0} end, 'reshape')
   expectError(function() return z:reshape(6) end, "bad argument #1 to 'reshape'")
   expectError(function() return z:reshape() end, "bad argument #1 to 'reshape'")
   expectError(function() return z:transpose(1, 2):reshape{6} end, 'reshape')
@@ -276,7 +288,7 @@ end)
 testing.case('tostring(maxElements): an integer', function()
   local z = m23()
   expectError(function() return z:tostring('x') end, "bad argument #1 to 'tostring'")
-  expectError(function() return z:tostring(1.5) end, "bad argument #1 to 'tostring'")
+  expectError(function() return z:tostring(1/0) end, "bad argument #1 to 'tostring'")
 end)
 
 testing.case("calling a method with '.' instead of ':'", function()

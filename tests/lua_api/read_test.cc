@@ -30,6 +30,13 @@ TEST_F(ReadTest, ReadIntegerAcceptsWholeNumbersInInt64) {
            {"-0.0", 0},
            {"-2^63", INT64_MIN},
            {"2^63 - 1024", INT64_MAX - 1023},  // the largest double below 2^63
+           // Fractions truncate toward zero, as lua_tointeger does.
+           {"2.5", 2},
+           {"2.999", 2},
+           {"-2.7", -2},
+           {"0.5", 0},
+           {"-0.5", 0},
+           {"51.2", 51},
        }) {
     PushValue(L, expression);
     std::int64_t value = 42;
@@ -39,8 +46,8 @@ TEST_F(ReadTest, ReadIntegerAcceptsWholeNumbersInInt64) {
   }
 }
 
-TEST_F(ReadTest, ReadIntegerRejectsFractionsNaNInfinityAndOverflow) {
-  for (const char* expression : {"2.5", "0/0", "1/0", "-1/0", "2^63", "-2^63 - 2048", "1e300"}) {
+TEST_F(ReadTest, ReadIntegerRejectsNaNInfinityAndOverflow) {
+  for (const char* expression : {"0/0", "1/0", "-1/0", "2^63", "-2^63 - 2048", "1e300"}) {
     PushValue(L, expression);
     std::int64_t value = 42;
     EXPECT_THAT(ReadInteger(L, -1, &value), StartsWith("integer expected, got number "))
@@ -52,8 +59,8 @@ TEST_F(ReadTest, ReadIntegerRejectsFractionsNaNInfinityAndOverflow) {
 
 TEST_F(ReadTest, ReadIntegerMessagesShowTheValueOrType) {
   std::int64_t value;
-  PushValue(L, "2.5");
-  EXPECT_EQ(ReadInteger(L, -1, &value), "integer expected, got number 2.5");
+  PushValue(L, "1/0");
+  EXPECT_EQ(ReadInteger(L, -1, &value), "integer expected, got number inf");
   PushValue(L, "2^63");
   EXPECT_EQ(ReadInteger(L, -1, &value), "integer expected, got number 9.2233720368547758e+18");
   lua_pushnil(L);

@@ -126,8 +126,8 @@ TEST_F(MazeGenerationModuleTest, ConstructorErrorsNameTheFunctionAndTheOption) {
   EXPECT_EQ(Run("mg.mazeGeneration{height = 0, width = 3}"),
             "bad argument #1 to 'mazeGeneration' (a map of 0 x 3 cells; each side must be in "
             "[1, 1024])");
-  EXPECT_EQ(Run("mg.mazeGeneration{height = 2.5, width = 3}"),
-            "bad argument #1 to 'mazeGeneration' (height: integer expected, got number 2.5)");
+  EXPECT_EQ(Run("mg.mazeGeneration{height = 1/0, width = 3}"),
+            "bad argument #1 to 'mazeGeneration' (height: integer expected, got number inf)");
   EXPECT_EQ(Run("mg.mazeGeneration{entity = 7}"),
             "bad argument #1 to 'mazeGeneration' (entity: string expected, got number 7)");
   EXPECT_EQ(Run("mg.mazeGeneration{entity = '*P*\\n*x*'}"),
@@ -164,8 +164,8 @@ TEST_F(MazeGenerationModuleTest, RandomMazeErrorsUseTheLuaOptionNames) {
   EXPECT_EQ(Run("mg.randomMazeGeneration{apples = 1e10}"),
             "bad argument #1 to 'randomMazeGeneration' (apples: 32-bit integer expected, got "
             "number 10000000000)");
-  EXPECT_EQ(Run("mg.randomMazeGeneration{seed = 0.5}"),
-            "bad argument #1 to 'randomMazeGeneration' (seed: integer expected, got number 0.5)");
+  EXPECT_EQ(Run("mg.randomMazeGeneration{seed = -1/0}"),
+            "bad argument #1 to 'randomMazeGeneration' (seed: integer expected, got number -inf)");
   EXPECT_EQ(Run("mg.randomMazeGeneration{goal = 1}"),
             "bad argument #1 to 'randomMazeGeneration' (goal: boolean expected, got number 1)");
   EXPECT_EQ(Run("mg.randomMazeGeneration{spawns = 0}"),
@@ -185,8 +185,8 @@ TEST_F(MazeGenerationModuleTest, MethodErrorsNameTheMethodAndTheArgument) {
             "bad argument #2 to 'getVariationsCell' (column 6 is outside [1, 5])");
   EXPECT_EQ(Run("maze:setEntityCell(4, 1, 'P')"),
             "bad argument #1 to 'setEntityCell' (row 4 is outside [1, 3])");
-  EXPECT_EQ(Run("maze:setEntityCell(1, 1.5, 'P')"),
-            "bad argument #2 to 'setEntityCell' (integer expected, got number 1.5)");
+  EXPECT_EQ(Run("maze:setEntityCell(1, 1/0, 'P')"),
+            "bad argument #2 to 'setEntityCell' (integer expected, got number inf)");
   EXPECT_EQ(Run("maze:setEntityCell(1, 1, 'x')"),
             "bad argument #3 to 'setEntityCell' (unknown entity 'x'; expected '*', ' ', 'P', "
             "'A' or 'G')");
