@@ -280,8 +280,12 @@ absl::Status Engine::Init() {
   const LevelLimits limits =
       ResolveLimits(s.plugin.limits, /*from_path=*/!s.level.directory.empty());
   s.event_log.set_bytes_per_step(limits.tensors.memory_bytes);
+  std::vector<std::string> module_directories;
+  for (const std::string* directory : {&s.level.directory, &s.plugin.game_scripts_directory}) {
+    if (!directory->empty()) module_directories.push_back(*directory);
+  }
   absl::StatusOr<std::unique_ptr<LevelScript>> script = LevelScript::Load(
-      s.level.source, s.level.chunk_name, s.level.directory, limits,
+      s.level.source, s.level.chunk_name, module_directories, limits,
       [&](lua_State* L) { s.host->RegisterModules(L, s); }, &s.event_log);
   if (!script.ok()) return script.status();
   // The host calls the level through `s` from here on.

@@ -143,10 +143,10 @@ LevelScript::LevelScript(std::unique_ptr<Sandbox> vm)
     : vm_(std::move(vm)), L_(vm_->state()), api_ref_(LUA_NOREF) {}
 
 absl::StatusOr<std::unique_ptr<LevelScript>> LevelScript::Load(
-    absl::string_view source, const std::string& chunk_name, const std::string& directory,
-    const LevelLimits& limits, absl::FunctionRef<void(lua_State*)> register_host_modules,
-    EventSink* events) {
-  absl::StatusOr<std::unique_ptr<Sandbox>> vm = Sandbox::Create(limits, directory);
+    absl::string_view source, const std::string& chunk_name,
+    const std::vector<std::string>& module_directories, const LevelLimits& limits,
+    absl::FunctionRef<void(lua_State*)> register_host_modules, EventSink* events) {
+  absl::StatusOr<std::unique_ptr<Sandbox>> vm = Sandbox::Create(limits, module_directories);
   if (!vm.ok()) return vm.status();
   std::unique_ptr<LevelScript> script(new LevelScript(*std::move(vm)));
   lua_State* L = script->L_;
@@ -158,12 +158,17 @@ absl::StatusOr<std::unique_ptr<LevelScript>> LevelScript::Load(
   lua_api::RegisterRandomModule(L);
   RegisterEventsModule(L, events);
   register_host_modules(L);
-  if (!directory.empty() && !limits.restrict_libraries) {
+  if (!limits.restrict_libraries) {
+    // The same directories first, in the same order, as the sandbox's searcher.
     lua_getglobal(L, "package");
     lua_getfield(L, -1, "path");
-    lua_pushfstring(L, "%s/?.lua;%s", directory.c_str(), lua_tostring(L, -1));
-    lua_setfield(L, -3, "path");
-    lua_pop(L, 2);
+    for (auto directory = module_directories.rbegin(); directory != module_directories.rend();
+         ++directory) {
+      lua_pushfstring(L, "%s/?.lua;%s", directory->c_str(), lua_tostring(L, -1));
+      lua_replace(L, -2);
+    }
+    lua_setfield(L, -2, "path");
+    lua_pop(L, 1);
   }
   // The tensor types' metatables must exist before observeFrame receives
   // its lent frames, even in a level that never requires the module.

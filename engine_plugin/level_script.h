@@ -54,14 +54,15 @@ struct LevelObservation {
 class LevelScript {
  public:
   // `chunk_name` names the script in tracebacks ("@levels/demo_maze.lua");
-  // the script can require its neighbours in `directory` (may be empty):
-  // it goes first on package.path, or in the sandbox the sandbox's
-  // searcher reads it. `register_host_modules` adds the host's modules
+  // the script can require the Lua files in `module_directories` (its own
+  // directory, then gameScriptsDirectory; none for a built-in level):
+  // they go first on package.path, or in the sandbox the sandbox's
+  // searcher reads them. `register_host_modules` adds the host's modules
   // before the script runs. `events` must outlive the script.
   static absl::StatusOr<std::unique_ptr<LevelScript>> Load(
-      absl::string_view source, const std::string& chunk_name, const std::string& directory,
-      const LevelLimits& limits, absl::FunctionRef<void(lua_State*)> register_host_modules,
-      EventSink* events);
+      absl::string_view source, const std::string& chunk_name,
+      const std::vector<std::string>& module_directories, const LevelLimits& limits,
+      absl::FunctionRef<void(lua_State*)> register_host_modules, EventSink* events);
 
   absl::Status Init(const Settings& settings);
   // Also seeds dmlab.system.random's default generator with `seed`.

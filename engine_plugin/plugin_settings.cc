@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
+#include <system_error>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -56,6 +58,16 @@ absl::StatusOr<bool> ApplyPluginSetting(absl::string_view key, absl::string_view
           "setting 'episodeLengthSeconds': a number of seconds > 0 expected, got '", value, "'"));
     }
     settings->episode_length_seconds = seconds;
+  } else if (key == "gameScriptsDirectory") {
+    std::error_code error;
+    const std::filesystem::path directory =
+        std::filesystem::canonical(std::string(value), error);
+    if (error || !std::filesystem::is_directory(directory, error)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "setting 'gameScriptsDirectory': '", value, "' is not a directory",
+          error ? absl::StrCat(" (", error.message(), ")") : ""));
+    }
+    settings->game_scripts_directory = directory.string();
   } else if (key == "sandbox") {
     absl::StatusOr<bool> sandbox = ParseSettingBool(key, value);
     if (!sandbox.ok()) return sandbox.status();

@@ -4,6 +4,8 @@
 #ifndef ENGINE_PLUGIN_PLUGIN_SETTINGS_H_
 #define ENGINE_PLUGIN_PLUGIN_SETTINGS_H_
 
+#include <string>
+
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine_plugin/sandbox.h"
@@ -13,6 +15,9 @@ namespace engine_plugin {
 
 struct PluginSettings {
   double episode_length_seconds = 0;  // 0: no limit
+  // A tree of Lua modules the level may require (DeepMind Lab's
+  // game_scripts), as an absolute path; empty: none.
+  std::string game_scripts_directory;
   LimitSettings limits;
   // Where the host's frame is handed out, and whether it is rendered into
   // page-locked memory to be uploaded from there.

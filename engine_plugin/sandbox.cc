@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <string>
+#include <system_error>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -140,10 +144,22 @@ bool IsModuleName(absl::string_view name) {
   return true;
 }
 
+// Whether `path` lies inside `directory` once symbolic links are
+// resolved: a module of the tree cannot be a link out of it.
+bool InsideTree(const std::string& directory, const std::string& path) {
+  std::error_code error;
+  const std::filesystem::path root = std::filesystem::weakly_canonical(directory, error);
+  if (error) return false;
+  const std::filesystem::path file = std::filesystem::weakly_canonical(path, error);
+  if (error) return false;
+  const auto [root_end, file_at] = std::mismatch(root.begin(), root.end(), file.begin(), file.end());
+  return root_end == root.end();
+}
+
 // [-1, +1, e] The sandbox's searcher for require(name): a pure-Lua
-// <directory>/a/b.lua for 'a.b', with the directory in upvalue 1. As
-// require expects, a module it cannot find gives a string saying where it
-// looked.
+// <directory>/a/b.lua for 'a.b', in each directory of its upvalues in
+// turn (the level's, then gameScriptsDirectory). As require expects, a
+// module it cannot find gives a string saying where it looked.
 lua_api::NResultsOr LoadNeighbour(lua_State* L) {
   std::string name;
   if (std::string why = lua_api::ReadString(L, 1, &name); !why.empty()) {
@@ -153,27 +169,34 @@ lua_api::NResultsOr LoadNeighbour(lua_State* L) {
   if (!IsModuleName(name)) {
     looked = "\n\tno file beside the level (the sandbox loads only names of letters, digits and "
              "'_' between dots)";
-  } else {
-    const std::string path = absl::StrCat(lua_tostring(L, lua_upvalueindex(1)), "/",
-                                          absl::StrReplaceAll(name, {{".", "/"}}), ".lua");
+  }
+  for (int upvalue = 1; looked.empty() || IsModuleName(name); ++upvalue) {
+    if (lua_isnone(L, lua_upvalueindex(upvalue))) break;
+    const std::string directory = lua_tostring(L, lua_upvalueindex(upvalue));
+    const std::string path =
+        absl::StrCat(directory, "/", absl::StrReplaceAll(name, {{".", "/"}}), ".lua");
     absl::StatusOr<std::string> read = ReadLevelFile(path);
     if (absl::IsNotFound(read.status())) {
-      looked = absl::StrCat("\n\tno file '", path, "'");
-    } else {
-      const std::string error = absl::StrCat("error loading module '", name, "' from '", path, "': ");
-      if (!read.ok()) return absl::StrCat(error, read.status().message());
-      const std::string& source = *read;
-      if (!source.empty() && source[0] == kBinaryChunk) {
-        return absl::StrCat(error, "binary chunks are not allowed in the sandbox");
-      }
-      // Protected inside: a syntax or memory error comes back as a status.
-      if (luaL_loadbuffer(L, source.data(), source.size(), ("@" + path).c_str()) != 0) {
-        std::string message = lua_tostring(L, -1);
-        lua_pop(L, 1);
-        return error + message;
-      }
-      return 1;
+      absl::StrAppend(&looked, "\n\tno file '", path, "'");
+      continue;
     }
+    const std::string error = absl::StrCat("error loading module '", name, "' from '", path, "': ");
+    if (!read.ok()) return absl::StrCat(error, read.status().message());
+    if (!InsideTree(directory, path)) {
+      return absl::StrCat(error, "it links outside '", directory, "', and the sandbox reads only "
+                          "inside it");
+    }
+    const std::string& source = *read;
+    if (!source.empty() && source[0] == kBinaryChunk) {
+      return absl::StrCat(error, "binary chunks are not allowed in the sandbox");
+    }
+    // Protected inside: a syntax or memory error comes back as a status.
+    if (luaL_loadbuffer(L, source.data(), source.size(), ("@" + path).c_str()) != 0) {
+      std::string message = lua_tostring(L, -1);
+      lua_pop(L, 1);
+      return error + message;
+    }
+    return 1;
   }
   lua_pushlstring(L, looked.data(), looked.size());
   return 1;
@@ -218,7 +241,8 @@ end
 
 // [-0, +0, -] Opens the libraries a restricted VM keeps, then restricts
 // them. Runs before any script, unprotected by the cap.
-absl::Status OpenRestricted(lua_State* L, const std::string& directory) {
+absl::Status OpenRestricted(lua_State* L, const std::vector<std::string>& directories,
+                            OutputBudget* output) {
   const std::pair<const char*, lua_CFunction> kLibraries[] = {
       {"", &luaopen_base},           {LUA_LOADLIBNAME, &luaopen_package},
       {LUA_TABLIBNAME, &luaopen_table}, {LUA_STRLIBNAME, &luaopen_string},
@@ -234,16 +258,18 @@ absl::Status OpenRestricted(lua_State* L, const std::string& directory) {
     return absl::InternalError(lua_tostring(L, -1));
   }
   int searchers = 0;
-  if (!directory.empty()) {
-    lua_pushlstring(L, directory.data(), directory.size());
-    lua_pushcclosure(L, &lua_api::Raising<&LoadNeighbour>, 1);
+  if (!directories.empty()) {
+    for (const std::string& directory : directories) {
+      lua_pushlstring(L, directory.data(), directory.size());
+    }
+    lua_pushcclosure(L, &lua_api::Raising<&LoadNeighbour>, static_cast<int>(directories.size()));
     ++searchers;
   }
   if (lua_api::NResultsOr restricted = lua_api::Call(L, searchers, 0); !restricted.ok()) {
     return absl::InternalError(absl::StrCat("cannot restrict the Lua libraries: ",
                                             restricted.error()));
   }
-  return absl::OkStatus();
+  return OpenSandboxIo(L, output);
 }
 
 constexpr std::int64_t kSandboxMemoryMegabytes = 256;
@@ -270,8 +296,8 @@ LevelLimits ResolveLimits(const LimitSettings& settings, bool from_path) {
   return limits;
 }
 
-absl::StatusOr<std::unique_ptr<Sandbox>> Sandbox::Create(const LevelLimits& limits,
-                                                         const std::string& directory) {
+absl::StatusOr<std::unique_ptr<Sandbox>> Sandbox::Create(
+    const LevelLimits& limits, const std::vector<std::string>& directories) {
   std::unique_ptr<Sandbox> sandbox(new Sandbox(limits));
   lua_api::LuaMemoryCap& memory = sandbox->memory_;
   memory.limit = limits.memory_bytes;
@@ -288,7 +314,9 @@ absl::StatusOr<std::unique_ptr<Sandbox>> Sandbox::Create(const LevelLimits& limi
   if (memory.limit != 0) lua_atpanic(L, &Panic);
   lua_api::SetTensorLimits(L, limits.tensors);
   if (limits.restrict_libraries) {
-    if (absl::Status opened = OpenRestricted(L, directory); !opened.ok()) return opened;
+    if (absl::Status opened = OpenRestricted(L, directories, &sandbox->output_); !opened.ok()) {
+      return opened;
+    }
   } else {
     luaL_openlibs(L);
   }
@@ -365,6 +393,7 @@ lua_api::NResultsOr Sandbox::Call(int nargs, int nresults) {
     lua_insert(L_, -(nargs + 2));
     ++nargs;  // the function itself becomes RunCapped's first argument
   }
+  if (outermost) output_.used = 0;  // each callback has its own output budget
   if (outermost && watchdog_.limit > 0) {
     watchdog_ = {.limit = watchdog_.limit, .executed = 0, .armed = true, .tripped = false};
     lua_sethook(L_, &CountHook, LUA_MASKCOUNT,

@@ -8,7 +8,10 @@
 //    setting). The script gets base, package, string, table, math,
 //    coroutine and os.clock/date/difftime/time, and nothing that reaches
 //    outside the VM:
-//      - no io, dofile, loadfile, newproxy (user finalizers), and no
+//      - of io only writing to the process's stdout and stderr
+//        (io.write, io.stdout:write, io.stderr:write, flush), at most
+//        kOutputBytesPerCall bytes a callback (sandbox_io.h): no files;
+//      - no dofile, loadfile, newproxy (user finalizers), and no
 //        os.execute, exit, getenv, remove, rename, tmpname, setlocale;
 //      - of debug only debug.traceback, which reads just the script's own
 //        stack (the engine's errors take their traceback in C, never
@@ -16,10 +19,11 @@
 //      - load and loadstring refuse binary chunks, which Lua 5.1 runs
 //        unverified (crafted bytecode can crash the host);
 //      - require finds only the preloaded modules (dmlab.system.*) and
-//        pure-Lua files beside the level: `require 'a.b'` reads
-//        <level directory>/a/b.lua, for names of letters, digits and '_'
-//        between dots. No C modules, package.loadlib, package.path or
-//        package.cpath;
+//        pure-Lua files beside the level and in the gameScriptsDirectory
+//        tree: `require 'a.b'` reads <directory>/a/b.lua, for names of
+//        letters, digits and '_' between dots, and only a file that lies
+//        inside its directory once links are resolved. No C modules,
+//        package.loadlib, package.path or package.cpath;
 //      - the tensor file constructor ({file = ...}) is refused.
 //    Under LuaJIT, the jit and ffi modules are not opened either.
 //  - A memory cap (`memory_bytes`, lua_api/lua_memory.h): the VM's
@@ -62,10 +66,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "engine_plugin/sandbox_io.h"
 #include "lua_api/lua.h"
 #include "lua_api/lua_memory.h"
 #include "lua_api/n_results_or.h"
@@ -102,10 +108,11 @@ LevelLimits ResolveLimits(const LimitSettings& settings, bool from_path);
 
 class Sandbox {
  public:
-  // A new VM with the libraries the limits allow. `directory` is where
-  // the level's neighbour files are (empty: none).
-  static absl::StatusOr<std::unique_ptr<Sandbox>> Create(const LevelLimits& limits,
-                                                         const std::string& directory);
+  // A new VM with the libraries the limits allow. `directories` are where
+  // require finds Lua modules, in order (the level's own directory, then
+  // gameScriptsDirectory); none for a built-in level.
+  static absl::StatusOr<std::unique_ptr<Sandbox>> Create(
+      const LevelLimits& limits, const std::vector<std::string>& directories);
   ~Sandbox();
 
   lua_State* state() const { return L_; }
@@ -152,6 +159,7 @@ class Sandbox {
   LevelLimits limits_;
   lua_api::LuaMemoryCap memory_;
   Watchdog watchdog_;
+  OutputBudget output_;
   InstructionMeter meter_{this};
   int depth_ = 0;  // Calls running, nested ones included
   lua_State* L_ = nullptr;

@@ -7,6 +7,7 @@
 //       --png=out.png [--top_down_png=top.png] [--setting=key=value,...]
 //       [--episodes=N] [--frames=DIR --frame_every=N]
 //       [--contact_sheet=sheet.png] [--gif=episode.gif --gif_every=N]
+//       [--game_scripts=DIR]
 //
 // Each step advances the host one control step (a frame, for the maze).
 // On the maze, the agents move as a player would; on any other host,
@@ -91,6 +92,9 @@ ABSL_FLAG(std::string, contact_sheet, "",
           "agent's path, as this PNG (none when empty)");
 ABSL_FLAG(std::string, gif, "", "write the first episode as this animated GIF (none when empty)");
 ABSL_FLAG(int, gif_every, 6, "with --gif, keep every this many steps' frame");
+ABSL_FLAG(std::string, game_scripts, "",
+          "a tree of Lua modules the level may require, as DeepMind Lab's game_scripts (the "
+          "gameScriptsDirectory setting)");
 ABSL_FLAG(std::vector<std::string>, setting, {},
           "more engine/level settings, comma-separated key=value pairs");
 
@@ -357,6 +361,9 @@ absl::Status Run() {
       {"width", absl::StrCat(absl::GetFlag(FLAGS_width))},
       {"height", absl::StrCat(absl::GetFlag(FLAGS_height))},
   };
+  if (const std::string scripts = absl::GetFlag(FLAGS_game_scripts); !scripts.empty()) {
+    settings.emplace_back("gameScriptsDirectory", FromWorkingDirectory(scripts));
+  }
   for (const std::string& setting : absl::GetFlag(FLAGS_setting)) {
     const std::size_t equals = setting.find('=');
     if (equals == std::string::npos) {
