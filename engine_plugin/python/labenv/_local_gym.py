@@ -182,14 +182,10 @@ spaces = types.SimpleNamespace(
 )
 
 
-class Env(abc.ABC):
-    """gymnasium.Env: reset(seed=, options=), step, render, close."""
+class _Seeded(abc.ABC):
+    """What Env and VectorEnv share: np_random, seeded by reset(seed=...),
+    unwrapped, and closing as a context manager."""
 
-    metadata = {"render_modes": []}
-    render_mode = None
-    spec = None
-    action_space = None
-    observation_space = None
     _np_random = None
 
     @property
@@ -204,6 +200,26 @@ class Env(abc.ABC):
         if seed is not None:
             self._np_random = np.random.default_rng(seed)
 
+    @property
+    def unwrapped(self):
+        return self
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        self.close()
+
+
+class Env(_Seeded):
+    """gymnasium.Env: reset(seed=, options=), step, render, close."""
+
+    metadata = {"render_modes": []}
+    render_mode = None
+    spec = None
+    action_space = None
+    observation_space = None
+
     @abc.abstractmethod
     def step(self, action):
         """(obs, reward, terminated, truncated, info)."""
@@ -214,16 +230,6 @@ class Env(abc.ABC):
 
     def close(self):
         """Frees what the environment holds."""
-
-    @property
-    def unwrapped(self):
-        return self
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, exc_value, traceback):
-        self.close()
 
 
 # The registry: gymnasium.register, make, make_vec, spec, registry.
@@ -289,7 +295,7 @@ class AutoresetMode(enum.Enum):
     DISABLED = "Disabled"
 
 
-class VectorEnv(abc.ABC):
+class VectorEnv(_Seeded):
     """gymnasium.vector.VectorEnv: num_envs environments stepped as one."""
 
     metadata = {}
@@ -301,17 +307,6 @@ class VectorEnv(abc.ABC):
     action_space = None
     single_observation_space = None
     single_action_space = None
-    _np_random = None
-
-    @property
-    def np_random(self):
-        if self._np_random is None:
-            self._np_random = np.random.default_rng()
-        return self._np_random
-
-    def reset(self, *, seed=None, options=None):
-        if seed is not None:
-            self._np_random = np.random.default_rng(seed)
 
     @abc.abstractmethod
     def step(self, actions):
@@ -328,16 +323,6 @@ class VectorEnv(abc.ABC):
 
     def close_extras(self, **kwargs):
         """Frees what the environments hold."""
-
-    @property
-    def unwrapped(self):
-        return self
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, exc_value, traceback):
-        self.close()
 
 
 def batch_space(space, n):
