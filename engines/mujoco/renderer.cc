@@ -1,6 +1,7 @@
 #include "engines/mujoco/renderer.h"
 
 #include <GL/osmesa.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cstring>
@@ -30,6 +31,23 @@ std::mutex making_contexts;
 // lets it go.
 void ReleaseCurrent() { OSMesaMakeCurrent(nullptr, nullptr, 0, 0, 0); }
 
+// MuJoCo's GL loader takes the first GetProcAddress among the process's
+// global symbols: EGL's, then OSMesa's, then GLX's. A library loaded with
+// global symbols before the first render (importing PyTorch brings libGL)
+// would win with GLX, whose entry points do nothing without a GLX context,
+// and every render would fail ("gladLoadGL error"). OSMesa is loaded
+// already (this code links it), but with local symbols when it came with
+// a Python extension; making them global puts it ahead of GLX.
+void MakeOsMesaGlobal() {
+  static const bool done = [] {
+    // RTLD_NOLOAD: only promotes the library loaded already; the handle is
+    // kept for the life of the process, as the library is.
+    dlopen("libOSMesa.so.8", RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
+    return true;
+  }();
+  (void)done;
+}
+
 }  // namespace
 
 struct Renderer::Gl {
@@ -55,6 +73,7 @@ absl::StatusOr<std::unique_ptr<Renderer>> Renderer::Create(mjModel* model, int w
     return absl::UnavailableError("OSMesa could not create a GL context");
   }
   const std::lock_guard<std::mutex> one_at_a_time(making_contexts);
+  MakeOsMesaGlobal();
   if (absl::Status current = renderer->MakeCurrent(); !current.ok()) return current;
   model->vis.global.offwidth = width;
   model->vis.global.offheight = height;

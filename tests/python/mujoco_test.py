@@ -158,3 +158,21 @@ def test_the_first_frame_matches_its_reference(level):
     assert difference.mean() < 2.0, difference.mean()
     assert (difference.max(axis=2) > 48).mean() < 0.01
     assert frame.std() > 10, "a blank frame"
+
+
+def test_rendering_works_when_torch_was_imported_first():
+    """Importing PyTorch first makes libGL's symbols global; MuJoCo's GL
+    loader must still take OSMesa's (it took GLX's and every render
+    failed). A fresh process: the loader runs once per process."""
+    import subprocess
+    import sys
+
+    code = (
+        "import torch, labenv\n"
+        "lab = labenv.Lab('cartpole_swingup', ['RGB_INTERLEAVED'], {'width': '32', 'height': '24'})\n"
+        "lab.reset(seed=0)\n"
+        "print(lab.observations()['RGB_INTERLEAVED'].max())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout.split()[-1]) > 0
