@@ -87,6 +87,23 @@ NResultsOr EpisodeTimeSeconds(lua_State* L) {
   return 1;
 }
 
+// DeepMind Lab's {window = {width, height}, buffer = {width, height}}: the
+// maze renders into its frame only, so both are the frame's size.
+NResultsOr ScreenShape(lua_State* L) {
+  if (std::string e = CheckModuleSelf(L, kModule, "screenShape"); !e.empty()) return e;
+  const GameHost& host = *HostOf<GameHost>(L);
+  lua_createtable(L, 0, 2);
+  for (const char* name : {"window", "buffer"}) {
+    lua_createtable(L, 0, 2);
+    lua_pushinteger(L, host.frame_width());
+    lua_setfield(L, -2, "width");
+    lua_pushinteger(L, host.frame_height());
+    lua_setfield(L, -2, "height");
+    lua_setfield(L, -2, name);
+  }
+  return 1;
+}
+
 NResultsOr Pickups(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "pickups"); !e.empty()) return e;
   const World* world = LoadedWorld(L);
@@ -174,6 +191,7 @@ constexpr ModuleFunction kFunctions[] = {
     {"addScore", &lua_api::Raising<&AddScore>},
     {"finishMap", &lua_api::Raising<&FinishMap>},
     {"episodeTimeSeconds", &lua_api::Raising<&EpisodeTimeSeconds>},
+    {"screenShape", &lua_api::Raising<&ScreenShape>},
     {"pickups", &lua_api::Raising<&Pickups>},
     {"renderCustomView", &lua_api::Raising<&RenderCustomView>},
 };

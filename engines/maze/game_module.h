@@ -8,6 +8,9 @@
 //   game:finishMap()           ends the map after this frame; the engine
 //                              then loads the level's nextMap()
 //   game:episodeTimeSeconds()  frames so far / fps
+//   game:screenShape()         {window = {width=, height=}, buffer = {width=,
+//                                height=}}: the frame's size, as DeepMind
+//                                Lab's levels read it
 //   game:pickups()             {{id=, type='apple'|'goal', position={x, y},
 //                                active=}, ...} of the current map
 //   game:renderCustomView{pos = {x, y}, look = {pitch, yaw},

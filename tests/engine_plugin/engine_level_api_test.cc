@@ -134,6 +134,9 @@ function api:hasEpisodeFinished(seconds)
   api.cell = info.cell[1] .. ',' .. info.cell[2]
   api.yaw = info.angles(2):val()
   api.time = game:episodeTimeSeconds()
+  local shape = game:screenShape()
+  api.shape = shape.window.width .. 'x' .. shape.window.height .. ' ' ..
+              shape.buffer.width .. 'x' .. shape.buffer.height
   local pickups = game:pickups()
   api.pickups = #pickups .. pickups[1].type .. pickups[2].type .. tostring(pickups[1].active)
   local view = game:renderCustomView{pos = {4.5, 1.5}, look = {0, 180}, width = 8, height = 6}
@@ -155,6 +158,7 @@ end
       {"cell", "2,2"},
       {"yaw", "0"},
       {"time", "0.05"},
+      {"shape", "84x84 84x84"},
       {"pickups", "2applegoaltrue"},
       {"view", "dmlab.system.tensor.ByteTensor 6x8x3 true"},
   };
