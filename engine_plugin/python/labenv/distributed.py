@@ -387,13 +387,19 @@ class DistributedVectorLab:
             return
         self._closed = True
         for shard in getattr(self, "_shards", []):
-            if shard.actor is not None and shard.worker in self._client.scheduler_info()["workers"]:
-                try:
+            # Best effort, shard by shard: a dead worker, or a client that
+            # closed first, took its shard with it already.
+            try:
+                live = self._client.scheduler_info()["workers"]
+                if shard.actor is not None and shard.worker in live:
                     shard.actor.close().result(timeout=self._timeout)
-                except Exception:  # noqa: BLE001 (a dying worker takes its shard with it)
-                    pass
-            if shard.future is not None:
-                self._client.cancel([shard.future], force=True)
+            except Exception:  # noqa: BLE001
+                pass
+            try:
+                if shard.future is not None:
+                    self._client.cancel([shard.future], force=True)
+            except Exception:  # noqa: BLE001
+                pass
             shard.actor = shard.future = None
         if self._owns_client:
             self._client.close(timeout=self._timeout)
