@@ -159,6 +159,9 @@ def test_a_level_error_in_a_worker_carries_the_levels_message(two_workers):
     envs.step(np.zeros((2, 7), np.intc))
     with pytest.raises(RuntimeError, match=r"env 0 \(shard 0 on .*step failed on purpose"):
         envs.step(np.zeros((2, 7), np.intc))
+    # Every shard answered: the next step works, the failed envs restarting.
+    observations, *_ = envs.step(np.zeros((2, 7), np.intc))
+    assert observations["TEST.COUNTER"].shape == (2, 2)
     envs.close()
 
 

@@ -292,9 +292,9 @@ class DistributedVectorLab:
         self._seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0]
                          if seed is None else seed)
         for shard in self._shards:
+            shard.episodes = np.zeros(shard.count, np.int64)  # a restart starts at episode 0
             shard.pending = shard.actor.reset(self._seed)
-        results = [self._collect(shard, restartable=False) for shard in self._shards]
-        return self._gather(results)[0]
+        return self._gather(self._collect_all())[0]
 
     def step_async(self, actions, num_steps=1, continuous=None):
         """Sends each shard its rows of the actions; step_wait gathers."""
@@ -316,20 +316,35 @@ class DistributedVectorLab:
         self._check_usable("step_wait")
         if any(shard.pending is None for shard in self._shards):
             raise RuntimeError("step_wait(): no step in flight; call step_async() first")
-        results = [self._collect(shard, restartable=self._restart) for shard in self._shards]
-        return self._gather(results)
+        return self._gather(self._collect_all())
 
     def step(self, actions, num_steps=1, continuous=None):
         """step_async then step_wait: VectorLab.step's results and an info dict."""
         self.step_async(actions, num_steps, continuous)
         return self.step_wait()
 
-    def _collect(self, shard, restartable):
+    def _collect_all(self):
+        """Every shard's result; a level's error is raised once all shards
+        have answered, so no call stays in flight and the next step works
+        (the failed environments start new episodes, as in VectorLab)."""
+        results, level_error = [], None
+        for shard in self._shards:
+            try:
+                results.append(self._collect(shard))
+            except ShardLostError:
+                raise
+            except RuntimeError as error:
+                level_error = level_error or error
+        if level_error is not None:
+            raise level_error
+        return results
+
+    def _collect(self, shard):
         call, shard.pending = shard.pending, None
         try:
             result = self._wait(shard, call)
         except ShardLostError as error:
-            if not restartable:
+            if not self._restart:
                 self._lost = error
                 self._drain()
                 raise
@@ -349,7 +364,8 @@ class DistributedVectorLab:
                 shard.pending = None
 
     def _restart_shard(self, shard):
-        """A new actor for `shard` on a live worker, its envs at their next episodes."""
+        """A new actor for `shard` on a live worker, its envs at their next
+        episodes (shard.episodes)."""
         lost = shard.worker
         self._client.cancel([shard.future], force=True)
         workers = self._live_workers()
