@@ -149,6 +149,11 @@ def test_restart_recreates_the_shard_and_the_untouched_envs_stay_equal(two_worke
     for step_actions in actions[5:]:
         observations, *_ = envs.step(step_actions)
         assert np.array_equal(observations[RGB][:3], local.step(step_actions)[0][RGB][:3])
+    # A shard lost before a reset is recreated by it, at episode 0: the
+    # whole batch equals the local one again.
+    two_workers.wait_for_workers(2, timeout=60)
+    _kill_worker_of_shard(two_workers, envs, 0)
+    assert np.array_equal(envs.reset(seed=6)[RGB], local.reset(seed=6)[RGB])
     envs.close()
 
 
