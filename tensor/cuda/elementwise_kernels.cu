@@ -7,6 +7,7 @@
 
 #include "tensor/cuda/device_element.h"
 #include "tensor/cuda/ops_kernels.h"
+#include "tensor/cuda/packed_walk.h"
 #include "tensor/cuda/strided_index.h"
 
 namespace tensor::cuda {
@@ -87,6 +88,48 @@ __global__ void ComponentKernel(ArithmeticOp op, StorageOf<E>* dst, KernelStride
     std::int64_t d, s;
     OffsetsOf(i, shape, dst_strides, src_strides, &d, &s);
     dst[d] = Combine<E>(op, dst[d], Element<E>::Widen(src[s]));
+  }
+}
+
+// data[i] op v for the one value *value, over `count` packable elements
+// (packed_walk.h). Each lane is Combine: the strided kernel's bits.
+template <ElementType E>
+__global__ void PackedScalarKernel(ArithmeticOp op, StorageOf<E>* data, const double* value,
+                                   std::int64_t count) {
+  using P = Pack<StorageOf<E>>;
+  const ComputeOf<E> v = FromDouble<ComputeOf<E>>(*value);
+  const std::int64_t packs = count / P::kLanes;
+  P* packed = reinterpret_cast<P*>(data);
+  for (std::int64_t i = FirstIndex(); i < packs; i += IndexStep()) {
+    P x = packed[i];
+#pragma unroll
+    for (int k = 0; k < P::kLanes; ++k) x.lane[k] = Combine<E>(op, x.lane[k], v);
+    packed[i] = x;
+  }
+  for (std::int64_t i = packs * P::kLanes + FirstIndex(); i < count; i += IndexStep()) {
+    data[i] = Combine<E>(op, data[i], v);
+  }
+}
+
+// dst[i] op src[i] over `count` packable elements.
+template <ElementType E>
+__global__ void PackedComponentKernel(ArithmeticOp op, StorageOf<E>* dst,
+                                      const StorageOf<E>* src, std::int64_t count) {
+  using P = Pack<StorageOf<E>>;
+  const std::int64_t packs = count / P::kLanes;
+  P* packed_dst = reinterpret_cast<P*>(dst);
+  const P* packed_src = reinterpret_cast<const P*>(src);
+  for (std::int64_t i = FirstIndex(); i < packs; i += IndexStep()) {
+    P x = packed_dst[i];
+    const P y = packed_src[i];
+#pragma unroll
+    for (int k = 0; k < P::kLanes; ++k) {
+      x.lane[k] = Combine<E>(op, x.lane[k], Element<E>::Widen(y.lane[k]));
+    }
+    packed_dst[i] = x;
+  }
+  for (std::int64_t i = packs * P::kLanes + FirstIndex(); i < count; i += IndexStep()) {
+    dst[i] = Combine<E>(op, dst[i], Element<E>::Widen(src[i]));
   }
 }
 
@@ -182,8 +225,14 @@ cudaError_t LaunchScalarOp(ElementType type, ArithmeticOp op, void* data,
                            const KernelStrides& value_strides, const KernelShape& shape) {
   return Dispatch(type, [&](auto tag) {
     constexpr ElementType kE = decltype(tag)::value;
-    ScalarKernel<kE><<<BlocksFor(shape.count), kThreadsPerBlock>>>(
-        op, static_cast<StorageOf<kE>*>(data), strides, values, value_strides, shape);
+    // One value (stride 0) for every element; several vary along the walk.
+    if (Packable(shape, data, strides.strides[0], data, 1) && value_strides.strides[0] == 0) {
+      PackedScalarKernel<kE><<<PackedBlocksFor<StorageOf<kE>>(shape.count), kThreadsPerBlock>>>(
+          op, static_cast<StorageOf<kE>*>(data), values, shape.count);
+    } else {
+      ScalarKernel<kE><<<BlocksFor(shape.count), kThreadsPerBlock>>>(
+          op, static_cast<StorageOf<kE>*>(data), strides, values, value_strides, shape);
+    }
     return cudaGetLastError();
   });
 }
@@ -196,9 +245,15 @@ cudaError_t LaunchComponentOp(ElementType type, ArithmeticOp op, void* dst,
     if constexpr (kE == ElementType::kBool) {
       return cudaErrorInvalidValue;
     } else {
-      ComponentKernel<kE><<<BlocksFor(shape.count), kThreadsPerBlock>>>(
-          op, static_cast<StorageOf<kE>*>(dst), dst_strides,
-          static_cast<const StorageOf<kE>*>(src), src_strides, shape);
+      if (Packable(shape, dst, dst_strides.strides[0], src, src_strides.strides[0])) {
+        PackedComponentKernel<kE><<<PackedBlocksFor<StorageOf<kE>>(shape.count), kThreadsPerBlock>>>(
+            op, static_cast<StorageOf<kE>*>(dst), static_cast<const StorageOf<kE>*>(src),
+            shape.count);
+      } else {
+        ComponentKernel<kE><<<BlocksFor(shape.count), kThreadsPerBlock>>>(
+            op, static_cast<StorageOf<kE>*>(dst), dst_strides,
+            static_cast<const StorageOf<kE>*>(src), src_strides, shape);
+      }
       return cudaGetLastError();
     }
   });

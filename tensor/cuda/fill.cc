@@ -13,7 +13,6 @@
 #include "tensor/cuda/runtime.h"
 #include "tensor/dtype.h"
 #include "tensor/elementwise.h"
-#include "tensor/internal/kernel_support.h"
 #include "tensor/internal/scalar_cast.h"
 
 namespace tensor::cuda {
@@ -24,9 +23,6 @@ absl::Status Fill(const Tensor& t, double value) {
   absl::StatusOr<std::byte*> origin = t.data();
   if (!origin.ok()) return origin.status();
   if (absl::Status s = CheckDevice(t.device().index); !s.ok()) return s;
-  if (!t.layout().IsContiguous()) {
-    if (absl::Status s = internal::CheckWritable(t, kName); !s.ok()) return s;
-  }
   // The element's bytes, converted as the CPU fill converts: to the
   // type's compute type first (float for the half types), then to it.
   std::uint64_t bits = 0;

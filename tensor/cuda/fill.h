@@ -17,9 +17,10 @@
 namespace tensor::cuda {
 
 // Sets every element of `t` to `value`. A CPU tensor is filled by the CPU.
-// Fails if `t` is invalid (a revoked loan), two of its elements share
-// memory, its device does not exist, or `value` is not a value of its
-// dtype; then nothing is written.
+// An expanded view (elements sharing memory) is filled as on the CPU: one
+// value, so the order of the writes cannot matter. Fails if `t` is invalid
+// (a revoked loan), its device does not exist, or `value` is not a value of
+// its dtype; then nothing is written.
 absl::Status Fill(const Tensor& t, double value);
 
 }  // namespace tensor::cuda

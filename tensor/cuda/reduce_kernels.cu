@@ -3,13 +3,15 @@
 // thread (or per warp, for long contiguous lines: sums and extremes). The accumulators are
 // the CPU's (tensor/internal/line_kernels.h): double for floating types;
 // for integers the type itself with wraparound along a dimension, and
-// double for a whole-tensor sum (tensor/reduce.cc).
+// double for a whole-tensor sum (tensor/reduce.cc). A contiguous
+// whole-tensor sum reads packed (packed_walk.h).
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
 #include "tensor/cuda/device_element.h"
 #include "tensor/cuda/ops_kernels.h"
+#include "tensor/cuda/packed_walk.h"
 #include "tensor/cuda/strided_index.h"
 
 namespace tensor::cuda {
@@ -44,8 +46,22 @@ __global__ void SumKernel(const StorageOf<E>* data, KernelStrides strides, Kerne
                           double* partials) {
   __shared__ double sums[kThreadsPerBlock];
   double total = 0;
-  for (std::int64_t i = FirstIndex(); i < shape.count; i += IndexStep()) {
-    total += static_cast<double>(Element<E>::Widen(data[OffsetOf(i, shape, strides)]));
+  using P = Pack<StorageOf<E>>;
+  if (Packable(shape, data, strides.strides[0], data, 1)) {
+    const std::int64_t packs = shape.count / P::kLanes;
+    const P* packed = reinterpret_cast<const P*>(data);
+    for (std::int64_t i = FirstIndex(); i < packs; i += IndexStep()) {
+      const P x = packed[i];
+#pragma unroll
+      for (int k = 0; k < P::kLanes; ++k) total += static_cast<double>(Element<E>::Widen(x.lane[k]));
+    }
+    for (std::int64_t i = packs * P::kLanes + FirstIndex(); i < shape.count; i += IndexStep()) {
+      total += static_cast<double>(Element<E>::Widen(data[i]));
+    }
+  } else {
+    for (std::int64_t i = FirstIndex(); i < shape.count; i += IndexStep()) {
+      total += static_cast<double>(Element<E>::Widen(data[OffsetOf(i, shape, strides)]));
+    }
   }
   sums[threadIdx.x] = total;
   __syncthreads();
