@@ -4,8 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 #include "absl/strings/str_cat.h"
 
@@ -60,6 +63,16 @@ absl::StatusOr<std::string> ReadLevelFile(const std::string& path) {
   }
   contents.resize(done);
   return contents;
+}
+
+bool InsideDirectory(const std::string& directory, const std::string& path) {
+  std::error_code error;
+  const std::filesystem::path root = std::filesystem::weakly_canonical(directory, error);
+  if (error) return false;
+  const std::filesystem::path file = std::filesystem::weakly_canonical(path, error);
+  if (error) return false;
+  const auto [root_end, file_at] = std::mismatch(root.begin(), root.end(), file.begin(), file.end());
+  return root_end == root.end();
 }
 
 }  // namespace engine_plugin

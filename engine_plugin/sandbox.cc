@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -144,18 +143,6 @@ bool IsModuleName(absl::string_view name) {
   return true;
 }
 
-// Whether `path` lies inside `directory` once symbolic links are
-// resolved: a module of the tree cannot be a link out of it.
-bool InsideTree(const std::string& directory, const std::string& path) {
-  std::error_code error;
-  const std::filesystem::path root = std::filesystem::weakly_canonical(directory, error);
-  if (error) return false;
-  const std::filesystem::path file = std::filesystem::weakly_canonical(path, error);
-  if (error) return false;
-  const auto [root_end, file_at] = std::mismatch(root.begin(), root.end(), file.begin(), file.end());
-  return root_end == root.end();
-}
-
 // [-1, +1, e] The sandbox's searcher for require(name): a pure-Lua
 // <directory>/a/b.lua for 'a.b', in each directory of its upvalues in
 // turn (the level's, then gameScriptsDirectory). As require expects, a
@@ -182,7 +169,7 @@ lua_api::NResultsOr LoadNeighbour(lua_State* L) {
     }
     const std::string error = absl::StrCat("error loading module '", name, "' from '", path, "': ");
     if (!read.ok()) return absl::StrCat(error, read.status().message());
-    if (!InsideTree(directory, path)) {
+    if (!InsideDirectory(directory, path)) {
       return absl::StrCat(error, "it links outside '", directory, "', and the sandbox reads only "
                           "inside it");
     }
