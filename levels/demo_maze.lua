@@ -88,11 +88,12 @@ local function goalDirection(direction)
   end
   if not goal then return direction end
   local info = game:playerInfo()
-  local offset = tensor.DoubleTensor(goal.position):csub(info.pos:narrow(1, 1, 2))
+  local offset = tensor.DoubleTensor(goal.position):csub(
+      tensor.DoubleTensor{info.pos[1], info.pos[2]})
   local length = math.sqrt(offset:lengthSquared())
   if length == 0 then return direction end
   -- Rotate the world offset by -yaw into (forward, left).
-  local yaw = math.rad(info.angles(2):val())
+  local yaw = math.rad(info.angles[2])
   local c, s = math.cos(yaw), math.sin(yaw)
   local rotation = tensor.DoubleTensor{{c, s}, {-s, c}}
   direction:copy(rotation:mmul(offset:reshape{2, 1}):reshape{2}):div(length)

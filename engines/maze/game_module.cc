@@ -12,7 +12,6 @@
 #include "lua_api/preload.h"
 #include "lua_api/read.h"
 #include "lua_api/tensor_limits.h"
-#include "tensor/typed_view.h"
 
 namespace maze {
 namespace {
@@ -32,10 +31,16 @@ const char* PickupTypeName(PickupKind kind) {
   return kind == PickupKind::kGoal ? "goal" : "apple";
 }
 
-// [-0, +1, m] DoubleTensor{a, b, c}.
-void PushTriple(lua_State* L, double a, double b, double c) {
-  absl::StatusOr<tensor::Tensor> t = tensor::MakeTensor<double>({3}, {a, b, c});
-  lua_api::LuaTensor::Push(L, *std::move(t));
+// [-0, +0, m] Sets field `key` of the table on top to the list {a, b, c}:
+// DeepMind Lab's levels index them (info.vel[1]) and make tensors of them.
+void SetTriple(lua_State* L, const char* key, double a, double b, double c) {
+  lua_createtable(L, 3, 0);
+  const double values[3] = {a, b, c};
+  for (int i = 0; i < 3; ++i) {
+    lua_pushnumber(L, values[i]);
+    lua_rawseti(L, -2, i + 1);
+  }
+  lua_setfield(L, -2, key);
 }
 
 const World* LoadedWorld(lua_State* L) { return HostOf<GameHost>(L)->world(); }
@@ -49,11 +54,19 @@ NResultsOr PlayerInfo(lua_State* L) {
   const World* world = LoadedWorld(L);
   if (world == nullptr) return NoMapError("playerInfo");
   const Pose& pose = world->pose();
-  lua_createtable(L, 0, 3);
-  PushTriple(L, pose.position.x, pose.position.y, 0.0);
-  lua_setfield(L, -2, "pos");
-  PushTriple(L, pose.pitch, pose.yaw, 0.0);
-  lua_setfield(L, -2, "angles");
+  const Motion& motion = world->motion();
+  lua_createtable(L, 0, 8);
+  SetTriple(L, "pos", pose.position.x, pose.position.y, 0.0);
+  SetTriple(L, "vel", motion.velocity.x, motion.velocity.y, 0.0);
+  SetTriple(L, "angles", pose.pitch, pose.yaw, 0.0);
+  SetTriple(L, "anglesVel", motion.pitch_rate, motion.yaw_rate, 0.0);
+  lua_pushinteger(L, 1);
+  lua_setfield(L, -2, "playerId");
+  // One player and no teams: no team has scored.
+  lua_pushnumber(L, 0);
+  lua_setfield(L, -2, "teamScore");
+  lua_pushnumber(L, 0);
+  lua_setfield(L, -2, "otherTeamScore");
   const GridCell cell = world->map().CellAt(pose.position);
   lua_createtable(L, 2, 0);
   lua_pushinteger(L, cell.row + 1);

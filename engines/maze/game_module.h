@@ -1,9 +1,13 @@
 // dmlab.system.game: what a level script may ask of the engine it runs in.
 //
 // Lua API (`local game = require 'dmlab.system.game'`; call with ':'):
-//   game:playerInfo()          {pos = DoubleTensor{x, y, z},
-//                                angles = DoubleTensor{pitch, yaw, roll},
-//                                cell = {row, col}}   (1-based map cell)
+//   game:playerInfo()          {pos = {x, y, z}, vel = {x, y, z} (per
+//                                second over the last frame), angles =
+//                                {pitch, yaw, roll}, anglesVel (degrees per
+//                                second), cell = {row, col} (1-based map
+//                                cell), playerId = 1, teamScore = 0,
+//                                otherTeamScore = 0}: lists of numbers, as
+//                                DeepMind Lab's
 //   game:addScore(reward)      adds to the reward of the current step
 //   game:finishMap()           ends the map after this frame; the engine
 //                              then loads the level's nextMap()

@@ -10,6 +10,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/host_registry.h"
+#include "engines/maze/game_entities_module.h"
 #include "engine_plugin/level_files.h"
 #include "engines/maze/maze_generation_module.h"
 #include "engines/maze/raycaster.h"
@@ -161,6 +162,7 @@ absl::Status MazeHost::SetSetting(absl::string_view key, absl::string_view value
 void MazeHost::RegisterModules(lua_State* L, Level& level) {
   level_ = &level;
   RegisterGameModule(L, this);
+  RegisterGameEntitiesModule(L, this);
   RegisterMazeGenerationModule(L);
 }
 

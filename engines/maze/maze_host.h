@@ -10,7 +10,8 @@
 // Settings: width and height (pixels, 1..4096, default 84), fps (1..1000,
 // default 60). Observations: RGB_INTERLEAVED (the frame), RGBD_INTERLEAVED,
 // DEBUG.POS.TRANS, DEBUG.POS.ROT, DEBUG.CAMERA.TOP_DOWN. Lua modules:
-// dmlab.system.game (game_module.h) and dmlab.system.maze_generation.
+// dmlab.system.game (game_module.h), dmlab.system.game_entities and
+// dmlab.system.maze_generation.
 // Properties: engine.fps, engine.width, engine.height.
 //
 // Registered as "maze", the host of every level that names none.

@@ -85,6 +85,7 @@ std::vector<int> World::Step(const Actions& actions, double seconds) {
   const int strafe = std::clamp(actions[kStrafeLeftRight], -kMaxMove, kMaxMove);
   const int move = std::clamp(actions[kMoveBackForward], -kMaxMove, kMaxMove);
 
+  const Pose before = pose_;
   pose_.yaw = NormaliseYaw(pose_.yaw - look_x * kDegreesPerPixel);
   pose_.pitch = std::clamp(pose_.pitch - look_y * kDegreesPerPixel, -90.0, 90.0);
 
@@ -115,6 +116,14 @@ std::vector<int> World::Step(const Actions& actions, double seconds) {
       if (step_x != 0) p.x = MoveAxis(map_, p.x, p.y, step_x, /*along_x=*/true);
       if (step_y != 0) p.y = MoveAxis(map_, p.y, p.x, step_y, /*along_x=*/false);
     }
+  }
+
+  motion_ = {};
+  if (seconds > 0 && std::isfinite(seconds)) {
+    motion_.velocity = {(pose_.position.x - before.position.x) / seconds,
+                        (pose_.position.y - before.position.y) / seconds};
+    motion_.pitch_rate = (pose_.pitch - before.pitch) / seconds;
+    motion_.yaw_rate = NormaliseYaw(pose_.yaw - before.yaw) / seconds;
   }
 
   std::vector<int> taken;

@@ -50,6 +50,14 @@ struct Pose {
   double pitch = 0;
 };
 
+// How the player moved over the last Step: world units and degrees per
+// second (zero before the first Step, and over a Step of no time).
+struct Motion {
+  WorldPoint velocity;
+  double pitch_rate = 0;
+  double yaw_rate = 0;  // the shorter way round
+};
+
 struct Pickup {
   int id;             // index in pickups(), stable for the map's lifetime
   PickupKind kind;
@@ -69,6 +77,7 @@ class World {
 
   const TextMap& map() const { return map_; }
   const Pose& pose() const { return pose_; }
+  const Motion& motion() const { return motion_; }
   const std::vector<Pickup>& pickups() const { return pickups_; }
   const Pickup& pickup(int id) const { return pickups_[id]; }
 
@@ -83,6 +92,7 @@ class World {
  private:
   TextMap map_;
   Pose pose_;
+  Motion motion_;
   std::vector<Pickup> pickups_;
 };
 

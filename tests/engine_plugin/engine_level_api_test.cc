@@ -130,9 +130,11 @@ TEST(EngineLevelApiTest, GameModule) {
   absl::StatusOr<std::unique_ptr<Engine>> engine = Create(R"(
 function api:hasEpisodeFinished(seconds)
   local info = game:playerInfo()
-  api.pos = info.pos(1):val() .. ',' .. info.pos(2):val()
+  api.pos = info.pos[1] .. ',' .. info.pos[2]
   api.cell = info.cell[1] .. ',' .. info.cell[2]
-  api.yaw = info.angles(2):val()
+  api.yaw = info.angles[2]
+  api.motion = table.concat(info.vel, ',') .. ' ' .. table.concat(info.anglesVel, ',') .. ' ' ..
+               info.playerId .. ' ' .. info.teamScore .. ' ' .. info.otherTeamScore
   api.time = game:episodeTimeSeconds()
   local shape = game:screenShape()
   api.shape = shape.window.width .. 'x' .. shape.window.height .. ' ' ..
@@ -157,6 +159,7 @@ end
       {"pos", "1.5,1.5"},
       {"cell", "2,2"},
       {"yaw", "0"},
+      {"motion", "0,0,0 0,0,0 1 0 0"},  // no action: standing still
       {"time", "0.05"},
       {"shape", "84x84 84x84"},
       {"pickups", "2applegoaltrue"},
@@ -174,6 +177,56 @@ end
   EXPECT_THAT(message, HasSubstr("bad argument #1 to 'renderCustomView' (width:"));
   (*engine)->ReadProperty("badScore", &message).IgnoreError();
   EXPECT_THAT(message, HasSubstr("bad argument #1 to 'addScore'"));
+}
+
+// dmlab.system.game_entities lists the map's pickups as DeepMind Lab's
+// module lists entities, filtered by class name; one collected is no
+// longer visible.
+TEST(EngineLevelApiTest, GameEntitiesListThePickups) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Create(R"(
+local game_entities = require 'dmlab.system.game_entities'
+local function describe(list)
+  local parts = {}
+  for _, e in ipairs(list) do
+    parts[#parts + 1] = table.concat({e.entityId, e.id, e.classname, e.type, tostring(e.visible),
+                                      table.concat(e.position, ',')}, ' ')
+  end
+  return table.concat(parts, '; ')
+end
+function api:hasEpisodeFinished(seconds)
+  api.all = describe(game_entities:entities())
+  api.goals = describe(game_entities:entities{'goal'})
+  api.none = describe(game_entities:entities{})  -- an empty filter lists all, as DeepMind Lab
+  api.badFilter = select(2, pcall(function() return game_entities:entities{3} end))
+  api.dotCall = select(2, pcall(function() return game_entities.entities() end))
+end
+)");
+  ASSERT_TRUE(engine.ok()) << engine.status();
+  ASSERT_TRUE((*engine)->Init().ok());
+  ASSERT_TRUE((*engine)->Start(0, 0).ok());
+  double reward = 0;
+  ASSERT_TRUE((*engine)->Advance(1, &reward).ok());
+  const std::map<std::string, std::string> before = {
+      {"all", "1 0 apple_reward apple true 3.5,1.5,0; 2 0 goal goal true 5.5,1.5,0"},
+      {"goals", "2 0 goal goal true 5.5,1.5,0"},
+      {"none", "1 0 apple_reward apple true 3.5,1.5,0; 2 0 goal goal true 5.5,1.5,0"},
+  };
+  for (const auto& [key, value] : before) {
+    std::string actual;
+    ASSERT_EQ(*(*engine)->ReadProperty(key, &actual), PropertyResult::kSuccess) << key;
+    EXPECT_EQ(actual, value) << key;
+  }
+  std::string message;
+  (*engine)->ReadProperty("badFilter", &message).IgnoreError();
+  EXPECT_THAT(message, HasSubstr("bad argument #1 to 'entities' (entry 1: string expected"));
+  (*engine)->ReadProperty("dotCall", &message).IgnoreError();
+  EXPECT_THAT(message, HasSubstr("game_entities:entities(...)"));
+  // Two cells forward at 3 cells a second collects the apple.
+  (*engine)->Act(std::vector<int>{0, 0, 0, 1, 0, 0, 0});
+  ASSERT_TRUE((*engine)->Advance(45, &reward).ok());
+  std::string all;
+  ASSERT_EQ(*(*engine)->ReadProperty("all", &all), PropertyResult::kSuccess);
+  EXPECT_THAT(all, HasSubstr("1 0 apple_reward apple false"));
 }
 
 TEST(EngineLevelApiTest, EventsCarryStringsAndTensors) {

@@ -126,6 +126,27 @@ TEST(WorldTest, ForwardMovesKMoveSpeedCellsPerSecondAlongYaw) {
   EXPECT_NEAR(world.pose().position.y, 7, 1e-9);
 }
 
+// DeepMind Lab's playerInfo().vel and anglesVel: the last frame's motion.
+TEST(WorldTest, MotionIsTheLastFramesVelocityAndTurnRates) {
+  World world = WorldOf(kOpenRoom);
+  EXPECT_EQ(world.motion().velocity.x, 0);  // before any step
+  PlaceInOpenRoom(world, 90);
+  world.Step(Move(0, 1), kFrame);
+  EXPECT_NEAR(world.motion().velocity.x, 0, 1e-9);
+  EXPECT_NEAR(world.motion().velocity.y, World::kMoveSpeed, 1e-9);
+  // Turning across +-180 takes the short way: 10 degrees right is -10.
+  world.set_pose({world.pose().position, -175, 0});
+  world.Step(Look(100, -50), kFrame);
+  EXPECT_NEAR(world.motion().yaw_rate, -10 / kFrame, 1e-6);
+  EXPECT_NEAR(world.motion().pitch_rate, 5 / kFrame, 1e-6);
+  EXPECT_EQ(world.motion().velocity.y, 0);  // no move this frame
+  world.set_pose({world.pose().position, 175, 0});
+  world.Step(Look(-100, 0), kFrame);  // 175 -> -175 turning left
+  EXPECT_NEAR(world.motion().yaw_rate, 10 / kFrame, 1e-6);
+  world.Step(Move(0, 1), 0);  // no time: no rate
+  EXPECT_EQ(world.motion().yaw_rate, 0);
+}
+
 TEST(WorldTest, StrafingMovesSidewaysAtKMoveSpeed) {
   World world = WorldOf(kOpenRoom);
   PlaceInOpenRoom(world, 0);  // facing +x, so right is -y

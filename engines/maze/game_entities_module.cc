@@ -1,0 +1,99 @@
+#include "engines/maze/game_entities_module.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine_plugin/module_support.h"
+#include "engines/maze/world.h"
+#include "lua_api/n_results_or.h"
+#include "lua_api/preload.h"
+#include "lua_api/read.h"
+
+namespace maze {
+namespace {
+
+using engine_plugin::CheckModuleSelf;
+using engine_plugin::HostOf;
+using engine_plugin::ModuleFunction;
+using lua_api::ArgumentError;
+using lua_api::NResultsOr;
+
+constexpr char kModule[] = "game_entities";
+
+// DeepMind Lab's class names of the maze's pickups.
+const char* ClassName(PickupKind kind) {
+  return kind == PickupKind::kGoal ? "goal" : "apple_reward";
+}
+
+// The class names listed at stack `index` (a list of strings, read raw),
+// or the argument error.
+std::string ReadClassNames(lua_State* L, int index, std::vector<std::string>* names) {
+  if (!lua_istable(L, index)) {
+    return ArgumentError("entities", 1, lua_api::Expected(L, index, "list of class names"));
+  }
+  const int count = static_cast<int>(lua_objlen(L, index));
+  for (int i = 1; i <= count; ++i) {
+    lua_rawgeti(L, index, i);
+    std::string name;
+    std::string why = lua_api::ReadString(L, -1, &name);
+    lua_pop(L, 1);
+    if (!why.empty()) return ArgumentError("entities", 1, absl::StrCat("entry ", i, ": ", why));
+    names->push_back(std::move(name));
+  }
+  return {};
+}
+
+NResultsOr Entities(lua_State* L) {
+  if (std::string e = CheckModuleSelf(L, kModule, "entities"); !e.empty()) return e;
+  std::vector<std::string> filter;
+  if (!lua_isnoneornil(L, 2)) {
+    if (std::string e = ReadClassNames(L, 2, &filter); !e.empty()) return e;
+  }
+  const World* world = HostOf<GameHost>(L)->world();
+  if (world == nullptr) {
+    return absl::StrCat("'", kModule, ":entities': no map is loaded yet (call it after start)");
+  }
+  lua_newtable(L);
+  int row = 0;
+  for (const Pickup& pickup : world->pickups()) {
+    const char* class_name = ClassName(pickup.kind);
+    if (!filter.empty() && std::find(filter.begin(), filter.end(), class_name) == filter.end()) {
+      continue;
+    }
+    PushPickup(L, pickup);  // id, type, position {x, y}
+    lua_pushinteger(L, pickup.id + 1);
+    lua_setfield(L, -2, "entityId");
+    lua_pushinteger(L, 0);
+    lua_setfield(L, -2, "id");
+    lua_pushstring(L, class_name);
+    lua_setfield(L, -2, "classname");
+    lua_pushboolean(L, pickup.active);
+    lua_setfield(L, -2, "visible");
+    lua_getfield(L, -1, "position");
+    lua_pushnumber(L, 0);
+    lua_rawseti(L, -2, 3);  // z: the maze is flat
+    lua_pop(L, 1);
+    lua_rawseti(L, -2, ++row);
+  }
+  return 1;
+}
+
+constexpr ModuleFunction kFunctions[] = {
+    {"entities", &lua_api::Raising<&Entities>},
+};
+
+// [-0, +1, m] The loader in package.preload.
+int Open(lua_State* L) {
+  engine_plugin::PushModuleTable(L, lua_touserdata(L, lua_upvalueindex(1)), kFunctions);
+  return 1;
+}
+
+}  // namespace
+
+void RegisterGameEntitiesModule(lua_State* L, GameHost* host) {
+  lua_api::SetPreload(L, "dmlab.system.game_entities", &Open, host);
+}
+
+}  // namespace maze
