@@ -175,8 +175,8 @@ absl::StatusOr<Tensor> DecodePng(absl::string_view bytes, tensor::Allocator& all
   png_image png{};
   png.version = PNG_IMAGE_VERSION;
   if (!png_image_begin_read_from_memory(&png, bytes.data(), bytes.size())) {
-    return absl::InvalidArgumentError(absl::StrCat("not a PNG image libpng can read: ",
-                                                   png.message));
+    return absl::InvalidArgumentError(
+        absl::StrCat("not a PNG image libpng can read: ", png.message));
   }
   // Frees libpng's read state on every path below.
   struct Release {
@@ -229,9 +229,9 @@ absl::StatusOr<Tensor> ScaleImage(const Tensor& image, Index rows, Index columns
   if (!intermediate.ok()) return intermediate.status();
   auto* widened = reinterpret_cast<double*>(*intermediate->data());
   for (Index r = 0; r < source_rows; ++r) {
-    ScaleLine<std::uint8_t, double>(
-        channels, {*pixels + r * source_columns * channels, channels}, source_columns,
-        {widened + r * columns * channels, channels}, columns, mode);
+    ScaleLine<std::uint8_t, double>(channels, {*pixels + r * source_columns * channels, channels},
+                                    source_columns, {widened + r * columns * channels, channels},
+                                    columns, mode);
   }
   auto* out = reinterpret_cast<std::uint8_t*>(*scaled->data());
   for (Index c = 0; c < columns; ++c) {
@@ -246,9 +246,9 @@ absl::Status SetHue(const Tensor& image, double hue_degrees) {
   absl::StatusOr<std::uint8_t*> pixels = PixelsOf(image, "the image");
   if (!pixels.ok()) return pixels.status();
   if (image.rank() == 0 || (image.shape().back() != 3 && image.shape().back() != 4)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the image must have 3 or 4 channels in its last dimension, not shape ",
-        image.layout().ShapeString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the image must have 3 or 4 channels in its last dimension, not shape ",
+                     image.layout().ShapeString()));
   }
   if (!std::isfinite(hue_degrees)) {
     return absl::InvalidArgumentError(absl::StrCat("the hue ", hue_degrees, " is not finite"));
@@ -293,9 +293,9 @@ absl::Status SetMaskedPattern(const Tensor& image, const Tensor& pattern, const 
   }
   if (pattern.rank() != 3 || pattern.shape()[0] != image.shape()[0] ||
       pattern.shape()[1] != image.shape()[1] || pattern.shape()[2] < 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the pattern must have the image's rows and columns, {", image.shape()[0], ", ",
-        image.shape()[1], ", channels}, not ", pattern.layout().ShapeString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the pattern must have the image's rows and columns, {", image.shape()[0],
+                     ", ", image.shape()[1], ", channels}, not ", pattern.layout().ShapeString()));
   }
   const Index count = image.shape()[0] * image.shape()[1];
   if (absl::Status charged = tensor::ChargeWork(count * 4); !charged.ok()) return charged;
@@ -306,7 +306,8 @@ absl::Status SetMaskedPattern(const Tensor& image, const Tensor& pattern, const 
     const int opacity = pixel[3], transparency = 255 - opacity;
     for (int c = 0; c < 3; ++c) {
       const int colour = (weight1 * color1[c] + weight2 * color2[c] + 127) / 255;
-      pixel[c] = static_cast<std::uint8_t>((opacity * colour + transparency * pixel[c] + 127) / 255);
+      pixel[c] =
+          static_cast<std::uint8_t>((opacity * colour + transparency * pixel[c] + 127) / 255);
     }
     pixel[3] = 255;
   }

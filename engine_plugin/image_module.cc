@@ -50,16 +50,17 @@ absl::StatusOr<std::string> ReadConfinedFile(lua_State* L, const std::string& na
     if (InsideDirectory(directory, path)) return ReadLevelFile(path);
     absl::StrAppend(&directories, i == 1 ? "'" : ", '", directory, "'");
   }
-  return absl::PermissionDeniedError(absl::StrCat(
-      "'", path, "' lies outside the level's directories (", directories,
-      "), and images are read only inside them"));
+  return absl::PermissionDeniedError(
+      absl::StrCat("'", path, "' lies outside the level's directories (", directories,
+                   "), and images are read only inside them"));
 }
 
 // The valid tensor at stack `index` (argument `index` of `function`), or
 // the argument error.
 std::string ReadImage(lua_State* L, int index, const char* function, lua_api::LuaTensor** out) {
   *out = lua_api::LuaTensor::Read(L, index);
-  if (*out == nullptr) return ArgumentError(function, index, lua_api::Expected(L, index, "ByteTensor"));
+  if (*out == nullptr)
+    return ArgumentError(function, index, lua_api::Expected(L, index, "ByteTensor"));
   return lua_api::LuaTensor::CheckSelf((*out)->tensor(), function);
 }
 
@@ -150,13 +151,14 @@ NResultsOr SetHueOf(lua_State* L) {
 std::string ReadColour(lua_State* L, int index, const char* function, Rgb* colour) {
   const std::string expected = "{R, G, B} of integers from 0 to 255 expected";
   if (!lua_istable(L, index)) {
-    return ArgumentError(function, index, absl::StrCat(expected, ", got ", lua_api::TypeNameAt(L, index)));
+    return ArgumentError(function, index,
+                         absl::StrCat(expected, ", got ", lua_api::TypeNameAt(L, index)));
   }
   for (int i = 0; i < 3; ++i) {
     lua_rawgeti(L, index, i + 1);
     const double value = lua_tonumber(L, -1);
-    const bool ok = lua_type(L, -1) == LUA_TNUMBER && value >= 0 && value <= 255 &&
-                    value == std::floor(value);
+    const bool ok =
+        lua_type(L, -1) == LUA_TNUMBER && value >= 0 && value <= 255 && value == std::floor(value);
     lua_pop(L, 1);
     if (!ok) return ArgumentError(function, index, absl::StrCat(expected, " (entry ", i + 1, ")"));
     (*colour)[i] = static_cast<std::uint8_t>(value);
@@ -167,7 +169,8 @@ std::string ReadColour(lua_State* L, int index, const char* function, Rgb* colou
 NResultsOr SetMaskedPatternOf(lua_State* L) {
   constexpr char kName[] = "image.setMaskedPattern";
   if (lua_gettop(L) != 4) {
-    return absl::StrCat("'", kName, "': 4 arguments expected (image, pattern, color1, color2), got ",
+    return absl::StrCat("'", kName,
+                        "': 4 arguments expected (image, pattern, color1, color2), got ",
                         lua_gettop(L));
   }
   lua_api::LuaTensor* image = nullptr;

@@ -163,6 +163,7 @@ void MazeHost::RegisterModules(lua_State* L, Level& level) {
   level_ = &level;
   RegisterGameModule(L, this);
   RegisterGameEntitiesModule(L, this);
+  RegisterMapMakerModule(L, &made_maps_);
   RegisterMazeGenerationModule(L);
 }
 
@@ -204,7 +205,10 @@ absl::Status MazeHost::LoadMap(Level& level) {
   if (!*called) {
     return absl::InvalidArgumentError("the level has no nextMap callback, so no map to load");
   }
-  if (!text.name.empty()) {
+  if (const MadeMap* made = text.name.empty() ? nullptr : made_maps_.Find(text.name)) {
+    text.entity = made->entity_layer;
+    text.variations = made->variations_layer;
+  } else if (!text.name.empty()) {
     absl::StatusOr<MapText> found = FindMap(level.directory(), text.name);
     if (!found.ok()) return found.status();
     text = *std::move(found);

@@ -10,7 +10,8 @@
 // Settings: width and height (pixels, 1..4096, default 84), fps (1..1000,
 // default 60). Observations: RGB_INTERLEAVED (the frame), RGBD_INTERLEAVED,
 // DEBUG.POS.TRANS, DEBUG.POS.ROT, DEBUG.CAMERA.TOP_DOWN. Lua modules:
-// dmlab.system.game (game_module.h), dmlab.system.game_entities and
+// dmlab.system.game (game_module.h), dmlab.system.game_entities,
+// dmlab.system.map_maker (whose maps nextMap() may name) and
 // dmlab.system.maze_generation.
 // Properties: engine.fps, engine.width, engine.height.
 //
@@ -26,6 +27,7 @@
 
 #include "engine_plugin/host.h"
 #include "engines/maze/game_module.h"
+#include "engines/maze/map_maker_module.h"
 #include "engines/maze/world.h"
 
 namespace maze {
@@ -68,6 +70,7 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
   engine_plugin::Level* level_ = nullptr;  // from RegisterModules, for the game module
 
   std::optional<World> world_;
+  MadeMaps made_maps_;  // by dmlab.system.map_maker, for nextMap to name
   std::mt19937_64 spawn_random_;
   Actions actions_{};
   bool map_finished_ = false;

@@ -229,6 +229,41 @@ end
   EXPECT_THAT(all, HasSubstr("1 0 apple_reward apple false"));
 }
 
+// A map made by dmlab.system.map_maker is what nextMap() may name, in
+// DeepMind Lab's factories' way: make it in start, return its name.
+TEST(EngineLevelApiTest, NextMapNamesAMapMadeByTheMapMaker) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(WriteLevel("made_map", R"(
+local game = require 'dmlab.system.game'
+local map_maker = require 'dmlab.system.map_maker'
+local api = {}
+function api:start(episode, seed)
+  api._map = map_maker:mapFromTextLevel{
+      mapName = 'made_' .. episode,
+      entityLayer = '*******\n*P  X *\n*******\n',
+      callback = function(i, j, c, maker)
+        if c == 'X' then return maker:makeEntity{i = i, j = j, classname = 'goal'} end
+      end}
+end
+function api:nextMap() return api._map end
+function api:readProperty(key)
+  local p = game:pickups()[1]
+  return p.type .. ' ' .. table.concat(p.position, ',')
+end
+return api
+)"));
+  ASSERT_TRUE(engine.ok()) << engine.status();
+  ASSERT_TRUE((*engine)->Init().ok());
+  ASSERT_TRUE((*engine)->Start(0, 0).ok());
+  std::string pickup;
+  ASSERT_EQ(*(*engine)->ReadProperty("any", &pickup), PropertyResult::kSuccess);
+  EXPECT_EQ(pickup, "goal 4.5,1.5");
+  // Walking three cells east reaches the goal and its reward.
+  (*engine)->Act(std::vector<int>{0, 0, 0, 1, 0, 0, 0});
+  double reward = 0;
+  ASSERT_TRUE((*engine)->Advance(70, &reward).ok());
+  EXPECT_EQ(reward, 10);
+}
+
 TEST(EngineLevelApiTest, EventsCarryStringsAndTensors) {
   absl::StatusOr<std::unique_ptr<Engine>> engine = Create(R"(
 function api:hasEpisodeFinished(seconds)

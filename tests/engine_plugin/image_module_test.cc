@@ -23,8 +23,8 @@
 namespace engine_plugin {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::EncodePng;
+using ::testing::HasSubstr;
 using testing::WithClaimedSize;
 using Settings = std::vector<std::pair<std::string, std::string>>;
 
@@ -50,8 +50,8 @@ struct Tree {
          {root, level_dir(), level_dir() + "/art", scripts(), scripts() + "/textures"}) {
       mkdir(folder.c_str(), 0700);
     }
-    Write(level_dir() + "/art/red.png", EncodePng(2, 2, 3, {255, 0, 0, 255, 0, 0, 255, 0, 0,
-                                                            255, 0, 0}));
+    Write(level_dir() + "/art/red.png",
+          EncodePng(2, 2, 3, {255, 0, 0, 255, 0, 0, 255, 0, 0, 255, 0, 0}));
     Write(scripts() + "/textures/blue.png", EncodePng(1, 1, 4, {0, 0, 255, 128}));
     Write(root + "/secret.png", EncodePng(1, 1, 1, {42}));
     Write(level_dir() + "/art/broken.png", "this is not a png");
@@ -86,7 +86,8 @@ TEST(ImageModuleTest, LoadsFilesOfTheLevelAndTheGameScriptsInAndOutOfTheSandbox)
     local shape = red:shape()
     assert(shape[1] == 2 and shape[2] == 2 and shape[3] == 3)
     assert(red(1, 2, 1):val() == 255 and red(2, 2, 3):val() == 0)
-    local blue = image.load(')lua", tree.scripts(), R"lua(/textures/blue.png')
+    local blue = image.load(')lua",
+                                                    tree.scripts(), R"lua(/textures/blue.png')
     assert(blue(1, 1, 3):val() == 255 and blue(1, 1, 4):val() == 128)
   )lua"));
   for (const char* sandbox : {"true", "false"}) {
@@ -99,10 +100,9 @@ TEST(ImageModuleTest, LoadsFilesOfTheLevelAndTheGameScriptsInAndOutOfTheSandbox)
 
 TEST(ImageModuleTest, LoadsBytesFromAString) {
   const Tree tree("image_content");
-  const std::string level = tree.level(absl::StrCat(
-      "local grey = image.load('content:.png', ",
-      LuaBytes(EncodePng(1, 3, 1, {10, 20, 30})), ")\n",
-      "assert(grey(1, 3, 1):val() == 30)\n"));
+  const std::string level = tree.level(absl::StrCat("local grey = image.load('content:.png', ",
+                                                    LuaBytes(EncodePng(1, 3, 1, {10, 20, 30})),
+                                                    ")\n", "assert(grey(1, 3, 1):val() == 30)\n"));
   absl::Status init = InitWith(level, {});
   EXPECT_TRUE(init.ok()) << init;
 }
@@ -126,10 +126,11 @@ TEST(ImageModuleTest, RefusesFilesOutsideTheTreesAndBadImages) {
   };
   for (const auto& [call, says] : cases) {
     SCOPED_TRACE(call);
-    const std::string level = tree.level(absl::StrCat(
-        "local ok, err = pcall(function() return ", call, " end)\n",
-        "assert(not ok)\nerror(err, 0)\n"));
-    const std::string message(InitWith(level, {{"gameScriptsDirectory", tree.scripts()}}).message());
+    const std::string level =
+        tree.level(absl::StrCat("local ok, err = pcall(function() return ", call, " end)\n",
+                                "assert(not ok)\nerror(err, 0)\n"));
+    const std::string message(
+        InitWith(level, {{"gameScriptsDirectory", tree.scripts()}}).message());
     EXPECT_THAT(message, HasSubstr("image.load"));
     EXPECT_THAT(message, HasSubstr(says));
   }
@@ -144,8 +145,7 @@ TEST(ImageModuleTest, ImagesAreChargedToTheTensorBudget) {
   const std::string level = tree.level("image.load('art/bomb.png')");
   const std::string message(InitWith(level, {{"tensorMemoryLimitMegabytes", "16"}}).message());
   EXPECT_THAT(message, HasSubstr("image.load"));
-  const std::string scaled = tree.level(
-      "image.scale(image.load('art/red.png'), 5000, 5000)");
+  const std::string scaled = tree.level("image.scale(image.load('art/red.png'), 5000, 5000)");
   EXPECT_FALSE(InitWith(scaled, {{"tensorMemoryLimitMegabytes", "16"}}).ok());
 }
 
@@ -181,21 +181,23 @@ TEST(ImageModuleTest, BadArgumentsNameTheFunctionAndArgument) {
        "bad argument #4 to 'image.scale' ('bilinear' or 'nearest' expected, got 'cubic')"},
       {"image.scale(image.load('art/red.png'), -2, 2)", "'image.scale': the size -2x2 is negative"},
       {"image.setHue(image.load('art/red.png'))", "bad argument #2 to 'image.setHue'"},
-      {"image.setHue(require('dmlab.system.tensor').ByteTensor(2, 2), 9)",
-       "3 or 4 channels"},
+      {"image.setHue(require('dmlab.system.tensor').ByteTensor(2, 2), 9)", "3 or 4 channels"},
       {"image.setMaskedPattern(image.load('art/red.png'))", "4 arguments expected"},
-      {"local i = image.load('" + tree.scripts() + "/textures/blue.png') "
-       "image.setMaskedPattern(i, i, {1, 2}, {0, 0, 0})",
+      {"local i = image.load('" + tree.scripts() +
+           "/textures/blue.png') "
+           "image.setMaskedPattern(i, i, {1, 2}, {0, 0, 0})",
        "bad argument #3 to 'image.setMaskedPattern' ({R, G, B} of integers from 0 to 255"},
-      {"local i = image.load('" + tree.scripts() + "/textures/blue.png') "
-       "image.setMaskedPattern(i, i, {0, 0, 0}, {0, 0, 256})",
+      {"local i = image.load('" + tree.scripts() +
+           "/textures/blue.png') "
+           "image.setMaskedPattern(i, i, {0, 0, 0}, {0, 0, 256})",
        "bad argument #4 to 'image.setMaskedPattern'"},
   };
   for (const auto& [call, says] : cases) {
     SCOPED_TRACE(call);
     const std::string level = tree.level(absl::StrCat(
         "local ok, err = pcall(function() ", call, " end)\n", "assert(not ok)\nerror(err, 0)\n"));
-    const std::string message(InitWith(level, {{"gameScriptsDirectory", tree.scripts()}}).message());
+    const std::string message(
+        InitWith(level, {{"gameScriptsDirectory", tree.scripts()}}).message());
     EXPECT_THAT(message, HasSubstr(says));
   }
 }

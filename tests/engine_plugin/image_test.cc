@@ -18,12 +18,12 @@
 namespace engine_plugin {
 namespace {
 
-using ::testing::ElementsAreArray;
-using ::testing::HasSubstr;
-using testing::EncodePng;
-using testing::WithClaimedSize;
 using tensor::Index;
 using tensor::Tensor;
+using ::testing::ElementsAreArray;
+using testing::EncodePng;
+using ::testing::HasSubstr;
+using testing::WithClaimedSize;
 
 // The CPU allocator, refusing blocks over `limit` bytes as a level's
 // tensor budget would.
@@ -46,7 +46,8 @@ class SmallBudget final : public tensor::Allocator {
 tensor::Allocator& Cpu() { return tensor::CpuAllocator(); }
 
 Tensor Image(Index rows, Index columns, Index channels, const std::vector<std::uint8_t>& pixels) {
-  absl::StatusOr<Tensor> t = Tensor::Uninitialized(tensor::DType::kUInt8, {rows, columns, channels});
+  absl::StatusOr<Tensor> t =
+      Tensor::Uninitialized(tensor::DType::kUInt8, {rows, columns, channels});
   EXPECT_TRUE(t.ok());
   std::memcpy(*t->data(), pixels.data(), pixels.size());
   return *t;
@@ -106,8 +107,7 @@ TEST(ScaleImageTest, GrowsLinearlyOrByNearestAndShrinksByAveraging) {
   EXPECT_EQ(Pixels(*ScaleImage(Image(1, 1, 2, {3, 4}), 2, 2, ScaleMode::kBilinear, Cpu())),
             (std::vector<std::uint8_t>{3, 4, 3, 4, 3, 4, 3, 4}));
   const std::vector<std::uint8_t> square = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
-  EXPECT_EQ(Pixels(*ScaleImage(Image(2, 2, 3, square), 2, 2, ScaleMode::kBilinear, Cpu())),
-            square);
+  EXPECT_EQ(Pixels(*ScaleImage(Image(2, 2, 3, square), 2, 2, ScaleMode::kBilinear, Cpu())), square);
 }
 
 TEST(ScaleImageTest, ScalesRowsAndColumnsKeepingTheCorners) {
@@ -128,13 +128,14 @@ TEST(ScaleImageTest, RefusesBadImagesAndSizes) {
   const Tensor image = Image(2, 2, 1, {0, 1, 2, 3});
   EXPECT_THAT(std::string(ScaleImage(image, -1, 2, ScaleMode::kBilinear, Cpu()).status().message()),
               HasSubstr("negative"));
-  EXPECT_THAT(std::string(ScaleImage(*image.Transpose(0, 1), 2, 2, ScaleMode::kBilinear, Cpu())
-                              .status()
-                              .message()),
-              HasSubstr("contiguous"));
+  EXPECT_THAT(
+      std::string(
+          ScaleImage(*image.Transpose(0, 1), 2, 2, ScaleMode::kBilinear, Cpu()).status().message()),
+      HasSubstr("contiguous"));
   const Tensor doubles = *Tensor::Zeros(tensor::DType::kFloat64, {2, 2, 1});
-  EXPECT_THAT(std::string(ScaleImage(doubles, 2, 2, ScaleMode::kBilinear, Cpu()).status().message()),
-              HasSubstr("ByteTensor"));
+  EXPECT_THAT(
+      std::string(ScaleImage(doubles, 2, 2, ScaleMode::kBilinear, Cpu()).status().message()),
+      HasSubstr("ByteTensor"));
   const Tensor five = *Tensor::Zeros(tensor::DType::kUInt8, {2, 2, 5});
   EXPECT_THAT(std::string(ScaleImage(five, 2, 2, ScaleMode::kBilinear, Cpu()).status().message()),
               HasSubstr("1 to 4 channels"));
@@ -165,8 +166,8 @@ TEST(ScaleImageTest, ChargesItsWorkToTheMeter) {
 TEST(SetHueTest, TurnsRedGreenAndKeepsGreyAndAlpha) {
   const Tensor image = Image(1, 3, 4, {255, 0, 0, 17, 0, 0, 0, 18, 255, 255, 255, 19});
   ASSERT_TRUE(SetHue(image, 120).ok());
-  EXPECT_EQ(Pixels(image), (std::vector<std::uint8_t>{0, 255, 0, 17, 0, 0, 0, 18, 255, 255, 255,
-                                                      19}));
+  EXPECT_EQ(Pixels(image),
+            (std::vector<std::uint8_t>{0, 255, 0, 17, 0, 0, 0, 18, 255, 255, 255, 19}));
   // 480 degrees is 120.
   const Tensor again = Image(1, 1, 3, {255, 0, 0});
   ASSERT_TRUE(SetHue(again, 480).ok());
@@ -181,15 +182,15 @@ TEST(SetMaskedPatternTest, BlendsThePatternThroughAlpha) {
   const Tensor image = Image(1, 3, 4, {9, 9, 9, 255, 9, 9, 9, 255, 40, 50, 60, 0});
   const Tensor pattern = Image(1, 3, 1, {255, 0, 255});
   ASSERT_TRUE(SetMaskedPattern(image, pattern, {200, 100, 0}, {0, 10, 20}).ok());
-  EXPECT_EQ(Pixels(image), (std::vector<std::uint8_t>{200, 100, 0, 255, 0, 10, 20, 255, 40, 50,
-                                                      60, 255}));
-  EXPECT_THAT(std::string(SetMaskedPattern(image, Image(1, 2, 1, {0, 0}), {0, 0, 0}, {0, 0, 0})
-                              .message()),
-              HasSubstr("rows and columns"));
-  EXPECT_THAT(std::string(SetMaskedPattern(Image(1, 1, 3, {0, 0, 0}), pattern, {0, 0, 0},
-                                           {0, 0, 0})
-                              .message()),
-              HasSubstr("{rows, columns, 4}"));
+  EXPECT_EQ(Pixels(image),
+            (std::vector<std::uint8_t>{200, 100, 0, 255, 0, 10, 20, 255, 40, 50, 60, 255}));
+  EXPECT_THAT(
+      std::string(SetMaskedPattern(image, Image(1, 2, 1, {0, 0}), {0, 0, 0}, {0, 0, 0}).message()),
+      HasSubstr("rows and columns"));
+  EXPECT_THAT(
+      std::string(
+          SetMaskedPattern(Image(1, 1, 3, {0, 0, 0}), pattern, {0, 0, 0}, {0, 0, 0}).message()),
+      HasSubstr("{rows, columns, 4}"));
 }
 
 }  // namespace

@@ -1,0 +1,299 @@
+#include "engines/maze/map_maker_module.h"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "engine_plugin/module_support.h"
+#include "engines/maze/text_map.h"
+#include "lua_api/call.h"
+#include "lua_api/n_results_or.h"
+#include "lua_api/preload.h"
+#include "lua_api/read.h"
+
+namespace maze {
+namespace {
+
+using engine_plugin::CheckModuleSelf;
+using engine_plugin::HostOf;
+using engine_plugin::ModuleFunction;
+using lua_api::ArgumentError;
+using lua_api::NResultsOr;
+
+constexpr char kModule[] = "map_maker";
+// DeepMind Lab's game units per cell: entity origins are written in them.
+constexpr double kCellUnits = 100;
+// The registry key of the map maker's generator.
+char generator_key;
+
+// The maze character of an entity class, or 0 for one the maze lacks.
+char CellOf(const std::string& class_name) {
+  if (class_name == "apple_reward") return 'A';
+  if (class_name == "goal") return 'G';
+  if (class_name == "info_player_start") return 'P';
+  return 0;
+}
+
+// A string field of the table at `table`, read raw; absent is "" unless
+// `required`.
+std::string ReadStringField(lua_State* L, int table, const char* key, const char* function,
+                            bool required, std::string* value) {
+  lua_api::PushRawField(L, table, key);
+  std::string why;
+  if (!lua_isnil(L, -1) || required) why = lua_api::ReadString(L, -1, value);
+  lua_pop(L, 1);
+  if (why.empty()) return {};
+  return ArgumentError(function, 1, absl::StrCat(key, ": ", why));
+}
+
+// maker:makeEntity{i =, j =, classname =} and maker:makeSpawnPoint{i =, j =}:
+// the entity as DeepMind Lab writes it into a .map file. Upvalue 1 is the
+// map's row count (origins count rows from the bottom, as there).
+NResultsOr MakeEntityIn(lua_State* L, const char* function, bool spawn_point) {
+  if (!lua_istable(L, 2)) {
+    return ArgumentError(function, 1, lua_api::Expected(L, 2, "table"));
+  }
+  double position[2];
+  const char* keys[2] = {"i", "j"};
+  for (int k = 0; k < 2; ++k) {
+    lua_api::PushRawField(L, 2, keys[k]);
+    std::string why = lua_api::ReadNumber(L, -1, &position[k]);
+    lua_pop(L, 1);
+    if (why.empty() && !std::isfinite(position[k])) why = "finite number expected";
+    if (!why.empty()) return ArgumentError(function, 1, absl::StrCat(keys[k], ": ", why));
+  }
+  std::string class_name = "info_player_start";
+  if (!spawn_point) {
+    if (std::string e = ReadStringField(L, 2, "classname", function, true, &class_name);
+        !e.empty()) {
+      return e;
+    }
+    lua_api::PushRawField(L, 2, "attributes");
+    bool has_attributes = false;
+    if (lua_istable(L, -1)) {
+      lua_pushnil(L);
+      has_attributes = lua_next(L, -2) != 0;
+    }
+    lua_settop(L, 2);
+    if (has_attributes) {
+      return absl::StrCat("'", function,
+                          "': entity attributes (spawn variables) are not "
+                          "supported by the maze engine yet");
+    }
+  }
+  const double rows = lua_tonumber(L, lua_upvalueindex(1));
+  char origin[96];
+  std::snprintf(origin, sizeof origin, "%.17g %.17g 0", (position[1] + 0.5) * kCellUnits,
+                (rows - position[0] - 0.5) * kCellUnits);
+  const std::string entity =
+      absl::StrCat("{\n\"classname\" \"", class_name, "\"\n\"origin\" \"", origin, "\"\n}");
+  lua_pushlstring(L, entity.data(), entity.size());
+  return 1;
+}
+
+NResultsOr MakeEntity(lua_State* L) { return MakeEntityIn(L, "makeEntity", false); }
+NResultsOr MakeSpawnPoint(lua_State* L) { return MakeEntityIn(L, "makeSpawnPoint", true); }
+
+// The value of `"key" "value"` in an entity string, or "".
+std::string EntityValue(const std::string& entity, const std::string& key) {
+  const std::string quoted = absl::StrCat("\"", key, "\" \"");
+  const std::size_t at = entity.find(quoted);
+  if (at == std::string::npos) return {};
+  const std::size_t start = at + quoted.size();
+  const std::size_t end = entity.find('"', start);
+  return end == std::string::npos ? std::string() : entity.substr(start, end - start);
+}
+
+// Places the entity `text` (made by a maker) into `rows`.
+std::string PlaceEntity(const std::string& text, std::vector<std::string>* rows) {
+  const std::string class_name = EntityValue(text, "classname");
+  double x = 0, y = 0, z = 0;
+  if (class_name.empty() ||
+      std::sscanf(EntityValue(text, "origin").c_str(), "%lf %lf %lf", &x, &y, &z) != 3) {
+    return absl::StrCat("the callback returned '", text,
+                        "', which is not an entity made by "
+                        "maker:makeEntity");
+  }
+  const char cell = CellOf(class_name);
+  if (cell == 0) {
+    return absl::StrCat("entity class '", class_name,
+                        "' is not supported by the maze engine "
+                        "(it has 'apple_reward', 'goal' and 'info_player_start')");
+  }
+  const double row = static_cast<double>(rows->size()) - 1 - std::floor(y / kCellUnits);
+  const double col = std::floor(x / kCellUnits);
+  if (!(row >= 0 && row < static_cast<double>(rows->size()) && col >= 0 &&
+        col < static_cast<double>((*rows)[static_cast<std::size_t>(row)].size()))) {
+    return absl::StrCat("entity '", class_name, "' lies outside the map");
+  }
+  char& at = (*rows)[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)];
+  if (at == '*') return absl::StrCat("entity '", class_name, "' lies inside a wall");
+  at = cell;
+  return {};
+}
+
+// Runs callback (stack index `callback`) for cell (i, j) holding `c`,
+// placing what it returns into `rows`. Sets *handled unless it returned nil.
+std::string RunCallback(lua_State* L, int callback, int maker, int i, int j, char c,
+                        std::vector<std::string>* rows, bool* handled) {
+  const int base = lua_gettop(L);
+  lua_pushvalue(L, callback);
+  lua_pushinteger(L, i);
+  lua_pushinteger(L, j);
+  lua_pushlstring(L, &c, 1);
+  lua_pushvalue(L, maker);
+  NResultsOr called = lua_api::Call(L, 4, 1);
+  if (!called.ok())
+    return absl::StrCat("the callback failed at (", i, ", ", j, "): ", called.error());
+  std::vector<std::string> entities;
+  std::string error;
+  if (lua_isnil(L, -1)) {
+    *handled = false;
+  } else if (lua_type(L, -1) == LUA_TSTRING) {
+    *handled = true;
+    entities.emplace_back(lua_tostring(L, -1));
+  } else if (lua_istable(L, -1)) {
+    *handled = true;
+    const int count = static_cast<int>(lua_objlen(L, -1));
+    for (int k = 1; k <= count && error.empty(); ++k) {
+      lua_rawgeti(L, -1, k);
+      if (lua_type(L, -1) == LUA_TSTRING) {
+        entities.emplace_back(lua_tostring(L, -1));
+      } else {
+        error = absl::StrCat("entry ", k, " of its list is ", lua_api::TypeNameAt(L, -1));
+      }
+      lua_pop(L, 1);
+    }
+  } else {
+    error = absl::StrCat("it returned ", lua_api::TypeNameAt(L, -1));
+  }
+  lua_settop(L, base);
+  if (!error.empty()) {
+    return absl::StrCat("the callback at (", i, ", ", j, "): ", error,
+                        "; a string, a list of strings or nil expected");
+  }
+  for (const std::string& entity : entities) {
+    if (entity.empty()) continue;  // '' handles the cell with nothing
+    if (std::string e = PlaceEntity(entity, rows); !e.empty()) return e;
+  }
+  return {};
+}
+
+NResultsOr MapFromTextLevel(lua_State* L) {
+  constexpr char kName[] = "mapFromTextLevel";
+  if (std::string e = CheckModuleSelf(L, kModule, kName); !e.empty()) return e;
+  if (!lua_istable(L, 2)) return ArgumentError(kName, 1, lua_api::Expected(L, 2, "table"));
+  std::string entity_layer, variations_layer, map_name = "luamap";
+  if (std::string e = ReadStringField(L, 2, "entityLayer", kName, true, &entity_layer);
+      !e.empty()) {
+    return e;
+  }
+  if (std::string e = ReadStringField(L, 2, "variationsLayer", kName, false, &variations_layer);
+      !e.empty()) {
+    return e;
+  }
+  if (std::string e = ReadStringField(L, 2, "mapName", kName, false, &map_name); !e.empty()) {
+    return e;
+  }
+  if (map_name.empty() || map_name.find('\n') != std::string::npos) {
+    return ArgumentError(kName, 1, "mapName: a non-empty name without newlines expected");
+  }
+  lua_settop(L, 2);
+  lua_api::PushRawField(L, 2, "callback");  // 3
+  if (!lua_isnil(L, 3) && !lua_isfunction(L, 3)) {
+    return ArgumentError(kName, 1, absl::StrCat("callback: ", lua_api::Expected(L, 3, "function")));
+  }
+  std::vector<std::string> rows = absl::StrSplit(entity_layer, '\n');
+  while (!rows.empty() && rows.back().empty()) rows.pop_back();
+  // The maker handed to the callback: 4.
+  lua_createtable(L, 0, 2);
+  lua_pushnumber(L, static_cast<lua_Number>(rows.size()));
+  lua_pushcclosure(L, &lua_api::Raising<&MakeEntity>, 1);
+  lua_setfield(L, -2, "makeEntity");
+  lua_pushnumber(L, static_cast<lua_Number>(rows.size()));
+  lua_pushcclosure(L, &lua_api::Raising<&MakeSpawnPoint>, 1);
+  lua_setfield(L, -2, "makeSpawnPoint");
+  // Entities are placed into a copy, so a callback's entity never changes
+  // the characters later callbacks see.
+  std::vector<std::string> placed = rows;
+  for (auto& row : placed) {
+    for (char& c : row) c = c == '*' ? '*' : ' ';
+  }
+  for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
+    for (int j = 0; j < static_cast<int>(rows[i].size()); ++j) {
+      const char c = rows[i][j];
+      if (c == '*') continue;
+      bool handled = false;
+      if (!lua_isnil(L, 3)) {
+        if (std::string e = RunCallback(L, 3, 4, i, j, c, &placed, &handled); !e.empty()) {
+          return absl::StrCat("'", kModule, ":", kName, "': ", e);
+        }
+      }
+      if (handled) continue;
+      if (c == 'I' || c == 'H') {
+        return absl::StrCat("'", kModule, ":", kName, "': the door '", std::string(1, c), "' at (",
+                            i, ", ", j, ") is not supported by the maze engine yet");
+      }
+      if (c == 'P') placed[i][j] = 'P';
+    }
+  }
+  MadeMap map;
+  map.entity_layer = absl::StrJoin(placed, "\n") + "\n";
+  map.variations_layer = std::move(variations_layer);
+  if (absl::StatusOr<TextMap> parsed = TextMap::Parse(map.entity_layer, map.variations_layer);
+      !parsed.ok()) {
+    return absl::StrCat("'", kModule, ":", kName, "': map '", map_name,
+                        "': ", parsed.status().message());
+  }
+  absl::StatusOr<lua_api::TensorMemoryCharge> charge =
+      lua_api::ChargeTensorMemory(L, map.entity_layer.size() + map.variations_layer.size());
+  if (!charge.ok()) {
+    return absl::StrCat("'", kModule, ":", kName, "': map '", map_name,
+                        "': ", charge.status().message());
+  }
+  map.charge = *std::move(charge);
+  HostOf<MadeMaps>(L)->Set(map_name, std::move(map));
+  lua_pushlstring(L, map_name.data(), map_name.size());
+  return 1;
+}
+
+NResultsOr RandomGen(lua_State* L) {
+  if (std::string e = CheckModuleSelf(L, kModule, "randomGen"); !e.empty()) return e;
+  lua_pushlightuserdata(L, &generator_key);
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  return 1;
+}
+
+constexpr ModuleFunction kFunctions[] = {
+    {"mapFromTextLevel", &lua_api::Raising<&MapFromTextLevel>},
+    {"randomGen", &lua_api::Raising<&RandomGen>},
+};
+
+// [-0, +1, e] The loader in package.preload: makes the generator
+// (random.Generator(0)) that randomGen returns.
+int Open(lua_State* L) {
+  lua_pushlightuserdata(L, &generator_key);
+  lua_getglobal(L, "require");
+  lua_pushstring(L, "dmlab.system.random");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, "Generator");
+  lua_pushinteger(L, 0);
+  lua_call(L, 1, 1);
+  lua_remove(L, -2);
+  lua_rawset(L, LUA_REGISTRYINDEX);
+  engine_plugin::PushModuleTable(L, lua_touserdata(L, lua_upvalueindex(1)), kFunctions);
+  return 1;
+}
+
+}  // namespace
+
+void RegisterMapMakerModule(lua_State* L, MadeMaps* maps) {
+  lua_api::SetPreload(L, "dmlab.system.map_maker", &Open, maps);
+}
+
+}  // namespace maze

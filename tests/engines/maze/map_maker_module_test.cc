@@ -1,0 +1,161 @@
+// dmlab.system.map_maker: maps from text levels with DeepMind Lab's entity
+// callback, the maker's entities, the generator, and what the maze lacks.
+#include "engines/maze/map_maker_module.h"
+
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "lua_api/random.h"
+#include "lua_api/tensor_limits.h"
+#include "tests/lua_api/lua_state_fixture.h"
+
+namespace maze {
+namespace {
+
+using ::testing::HasSubstr;
+
+class MapMakerModuleTest : public lua_api::LuaStateTest {
+ protected:
+  MapMakerModuleTest() {
+    lua_api::SetTensorLimits(L, {.memory_bytes = 1 << 20});
+    lua_api::RegisterRandomModule(L);
+    RegisterMapMakerModule(L, &maps_);
+    EXPECT_EQ(Run("map_maker = require 'dmlab.system.map_maker'"), "");
+  }
+
+  // The entity layer of the map `name`, or "(none)".
+  std::string Layer(const std::string& name) {
+    const MadeMap* map = maps_.Find(name);
+    return map == nullptr ? "(none)" : map->entity_layer;
+  }
+
+  MadeMaps maps_;
+};
+
+TEST_F(MapMakerModuleTest, TheCallbackPlacesEntitiesAndTheDefaultsDoTheRest) {
+  // X is a goal and Y an apple by the callback; P is the default spawn; Q,
+  // unhandled, becomes floor; Z is handled with nothing.
+  ASSERT_EQ(Run(R"lua(
+    calls = {}
+    name = map_maker:mapFromTextLevel{
+        mapName = 'room',
+        entityLayer = '*******\n*PXYQZ*\n*******\n',
+        theme = {}, skyboxTextureName = 'sky', allowBots = false,
+        callback = function(i, j, c, maker)
+          calls[#calls + 1] = i .. ',' .. j .. c
+          if c == 'X' then return maker:makeEntity{i = i, j = j, classname = 'goal'} end
+          if c == 'Y' then
+            return {maker:makeEntity{i = i, j = j, classname = 'apple_reward'}, ''}
+          end
+          if c == 'Z' then return '' end
+        end}
+    assert(name == 'room', name)
+    assert(table.concat(calls, ' ') == '1,1P 1,2X 1,3Y 1,4Q 1,5Z', table.concat(calls, ' '))
+  )lua"),
+            "");
+  EXPECT_EQ(Layer("room"), "*******\n*PGA  *\n*******\n");
+}
+
+TEST_F(MapMakerModuleTest, EntitiesAreDeepMindLabsMapEntitiesAndMayMoveCells) {
+  ASSERT_EQ(Run(R"lua(
+    map_maker:mapFromTextLevel{
+        mapName = 'moved',
+        entityLayer = '*****\n*P  *\n*   *\n*****\n',
+        callback = function(i, j, c, maker)
+          if i == 1 and j == 1 then
+            entity = maker:makeEntity{i = 2, j = 3, classname = 'goal'}
+            return {maker:makeSpawnPoint{i = 1, j = 1}, entity}
+          end
+        end}
+  )lua"),
+            "");
+  EXPECT_EQ(Layer("moved"), "*****\n*P  *\n*  G*\n*****\n");
+  // Row 2 of 4 from the top is 1.5 cells up; column 3 is 3.5 across.
+  ASSERT_EQ(Run("assert(entity:find('\"classname\" \"goal\"', 1, true)) "
+                "assert(entity:find('\"origin\" \"350 150 0\"', 1, true), entity)"),
+            "");
+}
+
+TEST_F(MapMakerModuleTest, WhatTheMazeLacksIsAnErrorNamingIt) {
+  const struct {
+    std::string call;
+    std::string says;
+  } cases[] = {
+      {"map_maker:mapFromTextLevel{entityLayer = '****\\n*PL*\\n****', callback = "
+       "function(i, j, c, m) if c == 'L' then return m:makeEntity{i = i, j = j, "
+       "classname = 'lemon_reward'} end end}",
+       "entity class 'lemon_reward' is not supported by the maze engine"},
+      {"map_maker:mapFromTextLevel{entityLayer = '****\\n*PI*\\n****'}",
+       "the door 'I' at (1, 2) is not supported by the maze engine yet"},
+      {"map_maker:mapFromTextLevel{entityLayer = '****\\n*PX*\\n****', callback = "
+       "function(i, j, c, m) if c == 'X' then return m:makeEntity{i = i, j = j, "
+       "classname = 'goal', attributes = {id = '3'}} end end}",
+       "attributes (spawn variables) are not supported"},
+      {"map_maker:mapFromTextLevel{entityLayer = '****\\n*PX*\\n****', callback = "
+       "function(i, j, c, m) if c == 'X' then return m:makeEntity{i = 0, j = 0, "
+       "classname = 'goal'} end end}",
+       "lies inside a wall"},
+      {"map_maker:mapFromTextLevel{entityLayer = '****\\n*PX*\\n****', callback = "
+       "function() return 7 end}",
+       "a string, a list of strings or nil expected"},
+      {"map_maker:mapFromTextLevel{entityLayer = '****\\n*PX*\\n****', callback = "
+       "function() return 'apple' end}",
+       "not an entity made by maker:makeEntity"},
+      {"map_maker:mapFromTextLevel{entityLayer = '****\\n*PX*\\n****', callback = "
+       "function() error('from the callback') end}",
+       "from the callback"},
+      {"map_maker:mapFromTextLevel{}",
+       "bad argument #1 to 'mapFromTextLevel' (entityLayer: string expected, got nil)"},
+      {"map_maker:mapFromTextLevel{entityLayer = '***\\n* *\\n***'}", "spawn"},
+      {"map_maker:mapFromTextLevel{entityLayer = '*P*', callback = 3}",
+       "callback: function expected"},
+      {"map_maker.mapFromTextLevel{entityLayer = '*P*'}",
+       "bad argument #1 to 'mapFromTextLevel' (table expected, got no value)"},
+      {"map_maker.randomGen()", "map_maker:randomGen(...)"},
+  };
+  for (const auto& [call, says] : cases) {
+    SCOPED_TRACE(call);
+    EXPECT_THAT(Run(call), HasSubstr(says));
+  }
+}
+
+TEST_F(MapMakerModuleTest, ALaterMapReplacesOneOfTheSameName) {
+  ASSERT_EQ(Run("map_maker:mapFromTextLevel{entityLayer = '***\\n*P*\\n***'}"), "");
+  ASSERT_EQ(Run("map_maker:mapFromTextLevel{entityLayer = '****\\n*P *\\n****'}"), "");
+  EXPECT_EQ(Layer("luamap"), "****\n*P *\n****\n");  // the default name
+}
+
+// Layers are charged to the tensor budget (1 MiB here) while kept: two
+// maps of 363 KB fit, a third does not.
+TEST_F(MapMakerModuleTest, KeptMapsAreChargedToTheTensorBudget) {
+  ASSERT_EQ(Run("row = '*' .. string.rep(' ', 600) .. '*\\n' "
+                "layer = string.rep('*', 602) .. '\\n*P' .. string.rep(' ', 599) .. '*\\n' .. "
+                "string.rep(row, 600) .. string.rep('*', 602) .. '\\n'"),
+            "");
+  ASSERT_EQ(Run("map_maker:mapFromTextLevel{mapName = 'a', entityLayer = layer}"), "");
+  ASSERT_EQ(Run("map_maker:mapFromTextLevel{mapName = 'a', entityLayer = layer}"), "")
+      << "replacing a map releases its charge";
+  ASSERT_EQ(Run("map_maker:mapFromTextLevel{mapName = 'b', entityLayer = layer}"), "");
+  EXPECT_THAT(Run("map_maker:mapFromTextLevel{mapName = 'c', entityLayer = layer}"),
+              HasSubstr("map 'c'"));
+  EXPECT_EQ(Layer("c"), "(none)");
+}
+
+TEST_F(MapMakerModuleTest, RandomGenIsOneGeneratorOfItsOwn) {
+  ASSERT_EQ(Run(R"lua(
+    local gen = map_maker:randomGen()
+    assert(gen == map_maker:randomGen())
+    local random = require 'dmlab.system.random'
+    gen:seed(7)
+    local first = gen:uniformInt(1, 1000000)
+    gen:seed(7)
+    random:seed(7)
+    random:uniformInt(1, 10)  -- the level's generator is another
+    assert(gen:uniformInt(1, 1000000) == first)
+  )lua"),
+            "");
+}
+
+}  // namespace
+}  // namespace maze
