@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/host_registry.h"
+#include "engine_plugin/level_paths.h"
 #include "engine_plugin/level_script.h"
 #include "engine_plugin/level_source.h"
 #include "engine_plugin/observation_pool.h"
@@ -92,6 +93,10 @@ struct Engine::State final : Level, ObservationBuffers {
     return static_cast<double>(episode_frames) / host->fps();
   }
   const std::string& directory() const override { return level.directory; }
+  absl::StatusOr<std::string> ReadFile(const std::string& name) const override {
+    return ReadNamedLevelFile(paths(), name);
+  }
+  LevelPaths paths() const { return {level.directory, plugin.game_scripts_directory}; }
 
   // ObservationBuffers
   absl::StatusOr<tensor::Tensor> Acquire(tensor::DType dtype,
@@ -280,12 +285,8 @@ absl::Status Engine::Init() {
   const LevelLimits limits =
       ResolveLimits(s.plugin.limits, /*from_path=*/!s.level.directory.empty());
   s.event_log.set_bytes_per_step(limits.tensors.memory_bytes);
-  std::vector<std::string> module_directories;
-  for (const std::string* directory : {&s.level.directory, &s.plugin.game_scripts_directory}) {
-    if (!directory->empty()) module_directories.push_back(*directory);
-  }
   absl::StatusOr<std::unique_ptr<LevelScript>> script = LevelScript::Load(
-      s.level.source, s.level.chunk_name, module_directories, limits,
+      s.level.source, s.level.chunk_name, s.paths(), limits,
       [&](lua_State* L) { s.host->RegisterModules(L, s); }, &s.event_log);
   if (!script.ok()) return script.status();
   // The host calls the level through `s` from here on.

@@ -99,6 +99,9 @@ class Level {
   // The level script's directory, for files beside it (maps, models);
   // empty for a built-in level.
   virtual const std::string& directory() const = 0;
+  // A file the level names at run time (game:loadFileToString), found and
+  // confined as level_paths.h says.
+  virtual absl::StatusOr<std::string> ReadFile(const std::string& name) const = 0;
 };
 
 // Buffers for a step's observations, from the plugin's recycling pool:

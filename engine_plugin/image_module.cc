@@ -10,9 +10,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/image.h"
-#include "engine_plugin/level_files.h"
+#include "engine_plugin/level_paths.h"
 #include "lua_api/lua_tensor.h"
 #include "lua_api/n_results_or.h"
+#include "lua_api/preload.h"
 #include "lua_api/read.h"
 #include "lua_api/tensor_limits.h"
 
@@ -23,37 +24,6 @@ using lua_api::ArgumentError;
 using lua_api::NResultsOr;
 
 constexpr char kContentPrefix[] = "content:";
-
-// The number of directories bound as the string upvalues of the running
-// closure.
-int DirectoryCount(lua_State* L) {
-  int count = 0;
-  while (lua_type(L, lua_upvalueindex(count + 1)) == LUA_TSTRING) ++count;
-  return count;
-}
-
-// The bytes of the file `name`, which must lie inside one of the
-// directories bound to the running closure; a relative name is taken from
-// the first (the level's own).
-absl::StatusOr<std::string> ReadConfinedFile(lua_State* L, const std::string& name) {
-  const int count = DirectoryCount(L);
-  if (count == 0) {
-    return absl::FailedPreconditionError(
-        "this level has no directory to read files from (it was given as source text); pass "
-        "the bytes as image.load('content:.png', bytes)");
-  }
-  const std::string path =
-      name[0] == '/' ? name : absl::StrCat(lua_tostring(L, lua_upvalueindex(1)), "/", name);
-  std::string directories;
-  for (int i = 1; i <= count; ++i) {
-    const std::string directory = lua_tostring(L, lua_upvalueindex(i));
-    if (InsideDirectory(directory, path)) return ReadLevelFile(path);
-    absl::StrAppend(&directories, i == 1 ? "'" : ", '", directory, "'");
-  }
-  return absl::PermissionDeniedError(
-      absl::StrCat("'", path, "' lies outside the level's directories (", directories,
-                   "), and images are read only inside them"));
-}
 
 // The valid tensor at stack `index` (argument `index` of `function`), or
 // the argument error.
@@ -82,8 +52,8 @@ NResultsOr Load(lua_State* L) {
       return ArgumentError(kName, 2, absl::StrCat("the image's bytes: ", why));
     }
   } else {
-    if (name.empty()) return ArgumentError(kName, 1, "a file name expected, got ''");
-    absl::StatusOr<std::string> read = ReadConfinedFile(L, name);
+    const auto* paths = static_cast<const LevelPaths*>(lua_touserdata(L, lua_upvalueindex(1)));
+    absl::StatusOr<std::string> read = ReadNamedLevelFile(*paths, name);
     if (!read.ok()) return lua_api::StatusError(kName, read.status());
     absl::StatusOr<lua_api::TensorMemoryCharge> charged =
         lua_api::ChargeTensorMemory(L, read->size());
@@ -188,13 +158,12 @@ NResultsOr SetMaskedPatternOf(lua_State* L) {
   return 1;
 }
 
-// [-0, +1, m] The loader in package.preload; its upvalues are the
-// directories, which image.load closes over in turn.
+// [-0, +1, m] The loader in package.preload; upvalue 1 is the level's
+// paths, which image.load closes over in turn.
 int Open(lua_State* L) {
-  const int directories = DirectoryCount(L);
   lua_createtable(L, 0, 4);
-  for (int i = 1; i <= directories; ++i) lua_pushvalue(L, lua_upvalueindex(i));
-  lua_pushcclosure(L, &lua_api::Raising<&Load>, directories);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushcclosure(L, &lua_api::Raising<&Load>, 1);
   lua_setfield(L, -2, "load");
   lua_pushcfunction(L, &lua_api::Raising<&Scale>);
   lua_setfield(L, -2, "scale");
@@ -207,19 +176,8 @@ int Open(lua_State* L) {
 
 }  // namespace
 
-void RegisterImageModule(lua_State* L, const std::vector<std::string>& directories) {
-  lua_getglobal(L, "package");
-  if (!lua_istable(L, -1)) {
-    lua_pop(L, 1);
-    return;
-  }
-  lua_getfield(L, -1, "preload");
-  for (const std::string& directory : directories) {
-    lua_pushlstring(L, directory.data(), directory.size());
-  }
-  lua_pushcclosure(L, &Open, static_cast<int>(directories.size()));
-  lua_setfield(L, -2, "dmlab.system.image");
-  lua_pop(L, 2);
+void RegisterImageModule(lua_State* L, const LevelPaths* paths) {
+  lua_api::SetPreload(L, "dmlab.system.image", &Open, const_cast<LevelPaths*>(paths));
 }
 
 }  // namespace engine_plugin

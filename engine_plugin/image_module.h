@@ -8,24 +8,22 @@
 //   image.setMaskedPattern(img, pattern, {255, 0, 0}, {0, 0, 255})
 //
 // Functions are called with '.', as in DeepMind Lab. The operations are
-// image.h's. Files are PNGs read only inside the level's own directory and
-// its gameScriptsDirectory (a relative name is taken from the level's
-// directory), once links are resolved, and at most kMaxLevelFileBytes;
-// the file's bytes and every image made are charged to the level's tensor
-// budget. Errors name the function and the argument.
+// image.h's. Files are PNGs found as level_paths.h says (inside the
+// level's directory or its gameScriptsDirectory; DeepMind Lab's
+// runFiles() names too), at most kMaxLevelFileBytes; the file's bytes and
+// every image made are charged to the level's tensor budget. Errors name
+// the function and the argument.
 #ifndef ENGINE_PLUGIN_IMAGE_MODULE_H_
 #define ENGINE_PLUGIN_IMAGE_MODULE_H_
 
-#include <string>
-#include <vector>
-
+#include "engine_plugin/level_paths.h"
 #include "lua_api/lua.h"
 
 namespace engine_plugin {
 
 // [-0, +0, m] Makes require 'dmlab.system.image' load the module, reading
-// files inside `directories` (the level's first).
-void RegisterImageModule(lua_State* L, const std::vector<std::string>& directories);
+// files by `paths`, which must outlive L.
+void RegisterImageModule(lua_State* L, const LevelPaths* paths);
 
 }  // namespace engine_plugin
 

@@ -140,16 +140,17 @@ absl::Status LuaError(const char* what, const std::string& message) {
 
 }  // namespace
 
-LevelScript::LevelScript(std::unique_ptr<Sandbox> vm)
-    : vm_(std::move(vm)), L_(vm_->state()), api_ref_(LUA_NOREF) {}
+LevelScript::LevelScript(std::unique_ptr<Sandbox> vm, LevelPaths paths)
+    : paths_(std::move(paths)), vm_(std::move(vm)), L_(vm_->state()), api_ref_(LUA_NOREF) {}
 
 absl::StatusOr<std::unique_ptr<LevelScript>> LevelScript::Load(
-    absl::string_view source, const std::string& chunk_name,
-    const std::vector<std::string>& module_directories, const LevelLimits& limits,
-    absl::FunctionRef<void(lua_State*)> register_host_modules, EventSink* events) {
+    absl::string_view source, const std::string& chunk_name, const LevelPaths& paths,
+    const LevelLimits& limits, absl::FunctionRef<void(lua_State*)> register_host_modules,
+    EventSink* events) {
+  const std::vector<std::string> module_directories = paths.ModuleDirectories();
   absl::StatusOr<std::unique_ptr<Sandbox>> vm = Sandbox::Create(limits, module_directories);
   if (!vm.ok()) return vm.status();
-  std::unique_ptr<LevelScript> script(new LevelScript(*std::move(vm)));
+  std::unique_ptr<LevelScript> script(new LevelScript(*std::move(vm), paths));
   lua_State* L = script->L_;
   if (limits.restrict_libraries) {
     lua_api::RegisterSandboxedTorchModule(L);
@@ -158,7 +159,7 @@ absl::StatusOr<std::unique_ptr<LevelScript>> LevelScript::Load(
   }
   lua_api::RegisterRandomModule(L);
   RegisterEventsModule(L, events);
-  RegisterImageModule(L, module_directories);
+  RegisterImageModule(L, &script->paths_);
   register_host_modules(L);
   if (!limits.restrict_libraries) {
     // The same directories first, in the same order, as the sandbox's searcher.

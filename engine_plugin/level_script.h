@@ -33,6 +33,7 @@
 #include "absl/strings/string_view.h"
 #include "engine_plugin/events_module.h"
 #include "engine_plugin/host.h"
+#include "engine_plugin/level_paths.h"
 #include "engine_plugin/observation.h"
 #include "engine_plugin/property.h"
 #include "engine_plugin/sandbox.h"
@@ -54,15 +55,16 @@ struct LevelObservation {
 class LevelScript {
  public:
   // `chunk_name` names the script in tracebacks ("@levels/demo_maze.lua");
-  // the script can require the Lua files in `module_directories` (its own
-  // directory, then gameScriptsDirectory; none for a built-in level):
+  // the script can require the Lua files in paths.ModuleDirectories() (its
+  // own directory, then gameScriptsDirectory; none for a built-in level):
   // they go first on package.path, or in the sandbox the sandbox's
-  // searcher reads them. `register_host_modules` adds the host's modules
-  // before the script runs. `events` must outlive the script.
+  // searcher reads them; dmlab.system.image reads files by `paths`.
+  // `register_host_modules` adds the host's modules before the script
+  // runs. `events` must outlive the script.
   static absl::StatusOr<std::unique_ptr<LevelScript>> Load(
-      absl::string_view source, const std::string& chunk_name,
-      const std::vector<std::string>& module_directories, const LevelLimits& limits,
-      absl::FunctionRef<void(lua_State*)> register_host_modules, EventSink* events);
+      absl::string_view source, const std::string& chunk_name, const LevelPaths& paths,
+      const LevelLimits& limits, absl::FunctionRef<void(lua_State*)> register_host_modules,
+      EventSink* events);
 
   absl::Status Init(const Settings& settings);
   // Also seeds dmlab.system.random's default generator with `seed`.
@@ -100,13 +102,14 @@ class LevelScript {
   LevelScript& operator=(const LevelScript&) = delete;
 
  private:
-  explicit LevelScript(std::unique_ptr<Sandbox> vm);
+  LevelScript(std::unique_ptr<Sandbox> vm, LevelPaths paths);
   // [-0, +2 or +0, -] Pushes api[name] (raw) and api; false (nothing
   // pushed) when the level does not define it.
   bool PushCallback(const char* name);
   // [-(nargs + 2), +nresults, -] Calls what PushCallback pushed.
   absl::Status CallCallback(const char* name, int nargs, int nresults);
 
+  const LevelPaths paths_;  // before vm_: the image module reads it until L closes
   std::unique_ptr<Sandbox> vm_;
   lua_State* L_;
   int api_ref_;

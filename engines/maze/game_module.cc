@@ -6,7 +6,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engine_plugin/level_paths.h"
 #include "engine_plugin/module_support.h"
+#include "lua_api/lua_memory.h"
 #include "lua_api/lua_tensor.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/preload.h"
@@ -199,6 +201,31 @@ NResultsOr RenderCustomView(lua_State* L) {
   return 1;
 }
 
+NResultsOr RunFiles(lua_State* L) {
+  if (std::string e = CheckModuleSelf(L, kModule, "runFiles"); !e.empty()) return e;
+  lua_pushstring(L, engine_plugin::kRunFilesRoot);
+  return 1;
+}
+
+NResultsOr LoadFileToString(lua_State* L) {
+  if (std::string e = CheckModuleSelf(L, kModule, "loadFileToString"); !e.empty()) return e;
+  std::string name;
+  if (std::string why = lua_api::ReadString(L, 2, &name); !why.empty()) {
+    return ArgumentError("loadFileToString", 1, why);
+  }
+  absl::StatusOr<std::string> contents = HostOf<GameHost>(L)->ReadLevelFile(name);
+  if (!contents.ok()) {
+    return absl::StrCat("'game:loadFileToString': ", contents.status().message());
+  }
+  // The string lands on the Lua heap, which refuses nothing inside C++.
+  if (std::string e = lua_api::CheckLuaMemory(L, contents->size(), "game:loadFileToString");
+      !e.empty()) {
+    return e;
+  }
+  lua_pushlstring(L, contents->data(), contents->size());
+  return 1;
+}
+
 constexpr ModuleFunction kFunctions[] = {
     {"playerInfo", &lua_api::Raising<&PlayerInfo>},
     {"addScore", &lua_api::Raising<&AddScore>},
@@ -207,6 +234,8 @@ constexpr ModuleFunction kFunctions[] = {
     {"screenShape", &lua_api::Raising<&ScreenShape>},
     {"pickups", &lua_api::Raising<&Pickups>},
     {"renderCustomView", &lua_api::Raising<&RenderCustomView>},
+    {"runFiles", &lua_api::Raising<&RunFiles>},
+    {"loadFileToString", &lua_api::Raising<&LoadFileToString>},
 };
 
 // [-0, +1, e] The loader in package.preload.

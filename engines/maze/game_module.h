@@ -17,6 +17,13 @@
 //                                Lab's levels read it
 //   game:pickups()             {{id=, type='apple'|'goal', position={x, y},
 //                                active=}, ...} of the current map
+//   game:runFiles()            engine_plugin::kRunFilesRoot: DeepMind Lab's
+//                              levels name their game_scripts as
+//                              runFiles() .. '/baselab/game_scripts/...'
+//   game:loadFileToString(name)
+//                              the bytes of a file the level may read
+//                              (engine_plugin/level_paths.h), as a string
+//                              that must fit under the Lua memory cap
 //   game:renderCustomView{pos = {x, y}, look = {pitch, yaw},
 //                         width = w, height = h}
 //                              a second camera: a new owning ByteTensor
@@ -30,6 +37,8 @@
 //   end
 #ifndef ENGINES_MAZE_GAME_MODULE_H_
 #define ENGINES_MAZE_GAME_MODULE_H_
+
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "engines/maze/raycaster.h"
@@ -50,6 +59,8 @@ class GameHost {
   virtual double EpisodeTimeSeconds() const = 0;
   virtual int frame_width() const = 0;
   virtual int frame_height() const = 0;
+  // A file the level names (engine_plugin::Level::ReadFile).
+  virtual absl::StatusOr<std::string> ReadLevelFile(const std::string& name) const = 0;
 };
 
 // [-0, +1, m] Pushes {id = (1-based), type = 'apple'|'goal', position =

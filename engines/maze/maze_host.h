@@ -59,6 +59,9 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
   double EpisodeTimeSeconds() const override;
   int frame_width() const override { return width_; }
   int frame_height() const override { return height_; }
+  absl::StatusOr<std::string> ReadLevelFile(const std::string& name) const override {
+    return level_->ReadFile(name);
+  }
 
  private:
   absl::Status LoadMap(engine_plugin::Level& level);

@@ -105,6 +105,47 @@ TEST(GameScriptsTest, TheSandboxReadsNothingOutsideTheTree) {
               HasSubstr("letters, digits"));
 }
 
+// DeepMind Lab's datasets read files as
+// game:loadFileToString(game:runFiles() .. '/baselab/game_scripts/...').
+TEST(GameScriptsTest, LoadFileToStringReadsTheTreeThroughRunFiles) {
+  const Tree tree("tree_files");
+  Write(tree.scripts() + "/common/data.txt", std::string("bytes\0and more", 14));
+  Write(tree.level_dir() + "/beside.txt", "beside");
+  Write(tree.root + "/secret.txt", "secret");
+  const std::string level = tree.level(R"lua(
+    local game = require 'dmlab.system.game'
+    local data = game:loadFileToString(game:runFiles() .. '/baselab/game_scripts/common/data.txt')
+    assert(data == 'bytes\0and more', data)
+    assert(game:loadFileToString('beside.txt') == 'beside')
+    local ok, err = pcall(function() return game:loadFileToString('../secret.txt') end)
+    assert(not ok and err:find("'game:loadFileToString'", 1, true) and err:find('outside'), err)
+    ok, err = pcall(function() return game:loadFileToString() end)
+    assert(not ok and err:find("bad argument #1 to 'loadFileToString'", 1, true), err)
+    ok, err = pcall(function() return game.runFiles() end)
+    assert(not ok and err:find('game:runFiles(...)', 1, true), err)
+  )lua");
+  for (const char* sandbox : {"true", "false"}) {
+    SCOPED_TRACE(sandbox);
+    absl::Status init =
+        InitWith(level, {{"gameScriptsDirectory", tree.scripts()}, {"sandbox", sandbox}});
+    EXPECT_TRUE(init.ok()) << init;
+  }
+}
+
+// The string lands on the Lua heap: a file larger than the room left under
+// the Lua memory cap is an error, not a heap past the cap.
+TEST(GameScriptsTest, LoadFileToStringRespectsTheLuaMemoryCap) {
+  const Tree tree("tree_big_file");
+  Write(tree.level_dir() + "/big.txt", std::string(3 << 20, 'x'));
+  const std::string level = tree.level(R"lua(
+    local game = require 'dmlab.system.game'
+    game:loadFileToString('big.txt')
+  )lua");
+  const std::string message(InitWith(level, {{"memoryLimitMegabytes", "2"}}).message());
+  EXPECT_THAT(message, HasSubstr("game:loadFileToString"));
+  EXPECT_TRUE(InitWith(level, {{"memoryLimitMegabytes", "16"}}).ok());
+}
+
 TEST(GameScriptsTest, TheSettingMustNameADirectory) {
   const Tree tree("tree_setting");
   const std::string level = tree.level("");

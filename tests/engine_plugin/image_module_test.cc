@@ -89,6 +89,10 @@ TEST(ImageModuleTest, LoadsFilesOfTheLevelAndTheGameScriptsInAndOutOfTheSandbox)
     local blue = image.load(')lua",
                                                     tree.scripts(), R"lua(/textures/blue.png')
     assert(blue(1, 1, 3):val() == 255 and blue(1, 1, 4):val() == 128)
+    -- DeepMind Lab's levels name their game_scripts through runFiles().
+    local game = require 'dmlab.system.game'
+    local same = image.load(game:runFiles() .. '/baselab/game_scripts/textures/blue.png')
+    assert(same(1, 1, 4):val() == 128)
   )lua"));
   for (const char* sandbox : {"true", "false"}) {
     SCOPED_TRACE(sandbox);
@@ -114,9 +118,9 @@ TEST(ImageModuleTest, RefusesFilesOutsideTheTreesAndBadImages) {
     std::string call;
     std::string says;
   } cases[] = {
-      {"image.load('../secret.png')", "outside the level's directories"},
-      {absl::StrCat("image.load('", tree.root, "/secret.png')"), "outside the level's directories"},
-      {"image.load('art/link.png')", "outside the level's directories"},
+      {"image.load('../secret.png')", "lies outside the level's directory and gameScriptsDirectory"},
+      {absl::StrCat("image.load('", tree.root, "/secret.png')"), "lies outside the level's directory and gameScriptsDirectory"},
+      {"image.load('art/link.png')", "lies outside the level's directory and gameScriptsDirectory"},
       {"image.load('art/missing.png')", "missing.png"},
       {"image.load('art/broken.png')", "not a PNG"},
       {"image.load('art/red.jpg')", "unsupported file type"},
