@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine_plugin/image_module.h"
+#include "engine_plugin/transform_module.h"
 #include "lua_api/call.h"
 #include "lua_api/lua_tensor.h"
 #include "lua_api/n_results_or.h"
@@ -160,6 +161,7 @@ absl::StatusOr<std::unique_ptr<LevelScript>> LevelScript::Load(
   lua_api::RegisterRandomModule(L);
   RegisterEventsModule(L, events);
   RegisterImageModule(L, &script->paths_);
+  RegisterTransformModule(L);
   register_host_modules(L);
   if (!limits.restrict_libraries) {
     // The same directories first, in the same order, as the sandbox's searcher.

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/host_registry.h"
 #include "engines/maze/game_entities_module.h"
+#include "engines/maze/model_module.h"
 #include "engine_plugin/level_files.h"
 #include "engines/maze/maze_generation_module.h"
 #include "engines/maze/raycaster.h"
@@ -164,6 +165,7 @@ void MazeHost::RegisterModules(lua_State* L, Level& level) {
   RegisterGameModule(L, this);
   RegisterGameEntitiesModule(L, this);
   RegisterMapMakerModule(L, &made_maps_);
+  RegisterModelModule(L);
   RegisterMazeGenerationModule(L);
 }
 

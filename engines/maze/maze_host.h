@@ -11,8 +11,9 @@
 // default 60). Observations: RGB_INTERLEAVED (the frame), RGBD_INTERLEAVED,
 // DEBUG.POS.TRANS, DEBUG.POS.ROT, DEBUG.CAMERA.TOP_DOWN. Lua modules:
 // dmlab.system.game (game_module.h), dmlab.system.game_entities,
-// dmlab.system.map_maker (whose maps nextMap() may name) and
-// dmlab.system.maze_generation.
+// dmlab.system.map_maker (whose maps nextMap() may name),
+// dmlab.system.maze_generation and dmlab.system.model (which refuses: no
+// 3D models here).
 // Properties: engine.fps, engine.width, engine.height.
 //
 // Registered as "maze", the host of every level that names none.

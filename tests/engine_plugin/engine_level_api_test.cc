@@ -264,6 +264,25 @@ return api
   EXPECT_EQ(reward, 10);
 }
 
+// The maze draws no 3D models: requiring dmlab.system.model works (DeepMind
+// Lab's decorators do it at load), and each function says why it cannot.
+TEST(EngineLevelApiTest, TheModelModuleLoadsAndRefusesModels) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Create(R"(
+local model = require 'dmlab.system.model'
+function api:init()
+  for _, name in ipairs{'cone', 'cube', 'cylinder', 'sphere', 'hierarchy', 'circularLayout',
+                        'linearLayout', 'loadMD3', 'saveMD3'} do
+    local ok, err = pcall(model[name], model, {})
+    assert(not ok and err:find("'model:" .. name .. "': the maze engine has no 3D models", 1, true),
+           tostring(err))
+  end
+end
+)");
+  ASSERT_TRUE(engine.ok()) << engine.status();
+  const absl::Status init = (*engine)->Init();
+  EXPECT_TRUE(init.ok()) << init;
+}
+
 TEST(EngineLevelApiTest, EventsCarryStringsAndTensors) {
   absl::StatusOr<std::unique_ptr<Engine>> engine = Create(R"(
 function api:hasEpisodeFinished(seconds)
