@@ -265,9 +265,13 @@ absl::Status Engine::SetSetting(absl::string_view key, absl::string_view value) 
   }
   absl::StatusOr<bool> applied = ApplyPluginSetting(key, value, &s.plugin);
   if (!applied.ok()) return applied.status();
-  if (!*applied) {
-    if (absl::Status status = s.host->SetSetting(key, value); !status.ok()) return status;
-  }
+  if (!*applied) applied = s.host->SetSetting(key, value);
+  if (!applied.ok()) return applied.status();
+  // The engine's own settings stay with it, as in DeepMind Lab, whose
+  // levels refuse keys they do not know. episodeLengthSeconds is also a
+  // level's own parameter there (its factories read it), so it reaches
+  // init too.
+  if (*applied && key != "episodeLengthSeconds") return absl::OkStatus();
   auto existing = std::find_if(s.settings.begin(), s.settings.end(),
                                [&](const auto& setting) { return setting.first == key; });
   if (existing != s.settings.end()) {

@@ -87,8 +87,10 @@ class Engine {
   // that CUDA device; Init fails if this build has no backend for it or
   // the device does not exist), pinnedStaging ('true' or 'false', default
   // 'false': with a CUDA observationDevice, frames are rendered into
-  // page-locked host memory). Every setting, these included, reaches the
-  // level's init(settings) as a string.
+  // page-locked host memory). As in DeepMind Lab, these and the host's own
+  // settings (Host::SetSetting) stay with the engine; every other setting
+  // reaches the level's init(settings) as a string, and so does
+  // episodeLengthSeconds, a level's own parameter there too.
   absl::Status SetSetting(absl::string_view key, absl::string_view value);
   // Loads the level script and calls its init(settings).
   absl::Status Init();

@@ -167,7 +167,8 @@ typedef struct EnvCApi_s {
    * episodeLengthSeconds, and the level's limits: sandbox ("true" or
    * "false"; "true" by default for a level given as a path),
    * memoryLimitMegabytes, instructionLimit and tensorMemoryLimitMegabytes
-   * (engine.h gives their defaults); every setting also reaches the level's
+   * (engine.h gives their defaults); these stay with the engine, and every
+   * other setting (and episodeLengthSeconds) reaches the level's
    * init(settings). Returns 0 or non-zero (bad key/value, after init). A
    * limit the level reaches is an error of the call that ran it. */
   int (*setting)(void* context, const char* key, const char* value);

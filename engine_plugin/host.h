@@ -118,9 +118,11 @@ class Host {
  public:
   virtual ~Host() = default;
 
-  // Before RegisterModules. The host checks the settings it knows and
-  // ignores the rest (every setting also reaches the level's init).
-  virtual absl::Status SetSetting(absl::string_view key, absl::string_view value) = 0;
+  // Before RegisterModules. True for one of the host's own settings (its
+  // frame size, its frame rate), which, as DeepMind Lab's engine settings,
+  // does not reach the level's init; false for the rest, which do; an error
+  // for a bad value of one of its own.
+  virtual absl::StatusOr<bool> SetSetting(absl::string_view key, absl::string_view value) = 0;
 
   // Adds the host's Lua modules to L's package.preload, before the level
   // script runs. `level` and the host outlive L.

@@ -25,8 +25,10 @@ api.episodeLengthSeconds = 30
 
 function api:init(settings)
   self._custom = settings.customObservations ~= 'false'
-  local width = tonumber(settings.width) or 84
-  local height = tonumber(settings.height) or 84
+  -- The engine's settings (width, height) stay with it, as in DeepMind
+  -- Lab: the frame size comes from the game module.
+  local screen = game:screenShape().window
+  local width, height = screen.width, screen.height
   -- Work tensors, made once: observeFrame runs every step.
   self._h2, self._w2 = math.floor(height / 2), math.floor(width / 2)
   self._channel = tensor.DoubleTensor(self._h2 * 2, self._w2 * 2)

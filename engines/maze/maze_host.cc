@@ -147,17 +147,20 @@ const bool kRegistered = engine_plugin::RegisterHost(
 
 }  // namespace
 
-absl::Status MazeHost::SetSetting(absl::string_view key, absl::string_view value) {
+absl::StatusOr<bool> MazeHost::SetSetting(absl::string_view key, absl::string_view value) {
   if (key == "width" || key == "height") {
     absl::StatusOr<int> extent = ParseExtent(key, value, kMaxFrameExtent);
     if (!extent.ok()) return extent.status();
     (key == "width" ? width_ : height_) = *extent;
-  } else if (key == "fps") {
+    return true;
+  }
+  if (key == "fps") {
     absl::StatusOr<int> fps = ParseExtent(key, value, 1000);
     if (!fps.ok()) return fps.status();
     fps_ = *fps;
+    return true;
   }
-  return absl::OkStatus();
+  return false;
 }
 
 void MazeHost::RegisterModules(lua_State* L, Level& level) {

@@ -36,7 +36,7 @@ namespace maze {
 class MazeHost final : public engine_plugin::Host, public GameHost {
  public:
   // engine_plugin::Host
-  absl::Status SetSetting(absl::string_view key, absl::string_view value) override;
+  absl::StatusOr<bool> SetSetting(absl::string_view key, absl::string_view value) override;
   void RegisterModules(lua_State* L, engine_plugin::Level& level) override;
   absl::Status Init(engine_plugin::Level& level) override;
   std::vector<engine_plugin::ObservationSpec> ObservationSpecs() const override;

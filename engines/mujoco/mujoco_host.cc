@@ -111,19 +111,24 @@ const bool kRegistered = engine_plugin::RegisterHost(
 
 }  // namespace
 
-absl::Status MujocoHost::SetSetting(absl::string_view key, absl::string_view value) {
+absl::StatusOr<bool> MujocoHost::SetSetting(absl::string_view key, absl::string_view value) {
   if (key == "width" || key == "height") {
     absl::StatusOr<int> extent = ParseBounded(key, value, kMaxFrameExtent);
     if (!extent.ok()) return extent.status();
     (key == "width" ? width_ : height_) = *extent;
-  } else if (key == "frameSkip") {
+    return true;
+  }
+  if (key == "frameSkip") {
     absl::StatusOr<int> skip = ParseBounded(key, value, kMaxFrameSkip);
     if (!skip.ok()) return skip.status();
     frame_skip_setting_ = *skip;
-  } else if (key == "camera") {
-    camera_setting_ = std::string(value);
+    return true;
   }
-  return absl::OkStatus();
+  if (key == "camera") {
+    camera_setting_ = std::string(value);
+    return true;
+  }
+  return false;
 }
 
 void MujocoHost::RegisterModules(lua_State* L, Level&) {

@@ -1,5 +1,5 @@
-// Runs the level of docs/engine.md's worked example (its ```lua block) in
-// the engine, and checks what the text says it does.
+// Runs the levels of docs/engine.md (its ```lua blocks: the worked example,
+// the map maker's) in the engine, and checks what the text says they do.
 #include <cmath>
 #include <fstream>
 #include <regex>
@@ -14,20 +14,25 @@
 namespace engine_plugin {
 namespace {
 
-std::string ExampleLevel() {
+// The first ```lua block after the heading `heading` of docs/engine.md.
+std::string ExampleLevel(const std::string& heading) {
   std::ifstream doc("docs/engine.md");
   std::stringstream text;
   text << doc.rdbuf();
   const std::string markdown = text.str();
+  const std::size_t at = markdown.find(heading);
+  EXPECT_NE(at, std::string::npos) << "no heading '" << heading << "' in docs/engine.md";
   const std::regex block("```lua\n([^`]*)```");
   std::smatch match;
-  EXPECT_TRUE(std::regex_search(markdown, match, block)) << "no ```lua block in docs/engine.md";
+  const std::string after = markdown.substr(at == std::string::npos ? 0 : at);
+  EXPECT_TRUE(std::regex_search(after, match, block)) << "no ```lua block after " << heading;
   return match[1];
 }
 
 TEST(EngineLevelDocTest, TheWorkedExampleRunsAsDescribed) {
   std::unique_ptr<Engine> engine =
-      InitEngine(WriteLevel("worked_example", ExampleLevel()), {{"bonus", "0.5"}});
+      InitEngine(WriteLevel("worked_example", ExampleLevel("### A worked example")),
+                 {{"bonus", "0.5"}});
   ASSERT_NE(engine, nullptr);
   const int brightness = ObservationIndex(*engine, "BRIGHTNESS");
   ASSERT_GE(brightness, 0);
@@ -50,6 +55,19 @@ TEST(EngineLevelDocTest, TheWorkedExampleRunsAsDescribed) {
   const double bonuses = total - 6;
   EXPECT_GE(bonuses, 0.0);
   EXPECT_DOUBLE_EQ(bonuses / 0.5, std::round(bonuses / 0.5));
+}
+
+// The map maker's example makes a room with a goal three cells east of the
+// spawn point: walking east reaches it.
+TEST(EngineLevelDocTest, TheMapMakersExampleMakesItsRoom) {
+  std::unique_ptr<Engine> engine =
+      InitEngine(WriteLevel("map_maker_example", ExampleLevel("### `dmlab.system.map_maker`")));
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  engine->Act(Forward());
+  double reward = 0;
+  ASSERT_TRUE(engine->Advance(70, &reward).ok());
+  EXPECT_EQ(reward, 10);  // the goal's
 }
 
 }  // namespace

@@ -25,6 +25,10 @@ function api:init(settings) api.settings = settings end
 function api:nextMap() return "*********\n*P  A  G*\n*********\n" end
 function api:readProperty(key)
   if key == 'test.setting' then return api.settings.custom end
+  if key == 'test.engine_settings' then
+    return tostring(api.settings.width) .. ' ' .. tostring(api.settings.fps) .. ' ' ..
+           tostring(api.settings.sandbox) .. ' ' .. tostring(api.settings.episodeLengthSeconds)
+  end
 end
 return api
 )";
@@ -133,6 +137,26 @@ TEST(EngineTest, SettingsAreCheckedAndReachTheLevel) {
   std::string value;
   ASSERT_EQ(*e.ReadProperty("test.setting", &value), PropertyResult::kSuccess);
   EXPECT_EQ(value, "second");
+}
+
+// As in DeepMind Lab, the engine's own settings (the host's frame size and
+// rate, the plugin's limits) stay with it; episodeLengthSeconds, a level
+// parameter there too, reaches the level as well.
+TEST(EngineTest, TheEnginesOwnSettingsDoNotReachTheLevel) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine =
+      Engine::Create(WriteLevel("own_settings", kCorridorLevel));
+  ASSERT_TRUE(engine.ok());
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"width", "32"}, {"fps", "30"}, {"sandbox", "true"}, {"episodeLengthSeconds", "5"},
+           {"custom", "yes"}}) {
+    ASSERT_TRUE((*engine)->SetSetting(key, value).ok()) << key;
+  }
+  ASSERT_TRUE((*engine)->Init().ok());
+  std::string value;
+  ASSERT_EQ(*(*engine)->ReadProperty("test.engine_settings", &value), PropertyResult::kSuccess);
+  EXPECT_EQ(value, "nil nil nil 5");
+  ASSERT_EQ(*(*engine)->ReadProperty("test.setting", &value), PropertyResult::kSuccess);
+  EXPECT_EQ(value, "yes");
 }
 
 TEST(EngineTest, ObservationDeviceSettingsAreChecked) {
