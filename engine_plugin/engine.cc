@@ -38,7 +38,9 @@ struct Engine::State final : Level, ObservationBuffers {
   PluginSettings plugin;
   std::int64_t episode_length_frames = 0;  // episodeLengthSeconds in steps
   std::vector<ObservationSpec> specs;  // the host's, then the level's
-  int host_specs = 0;
+  // Per spec: the level computes it (its own, or one of the host's that it
+  // replaced by declaring the same name).
+  std::vector<bool> from_level;
   int frame_index = -1;                // the host's frame observation
   std::vector<DiscreteActionSpec> discrete_specs;
   std::vector<ContinuousActionSpec> continuous_specs;
@@ -156,7 +158,7 @@ struct Engine::State final : Level, ObservationBuffers {
   }
 
   absl::StatusOr<LevelObservation> Compute(int index) {
-    if (index >= host_specs) return script->CustomObservation(specs[index]);
+    if (from_level[index]) return script->CustomObservation(specs[index]);
     LevelObservation result;
     if (index == frame_index) {
       result.value.type = ObservationType::kBytes;
@@ -227,13 +229,31 @@ struct Engine::State final : Level, ObservationBuffers {
     return absl::OkStatus();
   }
 
-  absl::Status CheckCustomSpecs(const std::vector<ObservationSpec>& custom) {
+  // Adds the level's specs to the host's: one of the same name as a host's
+  // replaces it for this level, in its place (DeepMind Lab's levels declare
+  // their own DEBUG.CAMERA.TOP_DOWN), except the frame, which the host
+  // renders into.
+  absl::Status AddCustomSpecs(const std::vector<ObservationSpec>& custom) {
+    from_level.assign(specs.size(), false);
     for (const ObservationSpec& spec : custom) {
       const auto same_name = [&](const ObservationSpec& other) { return other.name == spec.name; };
-      if (std::count_if(specs.begin(), specs.end(), same_name) > 0 ||
-          std::count_if(custom.begin(), custom.end(), same_name) > 1) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("customObservationSpec: the name '", spec.name, "' is taken"));
+      if (std::count_if(custom.begin(), custom.end(), same_name) > 1) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "customObservationSpec: the name '", spec.name, "' is declared twice"));
+      }
+      const auto host_spec = std::find_if(specs.begin(), specs.end(), same_name);
+      const int at = static_cast<int>(host_spec - specs.begin());
+      if (at == frame_index) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "customObservationSpec: '", spec.name, "' is the frame the host renders, which a "
+            "level cannot replace"));
+      }
+      if (host_spec == specs.end()) {
+        specs.push_back(spec);
+        from_level.push_back(true);
+      } else {
+        *host_spec = spec;
+        from_level[at] = true;
       }
     }
     return absl::OkStatus();
@@ -301,10 +321,8 @@ absl::Status Engine::Init() {
     absl::StatusOr<std::vector<ObservationSpec>> custom = s.script->CustomObservationSpecs();
     if (!custom.ok()) return custom.status();
     s.specs = s.host->ObservationSpecs();
-    s.host_specs = static_cast<int>(s.specs.size());
     s.frame_index = s.host->frame_observation();
-    if (absl::Status status = s.CheckCustomSpecs(*custom); !status.ok()) return status;
-    s.specs.insert(s.specs.end(), custom->begin(), custom->end());
+    if (absl::Status status = s.AddCustomSpecs(*custom); !status.ok()) return status;
     s.discrete_specs = s.host->DiscreteActions();
     s.continuous_specs = s.host->ContinuousActions();
     s.discrete.assign(s.discrete_specs.size(), 0);

@@ -262,17 +262,30 @@ absl::StatusOr<RgbImage> ReadRgb(Engine& engine, absl::string_view name) {
   if (!value.ok()) return value.status();
   const tensor::Tensor& tensor = value->tensor;
   const tensor::Shape& shape = tensor.shape();
-  if (value->type != ObservationType::kBytes || shape.size() != 3 || shape[2] != 3) {
-    return absl::InvalidArgumentError(absl::StrCat(name, " is not an H x W x 3 byte image"));
+  // Interleaved H x W x 3, or planar 3 x H x W as DeepMind Lab's
+  // debug_observations declares DEBUG.CAMERA.TOP_DOWN.
+  const bool interleaved = shape.size() == 3 && shape[2] == 3;
+  const bool planar = shape.size() == 3 && shape[0] == 3 && !interleaved;
+  if (value->type != ObservationType::kBytes || !(interleaved || planar)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, " is not an H x W x 3 or 3 x H x W byte image"));
   }
   absl::StatusOr<std::byte*> data = tensor.data();
   if (!data.ok()) return data.status();
   // Observations are contiguous (engine.h).
   RgbImage image;
-  image.height = static_cast<int>(shape[0]);
-  image.width = static_cast<int>(shape[1]);
+  image.height = static_cast<int>(interleaved ? shape[0] : shape[1]);
+  image.width = static_cast<int>(interleaved ? shape[1] : shape[2]);
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(*data);
-  image.pixels.assign(bytes, bytes + static_cast<std::size_t>(image.width) * image.height * 3);
+  const std::size_t pixels = static_cast<std::size_t>(image.width) * image.height;
+  if (interleaved) {
+    image.pixels.assign(bytes, bytes + pixels * 3);
+  } else {
+    image.pixels.resize(pixels * 3);
+    for (std::size_t p = 0; p < pixels; ++p) {
+      for (std::size_t c = 0; c < 3; ++c) image.pixels[p * 3 + c] = bytes[c * pixels + p];
+    }
+  }
   return image;
 }
 

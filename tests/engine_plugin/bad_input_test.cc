@@ -212,10 +212,11 @@ TEST(BadInputTest, BadCustomObservationSpecsFailInit) {
   };
   for (const SpecCase& c : std::vector<SpecCase>{
            {"{name = '', type = 'Doubles', shape = {1}}", "name: must not be empty"},
-           {"{name = 'RGB_INTERLEAVED', type = 'Bytes', shape = {1}}", "is taken"},
+           {"{name = 'RGB_INTERLEAVED', type = 'Bytes', shape = {1}}",
+            "is the frame the host renders, which a level cannot replace"},
            {"{name = 'A', type = 'Doubles', shape = {1}}, {name = 'A', type = 'Doubles', "
             "shape = {1}}",
-            "is taken"},
+            "'A' is declared twice"},
            {"{name = 'A', type = 'Halves', shape = {1}}", "'Bytes', 'Doubles', 'Floats' or 'String'"},
            {"{name = 'A', type = 'Doubles', shape = {-1}}", "extent -1 is negative"},
            {"{name = 'A', type = 'Doubles', shape = {1/0}}", "shape[1]: integer expected"},

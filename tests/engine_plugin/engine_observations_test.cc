@@ -161,6 +161,38 @@ TEST(EngineObservationsTest, StringsAndBytes) {
   EXPECT_EQ(Bytes(bytes)[3], 4);
 }
 
+// A level's observation of a host's name replaces the host's for that
+// level, in its place, as DeepMind Lab's debug_observations declares its
+// own DEBUG.CAMERA.TOP_DOWN (planar 3 x H x W) and DEBUG.POS.TRANS.
+TEST(EngineObservationsTest, ALevelsObservationReplacesTheHostsOfTheSameName) {
+  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("replacing", Level(R"(
+function api:customObservationSpec()
+  return {{name = 'DEBUG.CAMERA.TOP_DOWN', type = 'Bytes', shape = {3, 2, 4}},
+          {name = 'DEBUG.POS.TRANS', type = 'Doubles', shape = {3}},
+          {name = 'MINE', type = 'Doubles', shape = {1}}}
+end
+function api:customObservation(name)
+  if name == 'DEBUG.CAMERA.TOP_DOWN' then return tensor.ByteTensor(3, 2, 4):fill(7) end
+  if name == 'DEBUG.POS.TRANS' then return tensor.DoubleTensor{100, 200, 300} end
+  return tensor.DoubleTensor{1}
+end
+)")));
+  ASSERT_NE(engine, nullptr);
+  std::vector<std::string> names;
+  for (const ObservationSpec& spec : engine->observation_specs()) names.push_back(spec.name);
+  EXPECT_THAT(names, ::testing::ElementsAre("RGB_INTERLEAVED", "RGBD_INTERLEAVED",
+                                            "DEBUG.POS.TRANS", "DEBUG.POS.ROT",
+                                            "DEBUG.CAMERA.TOP_DOWN", "MINE"));
+  const int top_down = ObservationIndex(*engine, "DEBUG.CAMERA.TOP_DOWN");
+  EXPECT_THAT(engine->observation_specs()[top_down].shape, ::testing::ElementsAre(3, 2, 4));
+  ASSERT_TRUE(engine->Start(0, 0).ok());
+  EXPECT_EQ(Bytes(*engine->Observation(top_down))[23], 7);
+  EXPECT_EQ(Doubles(*engine->Observation(ObservationIndex(*engine, "DEBUG.POS.TRANS")))[1], 200);
+  // The host's own observations still come from the host.
+  EXPECT_EQ(engine->Observation(ObservationIndex(*engine, "DEBUG.POS.ROT"))->tensor.num_elements(),
+            3);
+}
+
 TEST(EngineObservationsTest, RetainingAScriptTensorCopiesIt) {
   std::unique_ptr<Engine> engine = InitEngine(WriteLevel("retain", Level(kCustomLevel)));
   ASSERT_TRUE(engine->Start(0, 0).ok());

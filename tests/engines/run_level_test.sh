@@ -73,6 +73,23 @@ expect_line "steps 15 seconds $NUMBER steps_per_second $NUMBER frame_buffers_all
 expect_png "$OUT/workdir/shots/last.png" 20 10
 expect_png "$OUT/workdir/shots/map.png" 20 10
 
+# A level's own DEBUG.CAMERA.TOP_DOWN replaces the maze's; planar 3 x H x W,
+# as DeepMind Lab's debug_observations declares it, is written as an image.
+cat > "$OUT/planar.lua" <<'LUA'
+local tensor = require 'dmlab.system.tensor'
+local api = {}
+function api:nextMap() return "*****\n*P  *\n*****\n" end
+function api:customObservationSpec()
+  return {{name = 'DEBUG.CAMERA.TOP_DOWN', type = 'Bytes', shape = {3, 6, 8}}}
+end
+function api:customObservation(name) return tensor.ByteTensor(3, 6, 8):fill(200) end
+return api
+LUA
+run --level="$OUT/planar.lua" --steps=2 --width=16 --height=12 \
+    --top_down_png="$OUT/planar_top_down.png" || fail "the planar top-down run failed"
+expect_line "wrote $OUT/planar_top_down.png 8x6"
+expect_png "$OUT/planar_top_down.png" 8 6
+
 # The contact sheet and the GIF: 16 frames of 32 x 24 in 4 rows and 4
 # columns with 2-pixel gaps (138 x 106), the top-down view as tall as the
 # grid (102 square) beside it; the first episode (30 steps, every 6th:
