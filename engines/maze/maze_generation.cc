@@ -6,6 +6,8 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -166,8 +168,23 @@ absl::Status ValidateMazeOptions(const MazeOptions& options, OptionNames names) 
     return bad(name("extra_connection_probability", "extraConnectionProbability"),
                " must be in [0, 1], got ", p);
   }
+  if (options.max_variations < 1 || options.max_variations > kMaxRooms) {
+    return bad(name("max_variations", "maxVariations"), " must be in [1, ", kMaxRooms, "], got ",
+               options.max_variations);
+  }
+  for (const auto& [count, count_name, character, character_name] :
+       {std::tuple{options.room_spawn_count, name("room_spawn_count", "roomSpawnCount"),
+                   options.spawn, "spawn"},
+        std::tuple{options.room_object_count, name("room_object_count", "roomObjectCount"),
+                   options.object, "object"}}) {
+    if (count < 0) return bad(count_name, " must be >= 0, got ", count);
+    if (character == 0 || std::string_view("PAG").find(character) == std::string_view::npos) {
+      return bad(character_name, " '", std::string(1, character),
+                 "' is not an entity a maze layer holds ('P', 'A' or 'G')");
+    }
+  }
   if (options.apples < 0) return bad("apples must be >= 0, got ", options.apples);
-  if (options.spawns < 1) return bad("spawns must be >= 1, got ", options.spawns);
+  if (options.spawns < 0) return bad("spawns must be >= 0, got ", options.spawns);
   const std::int64_t wanted = std::int64_t{options.spawns} + options.apples + options.goal;
   if (wanted > GuaranteedFloorCells(options)) {
     return bad("spawns + apples + goal = ", wanted, " exceed the ",
@@ -205,7 +222,7 @@ absl::StatusOr<MapLayers> GenerateMaze(const MazeOptions& options) {
                       [&room](const Room& other) { return room.Overlaps(other); })) {
         continue;
       }
-      const char letter = static_cast<char>('A' + rooms.size());
+      const char letter = static_cast<char>('A' + rooms.size() % options.max_variations);
       for (int row = 2 * room.row + 1; row < 2 * (room.row + room.rows); ++row) {
         for (int col = 2 * room.col + 1; col < 2 * (room.col + room.cols); ++col) {
           grid.Entity(row, col) = ' ';
@@ -292,7 +309,23 @@ absl::StatusOr<MapLayers> GenerateMaze(const MazeOptions& options) {
     }
   }
 
-  // 4. Spawns, the goal and apples, on distinct floor cells.
+  // 4. Each room's spawns, then its objects, on distinct floor cells of it.
+  for (const Room& room : rooms) {
+    for (const auto& [count, character] : {std::pair{options.room_spawn_count, options.spawn},
+                                           std::pair{options.room_object_count, options.object}}) {
+      std::vector<std::pair<int, int>> cells;
+      for (int row = 2 * room.row + 1; row < 2 * (room.row + room.rows); ++row) {
+        for (int col = 2 * room.col + 1; col < 2 * (room.col + room.cols); ++col) {
+          if (grid.Entity(row, col) == ' ') cells.push_back({row, col});
+        }
+      }
+      const std::size_t placed = std::min(cells.size(), static_cast<std::size_t>(count));
+      random.ShuffleFirst(cells, placed);
+      for (std::size_t k = 0; k < placed; ++k) grid.Entity(cells[k].first, cells[k].second) = character;
+    }
+  }
+
+  // 5. Spawns, the goal and apples, on distinct floor cells left.
   std::vector<std::pair<int, int>> floor;
   for (int row = 1; row < options.height - 1; ++row) {
     for (int col = 1; col < options.width - 1; ++col) {
@@ -301,7 +334,12 @@ absl::StatusOr<MapLayers> GenerateMaze(const MazeOptions& options) {
   }
   const std::size_t wanted =
       static_cast<std::size_t>(options.spawns) + options.apples + (options.goal ? 1 : 0);
-  random.ShuffleFirst(floor, wanted);  // ValidateMazeOptions: wanted <= floor.size()
+  if (wanted > floor.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "spawns + apples + goal = ", wanted, " exceed the ", floor.size(),
+        " floor cells that the rooms' entities left"));
+  }
+  random.ShuffleFirst(floor, wanted);
   std::string items(options.spawns, 'P');
   if (options.goal) items.push_back('G');
   items.append(options.apples, 'A');

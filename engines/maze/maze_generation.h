@@ -13,9 +13,11 @@
 //      connected is opened as a door, any other with
 //      extra_connection_probability, adding loops.
 // So every floor cell is reachable from every other. Room k (in placement
-// order) has the variation letter 'A' + k on its floor and on the walls
-// around it that no earlier room has lettered; corridors have none. Spawns, then the goal, then apples take distinct floor cells drawn
-// uniformly.
+// order) has the variation letter 'A' + k % max_variations on its floor
+// and on the walls around it that no earlier room has lettered; corridors
+// have none. Each room then gets its own spawns and objects (DeepMind
+// Lab's room options), and spawns, then the goal, then apples take
+// distinct floor cells left, drawn uniformly.
 //
 // Portable: the same options give the same maze with every compiler and
 // standard library, since the only source of randomness is std::mt19937_64
@@ -59,9 +61,21 @@ struct MazeOptions {
   // The chance, in [0, 1], that a wall between two nodes that connectivity
   // does not need is opened anyway.
   double extra_connection_probability = 0.05;
-  // Pickups and spawn points, each on its own floor cell. apples >= 0,
-  // spawns >= 1, and spawns + apples + goal must not exceed the floor
-  // cells that every maze of this size has (see ValidateMazeOptions).
+  // Room k's variation letter is 'A' + k % max_variations, in [1, 26].
+  int max_variations = 26;
+  // DeepMind Lab's room entities: in every room, up to room_spawn_count
+  // `spawn` and then up to room_object_count `object` characters, each on
+  // its own floor cell of the room drawn uniformly (fewer where the room
+  // has fewer). Counts >= 0; the characters are entities a layer holds.
+  int room_spawn_count = 0;
+  char spawn = 'P';
+  int room_object_count = 0;
+  char object = 'G';
+  // Then pickups and spawn points anywhere, each on its own floor cell
+  // that room entities left. apples >= 0, spawns >= 0, and spawns + apples
+  // + goal must not exceed the floor cells that every maze of this size
+  // has (see ValidateMazeOptions); room entities taking too many of them
+  // is an error of GenerateMaze.
   int apples = 0;
   bool goal = false;
   int spawns = 1;

@@ -170,7 +170,8 @@ NResultsOr RandomMazeGeneration(lua_State* L) {
   if (std::string e = CheckKeys(L, index, kName,
                                 {"seed", "height", "width", "maxRooms", "roomMinSize",
                                  "roomMaxSize", "roomMaxAttempts", "extraConnectionProbability",
-                                 "apples", "goal", "spawns"});
+                                 "maxVariations", "hasDoors", "spawn", "roomSpawnCount", "object",
+                                 "roomObjectCount", "apples", "goal", "spawns"});
       !e.empty()) {
     return e;
   }
@@ -180,8 +181,34 @@ NResultsOr RandomMazeGeneration(lua_State* L) {
         std::pair{"maxRooms", &options.max_rooms}, std::pair{"roomMinSize", &options.room_min_size},
         std::pair{"roomMaxSize", &options.room_max_size},
         std::pair{"roomMaxAttempts", &options.room_max_attempts},
+        std::pair{"maxVariations", &options.max_variations},
+        std::pair{"roomSpawnCount", &options.room_spawn_count},
+        std::pair{"roomObjectCount", &options.room_object_count},
         std::pair{"apples", &options.apples}, std::pair{"spawns", &options.spawns}}) {
+    // DeepMind Lab's mazes have no spawn point but the rooms' when rooms
+    // get them.
+    if (field == &options.spawns && HasField(L, index, "roomSpawnCount")) options.spawns = 0;
     if (std::string e = ReadField(L, index, kName, key, ReadInt, field); !e.empty()) return e;
+  }
+  for (const auto& [key, field] : {std::pair{"spawn", &options.spawn},
+                                   std::pair{"object", &options.object}}) {
+    std::string character(1, *field);
+    if (std::string e = ReadField(L, index, kName, key, lua_api::ReadString, &character);
+        !e.empty()) {
+      return e;
+    }
+    if (character.size() != 1) {
+      return ArgumentError(kName, 1, absl::StrCat(key, ": one character expected, got '",
+                                                  character, "'"));
+    }
+    *field = character[0];
+  }
+  bool has_doors = false;
+  if (std::string e = ReadField(L, index, kName, "hasDoors", ReadBool, &has_doors); !e.empty()) {
+    return e;
+  }
+  if (has_doors) {
+    return ArgumentError(kName, 1, "hasDoors: doors are not supported by the maze engine yet");
   }
   if (std::string e = ReadField(L, index, kName, "seed", ReadSeed, &options.seed); !e.empty()) {
     return e;

@@ -103,6 +103,16 @@ TEST_F(MazeGenerationModuleTest, RandomMazesFollowTheirOptions) {
                 "local _, letters = m:variationsLayer():gsub('%u', '')\n"
                 "out = apples .. goals .. spawns .. letters"),
             "3120");
+  // DeepMind Lab's explore factory's options: spawns and goals only in the
+  // rooms (the default spawn point goes once roomSpawnCount is given).
+  EXPECT_EQ(Out("local m = mg.randomMazeGeneration{seed = 1, height = 11, width = 11,\n"
+                "    maxRooms = 1, roomMinSize = 5, roomMaxSize = 5, maxVariations = 1,\n"
+                "    hasDoors = false, spawn = 'P', roomSpawnCount = 3, object = 'G',\n"
+                "    roomObjectCount = 2}\n"
+                "local _, goals = m:entityLayer():gsub('G', '')\n"
+                "local _, spawns = m:entityLayer():gsub('P', '')\n"
+                "out = goals .. spawns"),
+            "23");
 }
 
 TEST_F(MazeGenerationModuleTest, FunctionsMayBeCalledWithColonToo) {
@@ -168,8 +178,17 @@ TEST_F(MazeGenerationModuleTest, RandomMazeErrorsUseTheLuaOptionNames) {
             "bad argument #1 to 'randomMazeGeneration' (seed: integer expected, got number -inf)");
   EXPECT_EQ(Run("mg.randomMazeGeneration{goal = 1}"),
             "bad argument #1 to 'randomMazeGeneration' (goal: boolean expected, got number 1)");
-  EXPECT_EQ(Run("mg.randomMazeGeneration{spawns = 0}"),
-            "bad argument #1 to 'randomMazeGeneration' (spawns must be >= 1, got 0)");
+  EXPECT_EQ(Run("mg.randomMazeGeneration{spawns = -1}"),
+            "bad argument #1 to 'randomMazeGeneration' (spawns must be >= 0, got -1)");
+  EXPECT_EQ(Run("mg.randomMazeGeneration{hasDoors = true}"),
+            "bad argument #1 to 'randomMazeGeneration' (hasDoors: doors are not supported by "
+            "the maze engine yet)");
+  EXPECT_EQ(Run("mg.randomMazeGeneration{spawn = 'PP'}"),
+            "bad argument #1 to 'randomMazeGeneration' (spawn: one character expected, got "
+            "'PP')");
+  EXPECT_EQ(Run("mg.randomMazeGeneration{object = 'O', roomObjectCount = 1}"),
+            "bad argument #1 to 'randomMazeGeneration' (object 'O' is not an entity a maze "
+            "layer holds ('P', 'A' or 'G'))");
   EXPECT_EQ(Run("mg.randomMazeGeneration{height = 3, width = 3, apples = 1}"),
             "bad argument #1 to 'randomMazeGeneration' (spawns + apples + goal = 2 exceed the 1 "
             "floor cells that every 3 x 3 maze has)");

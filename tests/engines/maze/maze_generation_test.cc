@@ -269,6 +269,51 @@ TEST(GenerateMazeTest, EachRoomHasItsOwnLetter) {
   EXPECT_GT(rooms_seen, 20 * 4) << "rooms are placed, usually as many as asked";
 }
 
+// DeepMind Lab's room options: each room gets its own spawns and objects
+// (as many as asked, or as it has floor cells), and maxVariations cycles
+// the rooms' letters.
+TEST(GenerateMazeTest, EachRoomGetsItsSpawnsAndObjects) {
+  MazeOptions options;
+  options.height = options.width = 31;
+  options.max_rooms = 5;
+  options.room_min_size = 3;
+  options.room_max_size = 5;
+  options.spawns = 0;
+  options.room_spawn_count = 2;
+  options.room_object_count = 1;
+  options.spawn = 'P';
+  options.object = 'G';
+  for (std::uint64_t seed = 0; seed < 10; ++seed) {
+    options.seed = seed;
+    const MapLayers maze = Generate(options);
+    const std::map<char, Box> boxes = RoomNodeBoxes(maze);
+    ASSERT_GE(boxes.size(), 1u);
+    for (const auto& [letter, box] : boxes) {
+      int spawns = 0, objects = 0;
+      for (int row = box.top; row <= box.bottom; ++row) {
+        for (int col = box.left; col <= box.right; ++col) {
+          spawns += maze.Entity(row, col) == 'P';
+          objects += maze.Entity(row, col) == 'G';
+        }
+      }
+      EXPECT_EQ(spawns, 2) << "room " << letter << ", seed " << seed;
+      EXPECT_EQ(objects, 1) << "room " << letter << ", seed " << seed;
+    }
+    EXPECT_EQ(Count(maze, 'P'), 2 * static_cast<int>(boxes.size())) << "none outside the rooms";
+    EXPECT_EQ(Count(maze, 'G'), static_cast<int>(boxes.size()));
+  }
+  options.max_variations = 1;
+  options.seed = 3;
+  const MapLayers one_letter = Generate(options);
+  for (int row = 0; row < one_letter.rows(); ++row) {
+    for (int col = 0; col < one_letter.cols(); ++col) {
+      const char letter = one_letter.Variation(row, col);
+      ASSERT_TRUE(letter == '.' || letter == 'A') << letter;
+    }
+  }
+  EXPECT_GE(Count(one_letter, 'P'), 2);
+}
+
 TEST(GenerateMazeTest, PlacesEachPickupAndSpawnOnItsOwnFloorCell) {
   MazeOptions options;
   options.height = 15;
@@ -358,7 +403,13 @@ TEST(ValidateMazeOptionsTest, EachBadOptionIsNamed) {
        "extra_connection_probability must be in [0, 1], got nan",
        "extraConnectionProbability must be in [0, 1], got nan"},
       {{.apples = -1}, "apples must be >= 0, got -1", nullptr},
-      {{.spawns = 0}, "spawns must be >= 1, got 0", nullptr},
+      {{.spawns = -1}, "spawns must be >= 0, got -1", nullptr},
+      {{.max_variations = 0}, "max_variations must be in [1, 26], got 0",
+       "maxVariations must be in [1, 26], got 0"},
+      {{.room_spawn_count = -1}, "room_spawn_count must be >= 0, got -1",
+       "roomSpawnCount must be >= 0, got -1"},
+      {{.object = 'O'}, "object 'O' is not an entity a maze layer holds ('P', 'A' or 'G')",
+       nullptr},
       {{.apples = 2147483647, .spawns = 2147483647},
        "spawns + apples + goal = 4294967294 exceed the 49 floor cells that every 11 x 11 maze "
        "has",
