@@ -199,8 +199,27 @@ for name in pairs(os) do
   if not keepOs[name] then os[name] = nil end
 end
 dofile, loadfile, newproxy = nil, nil, nil
--- Only the traceback, which reads nothing but the script's own stack.
-debug, package.loaded.debug = {traceback = debug.traceback}, nil
+-- Only the traceback and getinfo's source, line and name fields, which
+-- read nothing but the script's own stack (DeepMind Lab's common/log.lua
+-- prefixes each line with debug.getinfo(3)'s). getinfo never hands out a
+-- function ('f') nor reads another coroutine.
+local getinfo, findDisallowed = debug.getinfo, string.find
+local function safeGetinfo(target, what)
+  local kind = type(target)
+  if kind ~= 'number' and kind ~= 'function' then
+    error("bad argument #1 to 'getinfo' (a stack level or a function expected; the sandbox "
+          .. "reads only the calling coroutine)", 2)
+  end
+  what = what or 'Slnu'
+  if type(what) ~= 'string' or findDisallowed(what, '[^Slnu]') then
+    error("bad argument #2 to 'getinfo' (the sandbox gives only 'S', 'l', 'n' and 'u')", 2)
+  end
+  -- Not a tail call: level 1 is this function, so the caller's levels
+  -- move up by one.
+  local info = getinfo(kind == 'number' and target + 1 or target, what)
+  return info
+end
+debug, package.loaded.debug = {traceback = debug.traceback, getinfo = safeGetinfo}, nil
 package.loadlib, package.path, package.cpath = nil, '', ''
 table.insert(searchers, 1, package.loaders[1])  -- preload
 package.loaders = searchers

@@ -13,9 +13,11 @@
 //        kOutputBytesPerCall bytes a callback (sandbox_io.h): no files;
 //      - no dofile, loadfile, newproxy (user finalizers), and no
 //        os.execute, exit, getenv, remove, rename, tmpname, setlocale;
-//      - of debug only debug.traceback, which reads just the script's own
-//        stack (the engine's errors take their traceback in C, never
-//        through this, which the script may replace);
+//      - of debug only debug.traceback and debug.getinfo's 'S', 'l', 'n'
+//        and 'u' fields of the calling coroutine's stack (never 'f': no
+//        function is handed out), which read just the script's own stack
+//        (the engine's errors take their traceback in C, never through
+//        these, which the script may replace);
 //      - load and loadstring refuse binary chunks, which Lua 5.1 runs
 //        unverified (crafted bytecode can crash the host);
 //      - require finds only the preloaded modules (dmlab.system.*) and

@@ -46,7 +46,15 @@ constexpr const char* kAbsentInSandbox[] = {
     "select(2, io.open('/etc/passwd')):find('no files', 1, true)",
     "io.popen == nil or io.popen('ls') == nil",
     "io.read == nil or io.read() == nil",
-    "next(debug) == 'traceback' and next(debug, 'traceback') == nil",
+    // Of debug only traceback and getinfo, which hands out no function.
+    "(function() local n = 0 for k in pairs(debug) do n = n + 1 end return n end)() == 2",
+    "debug.traceback ~= nil and debug.sethook == nil and debug.getupvalue == nil",
+    "debug.getinfo(1).func == nil and debug.getinfo(1).currentline > 0",
+    "not pcall(debug.getinfo, 1, 'f')",
+    "not pcall(debug.getinfo, coroutine.create(function() end), 1)",
+    // Levels count from the caller: 1 is the function calling getinfo.
+    "(function() return debug.getinfo(1, 'n').name end)() == nil and "
+    "select(2, pcall(debug.getinfo, 1, 'L')):find(\"only 'S', 'l', 'n' and 'u'\", 1, true)",
     "dofile == nil",
     "loadfile == nil",
     "newproxy == nil",
