@@ -1,11 +1,13 @@
 #include "engines/maze/maze_generation_module.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -13,6 +15,7 @@
 #include "absl/strings/string_view.h"
 #include "engines/maze/maze_generation.h"
 #include "engines/maze/text_map.h"
+#include "lua_api/call.h"
 #include "lua_api/class.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/preload.h"
@@ -130,8 +133,7 @@ NResultsOr MazeGeneration(lua_State* L) {
         !e.empty()) {
       return e;
     }
-    if (std::string e =
-            ReadField(L, index, kName, "variations", lua_api::ReadString, &variations);
+    if (std::string e = ReadField(L, index, kName, "variations", lua_api::ReadString, &variations);
         !e.empty()) {
       return e;
     }
@@ -145,8 +147,7 @@ NResultsOr MazeGeneration(lua_State* L) {
       return ArgumentError(kName, 1, "variations needs entity");
     }
     int height, width;
-    if (std::string e = ReadField(L, index, kName, "height", ReadInt, &height, false);
-        !e.empty()) {
+    if (std::string e = ReadField(L, index, kName, "height", ReadInt, &height, false); !e.empty()) {
       return e;
     }
     if (std::string e = ReadField(L, index, kName, "width", ReadInt, &width, false); !e.empty()) {
@@ -167,11 +168,11 @@ NResultsOr MazeGeneration(lua_State* L) {
 NResultsOr RandomMazeGeneration(lua_State* L) {
   constexpr const char* kName = "randomMazeGeneration";
   const int index = OptionsIndex(L);
-  if (std::string e = CheckKeys(L, index, kName,
-                                {"seed", "height", "width", "maxRooms", "roomMinSize",
-                                 "roomMaxSize", "roomMaxAttempts", "extraConnectionProbability",
-                                 "maxVariations", "hasDoors", "spawn", "roomSpawnCount", "object",
-                                 "roomObjectCount", "apples", "goal", "spawns"});
+  if (std::string e = CheckKeys(
+          L, index, kName,
+          {"seed", "height", "width", "maxRooms", "roomMinSize", "roomMaxSize", "roomMaxAttempts",
+           "extraConnectionProbability", "maxVariations", "hasDoors", "spawn", "roomSpawnCount",
+           "object", "roomObjectCount", "apples", "goal", "spawns"});
       !e.empty()) {
     return e;
   }
@@ -190,16 +191,16 @@ NResultsOr RandomMazeGeneration(lua_State* L) {
     if (field == &options.spawns && HasField(L, index, "roomSpawnCount")) options.spawns = 0;
     if (std::string e = ReadField(L, index, kName, key, ReadInt, field); !e.empty()) return e;
   }
-  for (const auto& [key, field] : {std::pair{"spawn", &options.spawn},
-                                   std::pair{"object", &options.object}}) {
+  for (const auto& [key, field] :
+       {std::pair{"spawn", &options.spawn}, std::pair{"object", &options.object}}) {
     std::string character(1, *field);
     if (std::string e = ReadField(L, index, kName, key, lua_api::ReadString, &character);
         !e.empty()) {
       return e;
     }
     if (character.size() != 1) {
-      return ArgumentError(kName, 1, absl::StrCat(key, ": one character expected, got '",
-                                                  character, "'"));
+      return ArgumentError(kName, 1,
+                           absl::StrCat(key, ": one character expected, got '", character, "'"));
     }
     *field = character[0];
   }
@@ -213,8 +214,8 @@ NResultsOr RandomMazeGeneration(lua_State* L) {
   if (std::string e = ReadField(L, index, kName, "seed", ReadSeed, &options.seed); !e.empty()) {
     return e;
   }
-  if (std::string e = ReadField(L, index, kName, "extraConnectionProbability",
-                                lua_api::ReadNumber, &options.extra_connection_probability);
+  if (std::string e = ReadField(L, index, kName, "extraConnectionProbability", lua_api::ReadNumber,
+                                &options.extra_connection_probability);
       !e.empty()) {
     return e;
   }
@@ -241,8 +242,7 @@ NResultsOr RandomMazeGeneration(lua_State* L) {
 
 // Reads arguments #1 and #2, a 1-based row and column inside `maze`, as
 // 0-based *row and *col.
-std::string ReadCell(const MapLayers& maze, lua_State* L, const char* method, int* row,
-                     int* col) {
+std::string ReadCell(const MapLayers& maze, lua_State* L, const char* method, int* row, int* col) {
   const struct {
     const char* what;
     int limit;
@@ -270,8 +270,8 @@ std::string ReadCharacter(lua_State* L, const char* method, char* c) {
     return ArgumentError(method, 3, why);
   }
   if (text.size() != 1) {
-    return ArgumentError(method, 3, absl::StrCat("one character expected, got a string of length ",
-                                                 text.size()));
+    return ArgumentError(
+        method, 3, absl::StrCat("one character expected, got a string of length ", text.size()));
   }
   *c = text[0];
   return {};
@@ -301,6 +301,106 @@ NResultsOr Size(MapLayers& maze, lua_State* L) {
   lua_api::Push(L, maze.rows());
   lua_api::Push(L, maze.cols());
   return 2;
+}
+
+// DeepMind Lab's game units per cell, in which its levels place entities
+// (map_maker's entity origins use them too).
+constexpr double kCellUnits = 100;
+
+// [-0, +2, e] maze:toWorldPos(row, col) -> x, y: the centre of the 1-based
+// cell in game units, y counting rows from the bottom, as DeepMind Lab.
+NResultsOr ToWorldPos(MapLayers& maze, lua_State* L) {
+  std::int64_t cell[2];
+  for (int argument = 1; argument <= 2; ++argument) {
+    if (std::string why = lua_api::ReadInteger(L, argument + 1, &cell[argument - 1]);
+        !why.empty()) {
+      return ArgumentError("toWorldPos", argument, why);
+    }
+  }
+  lua_pushnumber(L, (static_cast<double>(cell[1]) - 1) * kCellUnits + kCellUnits / 2);
+  lua_pushnumber(L, (maze.rows() - static_cast<double>(cell[0])) * kCellUnits + kCellUnits / 2);
+  return 2;
+}
+
+// [-0, +2, e] maze:fromWorldPos(x, y) -> row, col: the 1-based cell holding
+// the point (which may lie outside the maze).
+NResultsOr FromWorldPos(MapLayers& maze, lua_State* L) {
+  double point[2];
+  for (int argument = 1; argument <= 2; ++argument) {
+    std::string why = lua_api::ReadNumber(L, argument + 1, &point[argument - 1]);
+    if (why.empty() && !(std::abs(point[argument - 1]) < 1e15)) why = "finite number expected";
+    if (!why.empty()) return ArgumentError("fromWorldPos", argument, why);
+  }
+  lua_pushnumber(L, maze.rows() - std::floor(point[1] / kCellUnits));
+  lua_pushnumber(L, std::floor(point[0] / kCellUnits + 1));
+  return 2;
+}
+
+// [-0, +0, e] maze:visitFill{cell = {row, col}, func = f[, wall = '*']}:
+// calls f(row, col, distance) for each cell reachable from `cell` through
+// the four neighbours without crossing an entity of `wall`, nearest first
+// (1-based, the start at distance 0), as DeepMind Lab.
+NResultsOr VisitFill(MapLayers& maze, lua_State* L) {
+  constexpr char kName[] = "visitFill";
+  if (!lua_istable(L, 2)) return ArgumentError(kName, 1, Expected(L, 2, "table"));
+  lua_settop(L, 2);
+  lua_api::PushRawField(L, 2, "cell");  // 3
+  int start[2];
+  for (int k = 0; k < 2; ++k) {
+    std::int64_t value = 0;
+    std::string why = lua_istable(L, 3) ? "" : Expected(L, 3, "{row, col}");
+    if (why.empty()) {
+      lua_rawgeti(L, 3, k + 1);
+      why = lua_api::ReadInteger(L, -1, &value);
+      lua_pop(L, 1);
+    }
+    const int limit = k == 0 ? maze.rows() : maze.cols();
+    if (why.empty() && (value < 1 || value > limit)) {
+      why = absl::StrCat(k == 0 ? "row " : "column ", value, " is outside [1, ", limit, "]");
+    }
+    if (!why.empty()) return ArgumentError(kName, 1, absl::StrCat("cell: ", why));
+    start[k] = static_cast<int>(value - 1);
+  }
+  std::string walls = "*";
+  lua_api::PushRawField(L, 2, "wall");  // 4
+  if (!lua_isnil(L, 4)) {
+    if (std::string why = lua_api::ReadString(L, 4, &walls); !why.empty()) {
+      return ArgumentError(kName, 1, absl::StrCat("wall: ", why));
+    }
+  }
+  lua_api::PushRawField(L, 2, "func");  // 5
+  if (!lua_isfunction(L, 5))
+    return ArgumentError(kName, 1, absl::StrCat("func: ", Expected(L, 5, "function")));
+  if (std::string e = Charge(kName, std::int64_t{maze.rows()} * maze.cols()); !e.empty()) return e;
+  const auto blocked = [&](int row, int col) {
+    return walls.find(maze.Entity(row, col)) != std::string::npos;
+  };
+  if (blocked(start[0], start[1])) return 0;
+  std::vector<int> distance(static_cast<std::size_t>(maze.rows()) * maze.cols(), -1);
+  std::vector<std::pair<int, int>> queue = {{start[0], start[1]}};
+  distance[start[0] * maze.cols() + start[1]] = 0;
+  for (std::size_t next = 0; next < queue.size(); ++next) {
+    const auto [row, col] = queue[next];
+    const int d = distance[row * maze.cols() + col];
+    lua_pushvalue(L, 5);
+    lua_pushinteger(L, row + 1);
+    lua_pushinteger(L, col + 1);
+    lua_pushinteger(L, d);
+    if (NResultsOr called = lua_api::Call(L, 3, 0); !called.ok()) {
+      return absl::StrCat("'", kName, "': func failed at (", row + 1, ", ", col + 1,
+                          "): ", called.error());
+    }
+    for (const auto [dr, dc] :
+         {std::pair{-1, 0}, std::pair{1, 0}, std::pair{0, -1}, std::pair{0, 1}}) {
+      const int r = row + dr, c = col + dc;
+      if (r < 0 || r >= maze.rows() || c < 0 || c >= maze.cols()) continue;
+      int& seen = distance[r * maze.cols() + c];
+      if (seen >= 0 || blocked(r, c)) continue;
+      seen = d + 1;
+      queue.push_back({r, c});
+    }
+  }
+  return 0;
 }
 
 // [-0, +1, e] maze:getEntityCell(row, col) and maze:getVariationsCell(row, col)
@@ -340,6 +440,9 @@ int OpenModule(lua_State* L) {
                  {{"entityLayer", &Maze::Member<&EntityLayer>},
                   {"variationsLayer", &Maze::Member<&VariationsLayer>},
                   {"size", &Maze::Member<&Size>},
+                  {"toWorldPos", &Maze::Member<&ToWorldPos>},
+                  {"fromWorldPos", &Maze::Member<&FromWorldPos>},
+                  {"visitFill", &Maze::Member<&VisitFill>},
                   {"getEntityCell", &Maze::Member<&GetCell<&MapLayers::Entity>>},
                   {"setEntityCell", &Maze::Member<&SetCell<&MapLayers::SetEntity>>},
                   {"getVariationsCell", &Maze::Member<&GetCell<&MapLayers::Variation>>},
@@ -367,6 +470,4 @@ void RegisterMazeGenerationModule(lua_State* L) {
 
 }  // namespace maze
 
-extern "C" int luaopen_dmlab_system_maze_generation(lua_State* L) {
-  return maze::OpenModule(L);
-}
+extern "C" int luaopen_dmlab_system_maze_generation(lua_State* L) { return maze::OpenModule(L); }

@@ -115,6 +115,40 @@ TEST_F(MazeGenerationModuleTest, RandomMazesFollowTheirOptions) {
             "23");
 }
 
+// DeepMind Lab's game units, 100 a cell, rows counted from the bottom.
+TEST_F(MazeGenerationModuleTest, WorldPositionsAreDeepMindLabsGameUnits) {
+  ASSERT_EQ(Run("maze = mg.mazeGeneration{entity = '*****\\n*P  *\\n*****'}"), "");
+  EXPECT_EQ(Out("local x, y = maze:toWorldPos(2, 2); out = x .. ',' .. y"), "150,150");
+  EXPECT_EQ(Out("local x, y = maze:toWorldPos(1, 5); out = x .. ',' .. y"), "450,250");
+  EXPECT_EQ(Out("local i, j = maze:fromWorldPos(150, 150); out = i .. ',' .. j"), "2,2");
+  EXPECT_EQ(Out("local i, j = maze:fromWorldPos(499.9, 200); out = i .. ',' .. j"), "1,5");
+  EXPECT_EQ(Run("maze:toWorldPos(1)"),
+            "bad argument #2 to 'toWorldPos' (integer expected, got no value)");
+  EXPECT_EQ(Run("maze:fromWorldPos(0, 1/0)"),
+            "bad argument #2 to 'fromWorldPos' (finite number expected)");
+}
+
+// visitFill: nearest first from the cell, through floor, with distances.
+TEST_F(MazeGenerationModuleTest, VisitFillWalksTheFloorNearestFirst) {
+  ASSERT_EQ(Run("maze = mg.mazeGeneration{entity = '*****\\n*P *\\n** **\\n*A  *\\n*****'}"), "");
+  EXPECT_EQ(Out("local seen = {}\n"
+                "maze:visitFill{cell = {2, 2}, func = function(i, j, d)\n"
+                "  seen[#seen + 1] = i .. j .. ':' .. d end}\n"
+                "out = table.concat(seen, ' ')"),
+            "22:0 23:1 33:2 43:3 42:4 44:4");
+  // Other walls: 'A' blocks too.
+  EXPECT_EQ(Out("local n = 0\n"
+                "maze:visitFill{cell = {2, 2}, wall = '*A', func = function() n = n + 1 end}\n"
+                "out = tostring(n)"),
+            "5");
+  EXPECT_THAT(Run("maze:visitFill{cell = {2, 2}, func = function(i, j) error('at ' .. i) end}"),
+              HasSubstr("'visitFill': func failed at (2, 2)"));
+  EXPECT_EQ(Run("maze:visitFill{cell = {9, 2}, func = print}"),
+            "bad argument #1 to 'visitFill' (cell: row 9 is outside [1, 5])");
+  EXPECT_EQ(Run("maze:visitFill{cell = {2, 2}}"),
+            "bad argument #1 to 'visitFill' (func: function expected, got nil)");
+}
+
 TEST_F(MazeGenerationModuleTest, FunctionsMayBeCalledWithColonToo) {
   EXPECT_EQ(Out("out = mg:mazeGeneration{height = 2, width = 2}:entityLayer()"), "**\n**\n");
   EXPECT_EQ(Out("out = tostring(mg:randomMazeGeneration{height = 5, width = 5})"),
