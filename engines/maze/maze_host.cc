@@ -10,10 +10,10 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/host_registry.h"
-#include "engines/maze/game_entities_module.h"
-#include "engines/maze/model_module.h"
 #include "engine_plugin/level_files.h"
+#include "engines/maze/game_entities_module.h"
 #include "engines/maze/maze_generation_module.h"
+#include "engines/maze/model_module.h"
 #include "engines/maze/raycaster.h"
 #include "engines/maze/text_map.h"
 #include "levels/builtin_levels.h"
@@ -31,14 +31,20 @@ enum Observation { kRgb, kRgbd, kPosTrans, kPosRot, kTopDown };
 
 constexpr double kAppleReward = 1;
 constexpr double kGoalReward = 10;
+// DeepMind Lab's game units per cell, in which spawn variables' origins are.
+constexpr double kGameUnitsPerCell = 100;
 constexpr int kMaxFrameExtent = 4096;
 // RGBD_INTERLEAVED's depth byte: 1/16 cell per step, saturating at 255
 // (16 cells and beyond).
 constexpr float kDepthStepsPerCell = 16;
 
-constexpr const char* kActionNames[kActionCount] = {
-    "LOOK_LEFT_RIGHT_PIXELS_PER_FRAME", "LOOK_DOWN_UP_PIXELS_PER_FRAME", "STRAFE_LEFT_RIGHT",
-    "MOVE_BACK_FORWARD", "FIRE", "JUMP", "CROUCH"};
+constexpr const char* kActionNames[kActionCount] = {"LOOK_LEFT_RIGHT_PIXELS_PER_FRAME",
+                                                    "LOOK_DOWN_UP_PIXELS_PER_FRAME",
+                                                    "STRAFE_LEFT_RIGHT",
+                                                    "MOVE_BACK_FORWARD",
+                                                    "FIRE",
+                                                    "JUMP",
+                                                    "CROUCH"};
 constexpr int kActionBounds[kActionCount][2] = {{-512, 512}, {-512, 512}, {-1, 1}, {-1, 1},
                                                 {0, 1},      {0, 1},      {0, 1}};
 
@@ -49,8 +55,8 @@ absl::Status Annotate(const absl::Status& status, absl::string_view context) {
 absl::StatusOr<int> ParseExtent(absl::string_view key, absl::string_view value, int highest) {
   int parsed = 0;
   if (!absl::SimpleAtoi(value, &parsed) || parsed < 1 || parsed > highest) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "setting '", key, "': an integer in [1, ", highest, "] expected, got '", value, "'"));
+    return absl::InvalidArgumentError(absl::StrCat("setting '", key, "': an integer in [1, ",
+                                                   highest, "] expected, got '", value, "'"));
   }
   return parsed;
 }
@@ -58,7 +64,7 @@ absl::StatusOr<int> ParseExtent(absl::string_view key, absl::string_view value, 
 // What nextMap() returned: the layers of a text map or a maze, or the name
 // of a map file.
 struct MapText {
-  std::string name;  // set when the level named a map file
+  std::string name;    // set when the level named a map file
   std::string entity;  // else the layers themselves
   std::string variations;
 };
@@ -92,9 +98,10 @@ bool IsMapName(absl::string_view name) {
 // script, or else among the built-in maps.
 absl::StatusOr<MapText> FindMap(const std::string& directory, const std::string& name) {
   if (!IsMapName(name)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "nextMap returned '", name, "': a map name (letters, digits, '_', '-', '.') or a text "
-        "map with at least one newline expected"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("nextMap returned '", name,
+                     "': a map name (letters, digits, '_', '-', '.') or a text "
+                     "map with at least one newline expected"));
   }
   MapText map;
   if (!directory.empty()) {
@@ -118,6 +125,63 @@ absl::StatusOr<MapText> FindMap(const std::string& directory, const std::string&
     map.variations = std::string(*v);
   }
   return map;
+}
+
+// DeepMind Lab's spawn-entity model, its first part: each spawn point and
+// pickup of `map` goes to the level's updateSpawnVars(spawnVars) as
+// {classname = 'info_player_start'|'apple_reward'|'goal', origin = 'x y 0'}
+// (game units, as map_maker's entities and maze:toWorldPos give them), and
+// one it returns nil for is left out of the map. Without the callback the
+// map is as it was.
+absl::StatusOr<TextMap> UpdateSpawnVars(Level& level, TextMap map) {
+  struct Entity {
+    GridCell cell;
+    const char* class_name;
+  };
+  std::vector<Entity> entities;
+  for (const GridCell& spawn : map.spawns()) entities.push_back({spawn, "info_player_start"});
+  for (const MapPickup& pickup : map.pickups()) {
+    entities.push_back({pickup.cell, pickup.kind == PickupKind::kGoal ? "goal" : "apple_reward"});
+  }
+  absl::StatusOr<MapLayers> layers = MapLayers::Parse(map.EntityLayer(), map.VariationsLayer());
+  if (!layers.ok()) return layers.status();
+  bool removed_any = false;
+  for (const Entity& entity : entities) {
+    bool keep = true;
+    absl::StatusOr<bool> called = level.Call(
+        "updateSpawnVars", 1,
+        [&](lua_State* L) {
+          lua_createtable(L, 0, 2);
+          lua_pushstring(L, entity.class_name);
+          lua_setfield(L, -2, "classname");
+          const std::string origin =
+              absl::StrCat((entity.cell.col + 0.5) * kGameUnitsPerCell, " ",
+                           (map.rows() - entity.cell.row - 0.5) * kGameUnitsPerCell, " 0");
+          lua_pushlstring(L, origin.data(), origin.size());
+          lua_setfield(L, -2, "origin");
+          return 1;
+        },
+        [&](lua_State* L, int first) {
+          if (lua_isnil(L, first)) {
+            keep = false;
+          } else if (!lua_istable(L, first)) {
+            return absl::InvalidArgumentError(
+                absl::StrCat("must return the spawn variables (a table) or nil, not ",
+                             lua_api::TypeNameAt(L, first)));
+          }
+          return absl::OkStatus();
+        });
+    if (!called.ok()) return called.status();
+    if (!*called) return map;  // no updateSpawnVars
+    if (!keep) {
+      if (absl::Status s = layers->SetEntity(entity.cell.row, entity.cell.col, ' '); !s.ok()) {
+        return s;
+      }
+      removed_any = true;
+    }
+  }
+  if (!removed_any) return map;
+  return TextMap::FromLayers(*layers);
 }
 
 // The level's pickup(entity): its reward, or `reward` when it has no such
@@ -193,9 +257,7 @@ std::vector<engine_plugin::DiscreteActionSpec> MazeHost::DiscreteActions() const
   return specs;
 }
 
-std::vector<engine_plugin::ContinuousActionSpec> MazeHost::ContinuousActions() const {
-  return {};
-}
+std::vector<engine_plugin::ContinuousActionSpec> MazeHost::ContinuousActions() const { return {}; }
 
 void MazeHost::AddScore(double reward) { level_->AddReward(reward); }
 
@@ -220,6 +282,8 @@ absl::Status MazeHost::LoadMap(Level& level) {
   }
   absl::StatusOr<TextMap> map = TextMap::Parse(text.entity, text.variations);
   if (!map.ok()) return Annotate(map.status(), "the level's map");
+  map = UpdateSpawnVars(level, *std::move(map));
+  if (!map.ok()) return Annotate(map.status(), "the level's map after updateSpawnVars");
   // mt19937_64's output is fixed by the standard, so the spawn point is
   // the same on every platform (the modulo bias is below 2^-50).
   const int spawn = static_cast<int>(spawn_random_() % map->spawns().size());
@@ -283,8 +347,8 @@ absl::StatusOr<ObservationValue> MazeHost::Observe(int index,
       auto* out = reinterpret_cast<std::uint8_t*>(*rgbd->data());
       for (std::size_t i = 0; i < depth_.size(); ++i) {
         std::memcpy(out + 4 * i, rgb + 3 * i, 3);
-        out[4 * i + 3] = static_cast<std::uint8_t>(
-            std::min(255.0f, std::round(depth_[i] * kDepthStepsPerCell)));
+        out[4 * i + 3] =
+            static_cast<std::uint8_t>(std::min(255.0f, std::round(depth_[i] * kDepthStepsPerCell)));
       }
       value.tensor = *std::move(rgbd);
       return value;
@@ -302,9 +366,9 @@ absl::StatusOr<ObservationValue> MazeHost::Observe(int index,
     case kTopDown: {
       absl::StatusOr<tensor::Tensor> view = buffers.Acquire(tensor::DType::kUInt8, spec.shape);
       if (!view.ok()) return view.status();
-      RenderTopDown(world_->map(), world_->pickups(), pose,
-                    Frame{reinterpret_cast<std::uint8_t*>(*view->data()), nullptr, width_,
-                          height_});
+      RenderTopDown(
+          world_->map(), world_->pickups(), pose,
+          Frame{reinterpret_cast<std::uint8_t*>(*view->data()), nullptr, width_, height_});
       value.tensor = *std::move(view);
       return value;
     }

@@ -283,6 +283,52 @@ end
   EXPECT_TRUE(init.ok()) << init;
 }
 
+// DeepMind Lab's updateSpawnVars sees each spawn point and pickup with its
+// class and origin (game units, 100 a cell, rows from the bottom); nil
+// leaves it out of the map.
+TEST(EngineLevelApiTest, UpdateSpawnVarsFiltersTheMapsEntities) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(WriteLevel("spawn_vars", R"(
+local game = require 'dmlab.system.game'
+local api = {seen = {}}
+function api:nextMap() return "*******\n*P PAG*\n*******\n" end
+function api:updateSpawnVars(spawnVars)
+  api.seen[#api.seen + 1] = spawnVars.classname .. '@' .. spawnVars.origin
+  -- Keep the second spawn point and the goal only.
+  if spawnVars.origin:find('^150 ') or spawnVars.classname == 'apple_reward' then return nil end
+  return spawnVars
+end
+function api:readProperty(key)
+  if key == 'seen' then return table.concat(api.seen, ' ') end
+  local pickups = {}
+  for _, p in ipairs(game:pickups()) do pickups[#pickups + 1] = p.type end
+  return game:playerInfo().pos[1] .. ' ' .. table.concat(pickups, ',')
+end
+return api
+)"));
+  ASSERT_TRUE(engine.ok()) << engine.status();
+  ASSERT_TRUE((*engine)->Init().ok());
+  for (int episode = 0; episode < 4; ++episode) {  // whichever spawn the seed draws
+    ASSERT_TRUE((*engine)->Start(episode, episode).ok());
+    std::string state;
+    ASSERT_EQ(*(*engine)->ReadProperty("state", &state), PropertyResult::kSuccess);
+    EXPECT_EQ(state, "3.5 goal");
+  }
+  std::string seen;
+  ASSERT_EQ(*(*engine)->ReadProperty("seen", &seen), PropertyResult::kSuccess);
+  EXPECT_THAT(seen, HasSubstr("info_player_start@150 150 0 info_player_start@350 150 0 "
+                              "apple_reward@450 150 0 goal@550 150 0"));
+}
+
+TEST(EngineLevelApiTest, UpdateSpawnVarsMustReturnATableOrNil) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Create("function api:updateSpawnVars() return 7 end");
+  ASSERT_TRUE(engine.ok()) << engine.status();
+  ASSERT_TRUE((*engine)->Init().ok());
+  const absl::Status start = (*engine)->Start(0, 0);
+  EXPECT_THAT(std::string(start.message()), HasSubstr("updateSpawnVars"));
+  EXPECT_THAT(std::string(start.message()),
+              HasSubstr("must return the spawn variables (a table) or nil, not number"));
+}
+
 TEST(EngineLevelApiTest, EventsCarryStringsAndTensors) {
   absl::StatusOr<std::unique_ptr<Engine>> engine = Create(R"(
 function api:hasEpisodeFinished(seconds)
