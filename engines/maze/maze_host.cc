@@ -272,7 +272,15 @@ absl::Status MazeHost::LoadMap(Level& level) {
   if (!*called) {
     return absl::InvalidArgumentError("the level has no nextMap callback, so no map to load");
   }
-  if (const MadeMap* made = text.name.empty() ? nullptr : made_maps_.Find(text.name)) {
+  if (text.name.empty() && text.entity.empty()) {
+    // '' is DeepMind Lab's "the same map again" (its quick restart).
+    if (loaded_entity_layer_.empty()) {
+      return absl::InvalidArgumentError(
+          "nextMap returned '' (the same map again) before any map was loaded");
+    }
+    text.entity = loaded_entity_layer_;
+    text.variations = loaded_variations_layer_;
+  } else if (const MadeMap* made = text.name.empty() ? nullptr : made_maps_.Find(text.name)) {
     text.entity = made->entity_layer;
     text.variations = made->variations_layer;
   } else if (!text.name.empty()) {
@@ -282,6 +290,8 @@ absl::Status MazeHost::LoadMap(Level& level) {
   }
   absl::StatusOr<TextMap> map = TextMap::Parse(text.entity, text.variations);
   if (!map.ok()) return Annotate(map.status(), "the level's map");
+  loaded_entity_layer_ = std::move(text.entity);
+  loaded_variations_layer_ = std::move(text.variations);
   map = UpdateSpawnVars(level, *std::move(map));
   if (!map.ok()) return Annotate(map.status(), "the level's map after updateSpawnVars");
   // mt19937_64's output is fixed by the standard, so the spawn point is
@@ -310,6 +320,8 @@ absl::Status MazeHost::Step(Level& level) {
         PickupReward(level, pickup, pickup.kind == PickupKind::kGoal ? kGoalReward : kAppleReward);
     if (!gained.ok()) return gained.status();
     level.AddReward(*gained);
+    // A goal ends the map, as in DeepMind Lab: nextMap() says what follows.
+    if (pickup.kind == PickupKind::kGoal) map_finished_ = true;
   }
   if (!map_finished_) return absl::OkStatus();
   map_finished_ = false;

@@ -75,6 +75,9 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
 
   std::optional<World> world_;
   MadeMaps made_maps_;  // by dmlab.system.map_maker, for nextMap to name
+  // The layers of the map last loaded, for nextMap's '' (the same again).
+  std::string loaded_entity_layer_;
+  std::string loaded_variations_layer_;
   std::mt19937_64 spawn_random_;
   Actions actions_{};
   bool map_finished_ = false;

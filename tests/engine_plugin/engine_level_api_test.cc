@@ -319,6 +319,37 @@ return api
                               "apple_reward@450 150 0 goal@550 150 0"));
 }
 
+// A goal ends the map, as in DeepMind Lab, and nextMap's '' plays the same
+// map again: a second goal can be reached in the same episode.
+TEST(EngineLevelApiTest, AGoalEndsTheMapAndAnEmptyNextMapReplaysIt) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(WriteLevel("replay", R"(
+local api = {maps = 0}
+function api:nextMap()
+  api.maps = api.maps + 1
+  if api.maps == 1 then return "******\n*P  G*\n******\n" end
+  return ''
+end
+function api:readProperty() return tostring(api.maps) end
+return api
+)"));
+  ASSERT_TRUE(engine.ok()) << engine.status();
+  ASSERT_TRUE((*engine)->Init().ok());
+  ASSERT_TRUE((*engine)->Start(0, 0).ok());
+  (*engine)->Act(std::vector<int>{0, 0, 0, 1, 0, 0, 0});
+  double reward = 0;
+  ASSERT_TRUE((*engine)->Advance(130, &reward).ok());  // 3 cells twice at 3 a second
+  EXPECT_EQ(reward, 20);
+  std::string maps;
+  ASSERT_EQ(*(*engine)->ReadProperty("maps", &maps), PropertyResult::kSuccess);
+  EXPECT_EQ(maps, "3");
+  absl::StatusOr<std::unique_ptr<Engine>> early =
+      Engine::Create(WriteLevel("early", "return {nextMap = function() return '' end}"));
+  ASSERT_TRUE(early.ok());
+  ASSERT_TRUE((*early)->Init().ok());
+  EXPECT_THAT(std::string((*early)->Start(0, 0).message()),
+              HasSubstr("nextMap returned '' (the same map again) before any map was loaded"));
+}
+
 TEST(EngineLevelApiTest, UpdateSpawnVarsMustReturnATableOrNil) {
   absl::StatusOr<std::unique_ptr<Engine>> engine = Create("function api:updateSpawnVars() return 7 end");
   ASSERT_TRUE(engine.ok()) << engine.status();
