@@ -118,7 +118,11 @@ absl::StatusOr<MapText> FindMap(const std::string& directory, const std::string&
   }
   std::optional<absl::string_view> entity =
       levels::FindBuiltinLevelFile(absl::StrCat("maps/", name, ".txt"));
-  if (!entity) return absl::NotFoundError(absl::StrCat("no map named '", name, "'"));
+  if (!entity) {
+    return absl::NotFoundError(absl::StrCat(
+        "no map named '", name, "' (made by map_maker, in maps/ beside the level, or built in); "
+        "if it is one of DeepMind Lab's compiled BSP maps, the maze engine cannot load those"));
+  }
   map.entity = std::string(*entity);
   if (std::optional<absl::string_view> v =
           levels::FindBuiltinLevelFile(absl::StrCat("maps/", name, ".variations.txt"))) {
