@@ -5,11 +5,13 @@
 // the sandbox, under the engine's limits and call path. The input bytes
 // are decisions (decisions.h) that write a level whose callbacks (init,
 // start, nextMap, hasEpisodeFinished, observeFrame, customObservation,
-// readProperty, writeProperty, listProperty) run statements aimed at the
-// limits: loops, message handlers that loop (xpcall), a replaced
-// debug.traceback, huge ranks and expands in printing, events and
-// observations, tensor work over expanded views, memory growth, val() of
-// huge views, option tables whose __index errors. Then the decisions
+// readProperty, writeProperty, updateSpawnVars, listProperty) run
+// statements aimed at the limits: loops, message handlers that loop
+// (xpcall), a replaced debug.traceback, huge ranks and expands in
+// printing, events and observations, tensor work over expanded views,
+// memory growth, val() of huge views, option tables whose __index errors,
+// and DeepMind Lab's modules (image files and scaling, made maps and
+// their callbacks, files by name, entities, matrices, visitFill). Then the decisions
 // drive the host: start, advance, observation, retain, events, properties,
 // and listProperty visitors that call the engine back (read, write,
 // start, advance, observation).
@@ -99,11 +101,40 @@ constexpr const char* kStatements[] = {
     "collectgarbage()",
     "if SAVED then SAVED('late', 'r') end",
     "V = K:clone()",
+    // DeepMind Lab's modules: files, images, made maps, entities, matrices.
+    "V = IMAGE.load('content:.png', BIG(12))",
+    "V = IMAGE.load('../../../etc/passwd.png')",
+    "V = IMAGE.load('/dev/zero.png')",
+    "V = IMAGE.scale(tensor.ByteTensor(1, 1, 3), 2 ^ 20, 2 ^ 20)",
+    "for i = 1, 1e9 do V = IMAGE.scale(tensor.ByteTensor(2, 2, 4), 64, 64, 'nearest') end",
+    "V = IMAGE.setHue(tensor.ByteTensor{1}:expand(2 ^ 30):view(2 ^ 28, 4), 90)",
+    "V = IMAGE.setMaskedPattern(K:view(1, 1, 4), K:view(1, 1, 4), {0, 0, 0}, {255, 255, 255})",
+    "V = GAME:loadFileToString(GAME:runFiles() .. '/baselab/game_scripts/x')",
+    "V = GAME:loadFileToString('/proc/self/mem')",
+    "V = MAKER:mapFromTextLevel{mapName = 'm', entityLayer = '*****\\n*PXG*\\n*****', "
+    "callback = function(i, j, c, m) return m:makeEntity{i = i, j = j, classname = 'goal'} end}",
+    "V = MAKER:mapFromTextLevel{entityLayer = '*****\\n*PX *\\n*****', callback = SPIN}",
+    "V = MAKER:mapFromTextLevel{entityLayer = BIG(12), callback = function() "
+    "return setmetatable({}, {__len = SPIN}) end}",
+    "for i = 1, 1e9 do MAKER:mapFromTextLevel{mapName = 'm' .. i, entityLayer = '*P*\\n' .. "
+    "BIG(16)} end",
+    "V = MAKER:randomGen():uniformInt(1, 2 ^ 52)",
+    "V = ENTITIES:entities(ONES(100000))",
+    "for i = 1, 1e9 do V = TRANSFORM.rotate(i, {0, 0, 1}) end",
+    "V = maze_generation.randomMazeGeneration{seed = 1, height = 63, width = 63, "
+    "roomSpawnCount = 2 ^ 30, roomObjectCount = 3, maxRooms = 26, maxVariations = 2}",
+    "V = maze_generation.mazeGeneration{height = 63, width = 63} "
+    "V:visitFill{cell = {2, 2}, wall = '', func = SPIN}",
+    "V = maze_generation.mazeGeneration{height = 63, width = 63} V:visitFill{cell = {2, 2}, "
+    "wall = '', func = function(i, j) V:setEntityCell(i, j, '*') KEEP[#KEEP + 1] = {i, j} end}",
+    "V = maze_generation.mazeGeneration{height = 3, width = 3}:toWorldPos(2 ^ 62, -2 ^ 62)",
+    "for i = 1, 1e9 do V = debug.getinfo(i) end",
+    "V = debug.getinfo(1, 'f')",
 };
 
-constexpr const char* kCallbacks[] = {"init",          "start",        "hasEpisodeFinished",
-                                      "observeFrame",  "readProperty", "writeProperty",
-                                      "customObservation"};
+constexpr const char* kCallbacks[] = {
+    "init",          "start",         "hasEpisodeFinished", "observeFrame",
+    "readProperty",  "writeProperty", "customObservation",  "updateSpawnVars"};
 
 // What customObservation returns for KEPT.
 constexpr const char* kObservationResults[] = {
@@ -127,6 +158,11 @@ class LevelWriter {
     out_ << "local tensor = require 'dmlab.system.tensor'\n"
             "local events = require 'dmlab.system.events'\n"
             "local maze_generation = require 'dmlab.system.maze_generation'\n"
+            "local IMAGE = require 'dmlab.system.image'\n"
+            "local MAKER = require 'dmlab.system.map_maker'\n"
+            "local GAME = require 'dmlab.system.game'\n"
+            "local ENTITIES = require 'dmlab.system.game_entities'\n"
+            "local TRANSFORM = require 'dmlab.system.transform'\n"
             "local function SPIN() while true do end end\n"
             "local function ONES(n) local t = {} for i = 1, n do t[i] = 1 end return t end\n"
             "local function SIXES(n) local t = {} for i = 1, n do t[i] = 6 end return t end\n"
@@ -149,6 +185,8 @@ class LevelWriter {
         out_ << "  return " << (in_.Pick(2) ? "'v'" : "K") << "\n";
       } else if (std::strcmp(callback, "writeProperty") == 0) {
         out_ << "  K:fill(tonumber(b) or 0) return true\n";
+      } else if (std::strcmp(callback, "updateSpawnVars") == 0) {
+        out_ << "  return " << (in_.Pick(2) ? "a" : "nil") << "\n";
       }
       out_ << "end\n";
     }
