@@ -13,6 +13,7 @@
 #include "engine_plugin/level_script.h"
 #include "engine_plugin/level_source.h"
 #include "engine_plugin/observation_pool.h"
+#include "engine_plugin/observation_specs.h"
 #include "engine_plugin/plugin_settings.h"
 #include "engine_plugin/sandbox.h"
 #include "tensor/device_ops.h"
@@ -38,9 +39,7 @@ struct Engine::State final : Level, ObservationBuffers {
   PluginSettings plugin;
   std::int64_t episode_length_frames = 0;  // episodeLengthSeconds in steps
   std::vector<ObservationSpec> specs;  // the host's, then the level's
-  // Per spec: the level computes it (its own, or one of the host's that it
-  // replaced by declaring the same name).
-  std::vector<bool> from_level;
+  std::vector<bool> from_level;        // per spec (observation_specs.h)
   int frame_index = -1;                // the host's frame observation
   std::vector<DiscreteActionSpec> discrete_specs;
   std::vector<ContinuousActionSpec> continuous_specs;
@@ -228,36 +227,6 @@ struct Engine::State final : Level, ObservationBuffers {
     device_pool.emplace(**allocator);
     return absl::OkStatus();
   }
-
-  // Adds the level's specs to the host's: one of the same name as a host's
-  // replaces it for this level, in its place (DeepMind Lab's levels declare
-  // their own DEBUG.CAMERA.TOP_DOWN), except the frame, which the host
-  // renders into.
-  absl::Status AddCustomSpecs(const std::vector<ObservationSpec>& custom) {
-    from_level.assign(specs.size(), false);
-    for (const ObservationSpec& spec : custom) {
-      const auto same_name = [&](const ObservationSpec& other) { return other.name == spec.name; };
-      if (std::count_if(custom.begin(), custom.end(), same_name) > 1) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "customObservationSpec: the name '", spec.name, "' is declared twice"));
-      }
-      const auto host_spec = std::find_if(specs.begin(), specs.end(), same_name);
-      const int at = static_cast<int>(host_spec - specs.begin());
-      if (at == frame_index) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "customObservationSpec: '", spec.name, "' is the frame the host renders, which a "
-            "level cannot replace"));
-      }
-      if (host_spec == specs.end()) {
-        specs.push_back(spec);
-        from_level.push_back(true);
-      } else {
-        *host_spec = spec;
-        from_level[at] = true;
-      }
-    }
-    return absl::OkStatus();
-  }
 };
 
 Engine::Engine(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -320,9 +289,12 @@ absl::Status Engine::Init() {
     if (absl::Status status = s.host->Init(s); !status.ok()) return status;
     absl::StatusOr<std::vector<ObservationSpec>> custom = s.script->CustomObservationSpecs();
     if (!custom.ok()) return custom.status();
-    s.specs = s.host->ObservationSpecs();
     s.frame_index = s.host->frame_observation();
-    if (absl::Status status = s.AddCustomSpecs(*custom); !status.ok()) return status;
+    absl::StatusOr<ObservationSpecs> merged =
+        ObservationSpecs::Merge(s.host->ObservationSpecs(), s.frame_index, *custom);
+    if (!merged.ok()) return merged.status();
+    s.specs = std::move(merged->specs);
+    s.from_level = std::move(merged->from_level);
     s.discrete_specs = s.host->DiscreteActions();
     s.continuous_specs = s.host->ContinuousActions();
     s.discrete.assign(s.discrete_specs.size(), 0);

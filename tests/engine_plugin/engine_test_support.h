@@ -27,6 +27,18 @@ inline std::string WriteLevel(const std::string& name, const std::string& source
   return path;
 }
 
+// The first error of creating an engine of `level`, setting each of
+// `settings` and calling Init, or OK: for tests of what a level may not do.
+inline absl::Status InitWith(const std::string& level,
+                             const std::vector<std::pair<std::string, std::string>>& settings) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(level);
+  if (!engine.ok()) return engine.status();
+  for (const auto& [key, value] : settings) {
+    if (absl::Status set = (*engine)->SetSetting(key, value); !set.ok()) return set;
+  }
+  return (*engine)->Init();
+}
+
 // An engine of `level` after SetSetting for each of `settings` and Init;
 // fails the test on any error.
 inline std::unique_ptr<Engine> InitEngine(

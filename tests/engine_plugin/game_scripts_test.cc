@@ -22,7 +22,6 @@ namespace engine_plugin {
 namespace {
 
 using ::testing::HasSubstr;
-using Settings = std::vector<std::pair<std::string, std::string>>;
 
 std::string TempPath(const std::string& name) {
   const char* directory = std::getenv("TEST_TMPDIR");
@@ -49,15 +48,6 @@ struct Tree {
   }
   std::string root;
 };
-
-absl::Status InitWith(const std::string& level, const Settings& settings) {
-  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(level);
-  if (!engine.ok()) return engine.status();
-  for (const auto& [key, value] : settings) {
-    if (absl::Status set = (*engine)->SetSetting(key, value); !set.ok()) return set;
-  }
-  return (*engine)->Init();
-}
 
 constexpr char kRequiresGreeting[] =
     "assert(require('common.greeting').text == 'from the game scripts')";

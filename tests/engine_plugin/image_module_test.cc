@@ -26,7 +26,6 @@ namespace {
 using testing::EncodePng;
 using ::testing::HasSubstr;
 using testing::WithClaimedSize;
-using Settings = std::vector<std::pair<std::string, std::string>>;
 
 void Write(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;
@@ -68,15 +67,6 @@ struct Tree {
   }
   std::string root;
 };
-
-absl::Status InitWith(const std::string& level, const Settings& settings) {
-  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(level);
-  if (!engine.ok()) return engine.status();
-  for (const auto& [key, value] : settings) {
-    if (absl::Status set = (*engine)->SetSetting(key, value); !set.ok()) return set;
-  }
-  return (*engine)->Init();
-}
 
 TEST(ImageModuleTest, LoadsFilesOfTheLevelAndTheGameScriptsInAndOutOfTheSandbox) {
   const Tree tree("image_load");
