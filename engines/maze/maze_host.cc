@@ -120,7 +120,8 @@ absl::StatusOr<MapText> FindMap(const std::string& directory, const std::string&
       levels::FindBuiltinLevelFile(absl::StrCat("maps/", name, ".txt"));
   if (!entity) {
     return absl::NotFoundError(absl::StrCat(
-        "no map named '", name, "' (made by map_maker, in maps/ beside the level, or built in); "
+        "no map named '", name,
+        "' (made by map_maker, in maps/ beside the level, or built in); "
         "if it is one of DeepMind Lab's compiled BSP maps, the maze engine cannot load those"));
   }
   map.entity = std::string(*entity);
@@ -172,6 +173,21 @@ absl::StatusOr<TextMap> UpdateSpawnVars(Level& level, TextMap map) {
             return absl::InvalidArgumentError(
                 absl::StrCat("must return the spawn variables (a table) or nil, not ",
                              lua_api::TypeNameAt(L, first)));
+          } else {
+            // A new class would be another pickup, which DeepMind Lab makes
+            // through createPickup: refused, rather than silently kept.
+            lua_api::PushRawField(L, first, "classname");
+            const char* class_name = lua_tostring(L, -1);
+            const bool same =
+                class_name != nullptr && std::strcmp(class_name, entity.class_name) == 0;
+            std::string changed = class_name == nullptr ? "nothing" : class_name;
+            lua_pop(L, 1);
+            if (!same) {
+              return absl::UnimplementedError(absl::StrCat(
+                  "changed the class of '", entity.class_name, "' to '", changed,
+                  "': the maze engine cannot make pickups of other classes yet (DeepMind Lab's "
+                  "createPickup)"));
+            }
           }
           return absl::OkStatus();
         });

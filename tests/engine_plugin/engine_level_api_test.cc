@@ -358,6 +358,18 @@ TEST(EngineLevelApiTest, UpdateSpawnVarsMustReturnATableOrNil) {
   EXPECT_THAT(std::string(start.message()), HasSubstr("updateSpawnVars"));
   EXPECT_THAT(std::string(start.message()),
               HasSubstr("must return the spawn variables (a table) or nil, not number"));
+  // DeepMind Lab's levels turn apples into other pickups so; the maze
+  // cannot make those yet, and says so rather than keep the apple.
+  absl::StatusOr<std::unique_ptr<Engine>> renaming = Create(
+      "function api:updateSpawnVars(v)\n"
+      "  if v.classname == 'apple_reward' then v.classname = 'lemon_reward' end\n"
+      "  return v\n"
+      "end");
+  ASSERT_TRUE(renaming.ok()) << renaming.status();
+  ASSERT_TRUE((*renaming)->Init().ok());
+  EXPECT_THAT(std::string((*renaming)->Start(0, 0).message()),
+              HasSubstr("changed the class of 'apple_reward' to 'lemon_reward': the maze engine "
+                        "cannot make pickups of other classes yet"));
 }
 
 TEST(EngineLevelApiTest, EventsCarryStringsAndTensors) {
