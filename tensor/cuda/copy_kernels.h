@@ -40,6 +40,9 @@ cudaError_t LaunchConvertingCopy(ElementType to, void* dst, const KernelStrides&
                                  const KernelStrides& src_strides, const KernelShape& shape);
 
 // dst[i] = src[i] for elements of `element_size` bytes (1, 2, 4 or 8).
+// When dst is contiguous along the walk's last dimension and src along
+// another (a transpose), both are moved in lines through shared-memory
+// tiles.
 cudaError_t LaunchStridedCopy(int element_size, void* dst, const KernelStrides& dst_strides,
                               const void* src, const KernelStrides& src_strides,
                               const KernelShape& shape);

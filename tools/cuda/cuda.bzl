@@ -30,7 +30,12 @@ def cuda_library(name, srcs, hdrs = [], deps = [], nvcc_flags = [], **kwargs):
             name = "%s_%s_nvcc" % (name, src.replace("/", "_").replace(".", "_")),
             srcs = [src] + hdrs,
             outs = [obj],
-            cmd = "%s %s %s -I. -I$(GENDIR) -c $(location %s) -o $@" % (
+            # nvcc names its temporary files after its process id, which is
+            # the same small number in every sandbox's PID namespace while
+            # /tmp is shared: two compiles at once overwrite each other's
+            # PTX. Each compile gets a temporary folder of its own.
+            cmd = ("t=$$(mktemp -d) && TMPDIR=$$t %s %s %s -I. -I$(GENDIR) " +
+                   "-c $(location %s) -o $@; rc=$$?; rm -rf $$t; exit $$rc") % (
                 NVCC,
                 " ".join(DEFAULT_NVCC_FLAGS),
                 " ".join(nvcc_flags),

@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tensor/cuda/fill.h"
@@ -20,9 +21,9 @@
 namespace tensor::cuda {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::CpuTensor;
 using testing::CudaTest;
+using ::testing::HasSubstr;
 using testing::HostBytes;
 using testing::Iota;
 using testing::Must;
@@ -34,9 +35,10 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // edges, half overflow, NaNs of both signs, infinities, signed zero.
 const std::vector<double>& Probes() {
   static const std::vector<double> probes = {
-      0, -0.0, 1, -1, 2.5, -2.75, 1.0 / 3, 1e-8, 100, 127, 128, 255, 256, -128, -129,
-      32767, 32768, -32769, 65504, 65520, 70000, 2147483647, 2147483648.0, -2147483649.0,
-      1e10, 9.2e18, -9.3e18, 1e30, 1e39, kNaN, -kNaN, kInf, -kInf};
+      0,     -0.0,  1,     -1,         2.5,          -2.75,         1.0 / 3, 1e-8,   100,
+      127,   128,   255,   256,        -128,         -129,          32767,   32768,  -32769,
+      65504, 65520, 70000, 2147483647, 2147483648.0, -2147483649.0, 1e10,    9.2e18, -9.3e18,
+      1e30,  1e39,  kNaN,  -kNaN,      kInf,         -kInf};
   return probes;
 }
 
@@ -125,7 +127,11 @@ struct LayoutCase {
 const std::vector<LayoutCase>& LayoutCases() {
   static const std::vector<LayoutCase> cases = {
       {"contiguous", {3, 4, 5}, [](const Tensor& t) { return absl::StatusOr<Tensor>(t); }},
-      {"transposed", {5, 4, 3}, [](const Tensor& t) { return t.Permute({2, 1, 0}); }},
+      {"transposed",
+       {5, 4, 3},
+       [](const Tensor& t) {
+         return t.Permute({2, 1, 0});
+       }},
       {"narrowed",
        {5, 6, 7},
        [](const Tensor& t) -> absl::StatusOr<Tensor> {
@@ -214,11 +220,54 @@ TEST_F(CopyTest, CopiesBetweenEveryPairOfDevices) {
   }
 }
 
+// Transposing copies go through shared-memory tiles (copy_kernels.cu):
+// every element size, extents on and around the 32-wide tile, a batch of
+// tiles, a destination with a row stride of its own, and layouts just
+// outside the tiled shape, each against the CPU over the whole base.
+TEST_F(CopyTest, TransposingCopiesMatchTheCpuAtEveryTileEdge) {
+  struct Case {
+    std::vector<Index> src_base;  // src is a permutation of this
+    std::vector<int> permutation;
+    Index dst_pad;  // dst rows are this much longer than the view
+  };
+  const Case cases[] = {{{16, 16}, {1, 0}, 0},       {{31, 33}, {1, 0}, 0},
+                        {{32, 32}, {1, 0}, 0},       {{33, 65}, {1, 0}, 0},
+                        {{100, 17}, {1, 0}, 7},      {{1000, 24}, {1, 0}, 0},
+                        {{15, 300}, {1, 0}, 0},      {{5, 37, 45}, {2, 0, 1}, 3},
+                        {{40, 50, 3}, {1, 0, 2}, 0},  // rows of 3 contiguous in both: not tiled
+                        {{3, 20, 30}, {1, 2, 0}, 0},  // planar to interleaved: a line of 3
+                        {{4, 33, 70}, {0, 2, 1}, 0}};
+  for (DType dtype : {DType::kUInt8, DType::kInt16, DType::kFloat32, DType::kFloat64}) {
+    for (const Case& c : cases) {
+      SCOPED_TRACE(absl::StrCat(DTypeName(dtype), " base ", absl::StrJoin(c.src_base, "x"),
+                                " permuted ", absl::StrJoin(c.permutation, ","), " pad ",
+                                c.dst_pad));
+      Index n = 1;
+      for (Index e : c.src_base) n *= e;
+      std::vector<double> values(n);
+      for (Index i = 0; i < n; ++i) values[i] = static_cast<double>((i * 13) % 251);
+      const Tensor cpu_src = Must(CpuTensor(dtype, c.src_base, values).Permute(c.permutation));
+      Shape dst_base_shape = cpu_src.shape();
+      dst_base_shape.back() += c.dst_pad;
+      const Tensor cpu_dst_base = Must(Tensor::Zeros(dtype, dst_base_shape));
+      const int last = static_cast<int>(dst_base_shape.size()) - 1;
+      const Tensor cpu_dst = Must(cpu_dst_base.Narrow(last, 0, cpu_src.shape().back()));
+      const Tensor gpu_src =
+          Must(Must(ToDevice(CpuTensor(dtype, c.src_base, values), Device::Cuda(0)))
+                   .Permute(c.permutation));
+      const Tensor gpu_dst_base = Must(Tensor::Zeros(dtype, dst_base_shape, Gpu()));
+      ASSERT_OK(ApplyComponents(cpu_dst, ElementOp::kAssign, cpu_src));
+      ASSERT_OK(Copy(Must(gpu_dst_base.Narrow(last, 0, cpu_src.shape().back())), gpu_src));
+      EXPECT_EQ(HostBytes(gpu_dst_base), HostBytes(cpu_dst_base));
+    }
+  }
+}
+
 TEST_F(CopyTest, OverlappingSourceAndDestinationReadTheSourceFirst) {
   const Tensor cpu = CpuTensor(DType::kFloat32, {10}, Iota(10));
   const Tensor gpu = Must(ToDevice(cpu, Device::Cuda(0)));
-  ASSERT_OK(ApplyComponents(Must(cpu.Narrow(0, 1, 9)), ElementOp::kAssign,
-                            Must(cpu.Narrow(0, 0, 9))));
+  ASSERT_OK(
+      ApplyComponents(Must(cpu.Narrow(0, 1, 9)), ElementOp::kAssign, Must(cpu.Narrow(0, 0, 9))));
   ASSERT_OK(Copy(Must(gpu.Narrow(0, 1, 9)), Must(gpu.Narrow(0, 0, 9))));
   EXPECT_EQ(HostBytes(gpu), HostBytes(cpu));
   // Reversed onto itself: every element is both read and written.
@@ -246,9 +295,8 @@ TEST_F(CopyTest, RefusesADestinationWhoseElementsShareMemory) {
   const Tensor expanded = Must(row.Expand({3, 4}));
   const Tensor src = CpuTensor(DType::kFloat32, {3, 4}, Iota(12));
   const absl::Status s = Copy(expanded, src);
-  const absl::Status cpu = ApplyComponents(Must(Must(Tensor::Zeros(DType::kFloat32, {1, 4}))
-                                                    .Expand({3, 4})),
-                                           ElementOp::kAssign, src);
+  const absl::Status cpu = ApplyComponents(
+      Must(Must(Tensor::Zeros(DType::kFloat32, {1, 4})).Expand({3, 4})), ElementOp::kAssign, src);
   EXPECT_EQ(s, cpu);
   EXPECT_EQ(HostBytes(row), HostBytes(Must(Tensor::Zeros(DType::kFloat32, {1, 4}))));
 }
@@ -300,9 +348,8 @@ TEST(CopyErrorTest, ATensorOnAMissingDeviceIsAnError) {
   // A pointer that must never be touched: the device check comes first.
   static float never_read[4];
   const auto loan = Loan::Create("a test");
-  const Tensor ghost = Must(Tensor::Lend(DType::kFloat32, Must(Layout::Contiguous({4})),
-                                         never_read, sizeof(never_read), loan,
-                                         Device::Cuda(missing)));
+  const Tensor ghost = Must(Tensor::Lend(DType::kFloat32, Must(Layout::Contiguous({4})), never_read,
+                                         sizeof(never_read), loan, Device::Cuda(missing)));
   const Tensor host = Must(Tensor::Zeros(DType::kFloat32, {4}));
   for (const absl::Status& s : {Copy(host, ghost), Copy(ghost, host), Fill(ghost, 0),
                                 ToDevice(host, Device::Cuda(missing)).status()}) {
