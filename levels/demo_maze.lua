@@ -47,17 +47,26 @@ end
 
 function api:start(episode, seed)
   self._pickups = 0
+  self._classes = {}
 end
 
 function api:nextMap()
   return 'demo_maze'
 end
 
-function api:pickup(entity)
+-- Each pickup gets an id, so that pickup(spawnId) hears of it (as in
+-- DeepMind Lab, the engine scores it, and a goal ends the map).
+function api:updateSpawnVars(spawnVars)
+  if spawnVars.classname ~= 'info_player_start' then
+    self._classes[#self._classes + 1] = spawnVars.classname
+    spawnVars.id = tostring(#self._classes)
+  end
+  return spawnVars
+end
+
+function api:pickup(spawnId)
   self._pickups = self._pickups + 1
-  events:add('pickup', entity.type)
-  if entity.type == 'goal' then game:finishMap() end
-  return entity.reward
+  events:add('pickup', self._classes[spawnId] == 'goal' and 'goal' or 'apple')
 end
 
 -- The mean of each 2 x 2 block of `image` (2h x 2w) into `out` (h x w).

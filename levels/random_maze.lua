@@ -2,7 +2,6 @@
 -- seed (dmlab.system.random is seeded by the engine at start). Apples +1;
 -- the goal +10 ends the map, and the next map is a new maze. Episodes last
 -- 30 seconds. Settings: mazeSize (odd, default 15).
-local game = require 'dmlab.system.game'
 local maze_generation = require 'dmlab.system.maze_generation'
 local random = require 'dmlab.system.random'
 
@@ -25,10 +24,6 @@ function api:nextMap()
       apples = 6,
       goal = true,
   }
-end
-
-function api:pickup(entity)
-  if entity.type == 'goal' then game:finishMap() end
 end
 
 return api

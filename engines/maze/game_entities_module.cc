@@ -22,11 +22,6 @@ using lua_api::NResultsOr;
 
 constexpr char kModule[] = "game_entities";
 
-// DeepMind Lab's class names of the maze's pickups.
-const char* ClassName(PickupKind kind) {
-  return kind == PickupKind::kGoal ? "goal" : "apple_reward";
-}
-
 // The class names listed at stack `index` (a list of strings, read raw),
 // or the argument error.
 std::string ReadClassNames(lua_State* L, int index, std::vector<std::string>* names) {
@@ -58,17 +53,15 @@ NResultsOr Entities(lua_State* L) {
   lua_newtable(L);
   int row = 0;
   for (const Pickup& pickup : world->pickups()) {
-    const char* class_name = ClassName(pickup.kind);
+    const std::string& class_name = pickup.class_name;
     if (!filter.empty() && std::find(filter.begin(), filter.end(), class_name) == filter.end()) {
       continue;
     }
-    PushPickup(L, pickup);  // id, type, position {x, y}
+    PushPickup(L, pickup);  // id, type, classname, quantity, position {x, y}
     lua_pushinteger(L, pickup.id + 1);
     lua_setfield(L, -2, "entityId");
-    lua_pushinteger(L, 0);
+    lua_pushinteger(L, pickup.spawn_id);
     lua_setfield(L, -2, "id");
-    lua_pushstring(L, class_name);
-    lua_setfield(L, -2, "classname");
     lua_pushboolean(L, pickup.active);
     lua_setfield(L, -2, "visible");
     lua_getfield(L, -1, "position");

@@ -30,7 +30,7 @@ constexpr char kModule[] = "game";
 constexpr std::int64_t kMaxViewExtent = 4096;
 
 const char* PickupTypeName(PickupKind kind) {
-  return kind == PickupKind::kGoal ? "goal" : "apple";
+  return kind == PickupKind::kGoal ? "goal" : "reward";
 }
 
 // [-0, +0, m] Sets field `key` of the table on top to the list {a, b, c}:
@@ -140,8 +140,7 @@ std::string ReadPair(lua_State* L, const char* key, double* a, double* b) {
   std::string why;
   if (!lua_isnil(L, -1)) {
     if (!lua_istable(L, -1) || lua_objlen(L, -1) != 2) {
-      why = absl::StrCat(key, ": a list of two numbers expected, got ",
-                         lua_api::TypeNameAt(L, -1));
+      why = absl::StrCat(key, ": a list of two numbers expected, got ", lua_api::TypeNameAt(L, -1));
     } else {
       for (int i = 1; i <= 2 && why.empty(); ++i) {
         lua_rawgeti(L, -1, i);
@@ -191,8 +190,8 @@ NResultsOr RenderCustomView(lua_State* L) {
   if (why.empty()) why = ReadExtent(L, "height", &height);
   if (!why.empty()) return ArgumentError("renderCustomView", 1, why);
 
-  absl::StatusOr<tensor::Tensor> view = tensor::Tensor::Zeros(
-      tensor::DType::kUInt8, {height, width, 3}, lua_api::TensorAllocator(L));
+  absl::StatusOr<tensor::Tensor> view =
+      tensor::Tensor::Zeros(tensor::DType::kUInt8, {height, width, 3}, lua_api::TensorAllocator(L));
   if (!view.ok()) return absl::StrCat("'game:renderCustomView': ", view.status().message());
   absl::StatusOr<std::byte*> pixels = view->data();
   RenderFirstPerson(world->map(), world->pickups(), camera,
@@ -251,11 +250,15 @@ int Open(lua_State* L) {
 }  // namespace
 
 void PushPickup(lua_State* L, const Pickup& pickup) {
-  lua_createtable(L, 0, 5);
+  lua_createtable(L, 0, 7);
   lua_pushinteger(L, pickup.id + 1);
   lua_setfield(L, -2, "id");
   lua_pushstring(L, PickupTypeName(pickup.kind));
   lua_setfield(L, -2, "type");
+  lua_pushlstring(L, pickup.class_name.data(), pickup.class_name.size());
+  lua_setfield(L, -2, "classname");
+  lua_pushnumber(L, pickup.quantity);
+  lua_setfield(L, -2, "quantity");
   lua_createtable(L, 2, 0);
   lua_pushnumber(L, pickup.position.x);
   lua_rawseti(L, -2, 1);

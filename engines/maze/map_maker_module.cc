@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "engine_plugin/module_support.h"
+#include "engines/maze/spawn_entities.h"
 #include "engines/maze/text_map.h"
 #include "lua_api/call.h"
 #include "lua_api/n_results_or.h"
@@ -26,18 +27,8 @@ using lua_api::ArgumentError;
 using lua_api::NResultsOr;
 
 constexpr char kModule[] = "map_maker";
-// DeepMind Lab's game units per cell: entity origins are written in them.
-constexpr double kCellUnits = 100;
 // The registry key of the map maker's generator.
 char generator_key;
-
-// The maze character of an entity class, or 0 for one the maze lacks.
-char CellOf(const std::string& class_name) {
-  if (class_name == "apple_reward") return 'A';
-  if (class_name == "goal") return 'G';
-  if (class_name == "info_player_start") return 'P';
-  return 0;
-}
 
 // A string field of the table at `table`, read raw; absent is "" unless
 // `required`.
@@ -67,80 +58,90 @@ NResultsOr MakeEntityIn(lua_State* L, const char* function, bool spawn_point) {
     if (why.empty() && !std::isfinite(position[k])) why = "finite number expected";
     if (!why.empty()) return ArgumentError(function, 1, absl::StrCat(keys[k], ": ", why));
   }
-  std::string class_name = "info_player_start";
+  SpawnEntity entity;
+  entity.vars.emplace_back("classname", "info_player_start");
   if (!spawn_point) {
-    if (std::string e = ReadStringField(L, 2, "classname", function, true, &class_name);
+    if (std::string e =
+            ReadStringField(L, 2, "classname", function, true, &entity.vars.front().second);
         !e.empty()) {
       return e;
-    }
-    lua_api::PushRawField(L, 2, "attributes");
-    bool has_attributes = false;
-    if (lua_istable(L, -1)) {
-      lua_pushnil(L);
-      has_attributes = lua_next(L, -2) != 0;
-    }
-    lua_settop(L, 2);
-    if (has_attributes) {
-      return absl::StrCat("'", function,
-                          "': entity attributes (spawn variables) are not "
-                          "supported by the maze engine yet");
     }
   }
   const double rows = lua_tonumber(L, lua_upvalueindex(1));
   char origin[96];
-  std::snprintf(origin, sizeof origin, "%.17g %.17g 0", (position[1] + 0.5) * kCellUnits,
-                (rows - position[0] - 0.5) * kCellUnits);
-  const std::string entity =
-      absl::StrCat("{\n\"classname\" \"", class_name, "\"\n\"origin\" \"", origin, "\"\n}");
-  lua_pushlstring(L, entity.data(), entity.size());
+  std::snprintf(origin, sizeof origin, "%.17g %.17g 0", (position[1] + 0.5) * kGameUnitsPerCell,
+                (rows - position[0] - 0.5) * kGameUnitsPerCell);
+  entity.vars.emplace_back("origin", origin);
+  if (!spawn_point) {
+    // attributes: the entity's other spawn variables, strings or numbers.
+    lua_api::PushRawField(L, 2, "attributes");
+    if (!lua_isnil(L, -1) && !lua_istable(L, -1)) {
+      return ArgumentError(function, 1,
+                           absl::StrCat("attributes: ", lua_api::Expected(L, -1, "table")));
+    }
+    if (lua_istable(L, -1)) {
+      lua_pushnil(L);
+      while (lua_next(L, -2) != 0) {
+        if (lua_type(L, -2) != LUA_TSTRING ||
+            (lua_type(L, -1) != LUA_TSTRING && lua_type(L, -1) != LUA_TNUMBER)) {
+          return ArgumentError(function, 1, "attributes: string keys and string values expected");
+        }
+        std::string key = lua_tostring(L, -2);
+        lua_pushvalue(L, -1);
+        std::string value = lua_tostring(L, -1);
+        lua_pop(L, 2);
+        if (key.find('"') != std::string::npos || value.find('"') != std::string::npos) {
+          return ArgumentError(function, 1, "attributes: '\"' cannot be written into a map");
+        }
+        if (key != "classname" && key != "origin") entity.vars.emplace_back(key, value);
+      }
+    }
+    lua_settop(L, 2);
+  }
+  if (entity.class_name().find('"') != std::string::npos) {
+    return ArgumentError(function, 1, "classname: '\"' cannot be written into a map");
+  }
+  const std::string text = EntityText(entity);
+  lua_pushlstring(L, text.data(), text.size());
   return 1;
 }
 
 NResultsOr MakeEntity(lua_State* L) { return MakeEntityIn(L, "makeEntity", false); }
 NResultsOr MakeSpawnPoint(lua_State* L) { return MakeEntityIn(L, "makeSpawnPoint", true); }
 
-// The value of `"key" "value"` in an entity string, or "".
-std::string EntityValue(const std::string& entity, const std::string& key) {
-  const std::string quoted = absl::StrCat("\"", key, "\" \"");
-  const std::size_t at = entity.find(quoted);
-  if (at == std::string::npos) return {};
-  const std::size_t start = at + quoted.size();
-  const std::size_t end = entity.find('"', start);
-  return end == std::string::npos ? std::string() : entity.substr(start, end - start);
-}
-
-// Places the entity `text` (made by a maker) into `rows`.
-std::string PlaceEntity(const std::string& text, std::vector<std::string>* rows) {
-  const std::string class_name = EntityValue(text, "classname");
+// Places the entity `text` (made by a maker) into `rows` (a spawn point,
+// as 'P') or `entities` (the rest).
+std::string PlaceEntity(const std::string& text, std::vector<std::string>* rows,
+                        std::vector<SpawnEntity>* entities) {
+  absl::StatusOr<SpawnEntity> entity = ParseEntityText(text);
+  if (!entity.ok()) return absl::StrCat("the callback returned ", entity.status().message());
+  const std::string* origin = entity->Find("origin");
   double x = 0, y = 0, z = 0;
-  if (class_name.empty() ||
-      std::sscanf(EntityValue(text, "origin").c_str(), "%lf %lf %lf", &x, &y, &z) != 3) {
-    return absl::StrCat("the callback returned '", text,
-                        "', which is not an entity made by "
-                        "maker:makeEntity");
+  if (origin == nullptr || std::sscanf(origin->c_str(), "%lf %lf %lf", &x, &y, &z) != 3) {
+    return absl::StrCat("entity '", entity->class_name(), "' has no origin 'x y z'");
   }
-  const char cell = CellOf(class_name);
-  if (cell == 0) {
-    return absl::StrCat("entity class '", class_name,
-                        "' is not supported by the maze engine "
-                        "(it has 'apple_reward', 'goal' and 'info_player_start')");
-  }
-  const double row = static_cast<double>(rows->size()) - 1 - std::floor(y / kCellUnits);
-  const double col = std::floor(x / kCellUnits);
+  const double row = static_cast<double>(rows->size()) - 1 - std::floor(y / kGameUnitsPerCell);
+  const double col = std::floor(x / kGameUnitsPerCell);
   if (!(row >= 0 && row < static_cast<double>(rows->size()) && col >= 0 &&
         col < static_cast<double>((*rows)[static_cast<std::size_t>(row)].size()))) {
-    return absl::StrCat("entity '", class_name, "' lies outside the map");
+    return absl::StrCat("entity '", entity->class_name(), "' lies outside the map");
   }
   char& at = (*rows)[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)];
-  if (at == '*') return absl::StrCat("entity '", class_name, "' lies inside a wall");
-  at = cell;
+  if (at == '*') return absl::StrCat("entity '", entity->class_name(), "' lies inside a wall");
+  entity->cell = {static_cast<int>(row), static_cast<int>(col)};
+  if (entity->class_name() == "info_player_start") {
+    at = 'P';
+  } else {
+    entities->push_back(*std::move(entity));
+  }
   return {};
 }
 
 // Runs callback (stack index `callback`) for cell (i, j) holding `c`,
 // placing what it returns into `rows`. Sets *handled unless it returned nil.
 std::string RunCallback(lua_State* L, int callback, int maker, int i, int j, char c,
-                        std::vector<std::string>* rows, bool* handled) {
+                        std::vector<std::string>* rows, std::vector<SpawnEntity>* made,
+                        bool* handled) {
   const int base = lua_gettop(L);
   lua_pushvalue(L, callback);
   lua_pushinteger(L, i);
@@ -179,7 +180,7 @@ std::string RunCallback(lua_State* L, int callback, int maker, int i, int j, cha
   }
   for (const std::string& entity : entities) {
     if (entity.empty()) continue;  // '' handles the cell with nothing
-    if (std::string e = PlaceEntity(entity, rows); !e.empty()) return e;
+    if (std::string e = PlaceEntity(entity, rows, made); !e.empty()) return e;
   }
   return {};
 }
@@ -221,6 +222,7 @@ NResultsOr MapFromTextLevel(lua_State* L) {
   // Entities are placed into a copy, so a callback's entity never changes
   // the characters later callbacks see.
   std::vector<std::string> placed = rows;
+  std::vector<SpawnEntity> made;
   for (auto& row : placed) {
     for (char& c : row) c = c == '*' ? '*' : ' ';
   }
@@ -230,28 +232,30 @@ NResultsOr MapFromTextLevel(lua_State* L) {
       if (c == '*') continue;
       bool handled = false;
       if (!lua_isnil(L, 3)) {
-        if (std::string e = RunCallback(L, 3, 4, i, j, c, &placed, &handled); !e.empty()) {
+        if (std::string e = RunCallback(L, 3, 4, i, j, c, &placed, &made, &handled); !e.empty()) {
           return absl::StrCat("'", kModule, ":", kName, "': ", e);
         }
       }
-      if (handled) continue;
-      if (c == 'I' || c == 'H') {
-        return absl::StrCat("'", kModule, ":", kName, "': the door '", std::string(1, c), "' at (",
-                            i, ", ", j, ") is not supported by the maze engine yet");
-      }
-      if (c == 'P') placed[i][j] = 'P';
+      // DeepMind Lab's default handler: spawn points and doors.
+      if (!handled && (c == 'P' || c == 'I' || c == 'H')) placed[i][j] = c;
     }
   }
   MadeMap map;
   map.entity_layer = absl::StrJoin(placed, "\n") + "\n";
+  map.entities = std::move(made);
+  std::size_t entity_bytes = 0;
+  for (const SpawnEntity& entity : map.entities) {
+    entity_bytes += sizeof(SpawnEntity);
+    for (const auto& [key, value] : entity.vars) entity_bytes += key.size() + value.size() + 64;
+  }
   map.variations_layer = std::move(variations_layer);
   if (absl::StatusOr<TextMap> parsed = TextMap::Parse(map.entity_layer, map.variations_layer);
       !parsed.ok()) {
     return absl::StrCat("'", kModule, ":", kName, "': map '", map_name,
                         "': ", parsed.status().message());
   }
-  absl::StatusOr<lua_api::TensorMemoryCharge> charge =
-      lua_api::ChargeTensorMemory(L, map.entity_layer.size() + map.variations_layer.size());
+  absl::StatusOr<lua_api::TensorMemoryCharge> charge = lua_api::ChargeTensorMemory(
+      L, map.entity_layer.size() + map.variations_layer.size() + entity_bytes);
   if (!charge.ok()) {
     return absl::StrCat("'", kModule, ":", kName, "': map '", map_name,
                         "': ", charge.status().message());

@@ -8,23 +8,22 @@
 //       return, and returns that name. For each cell that is not a wall
 //       ('*'), callback(i, j, c, maker) (0-based row and column, the
 //       character) may return a string of entities made by `maker`, a list
-//       of them, '' (nothing), or nil: then 'P' is a spawn point and any
-//       other character an empty floor cell, as DeepMind Lab's default
-//       handler does. Keys that only dress the map in DeepMind Lab (theme,
+//       of them, '' (nothing), or nil: then 'P' is a spawn point, 'I' and
+//       'H' doors, and any other character an empty floor cell, as
+//       DeepMind Lab's default handler does. Keys that only dress the map in DeepMind Lab (theme,
 //       skyboxTextureName, ceilingHeight, drawDefaultLayout, cellSize,
 //       allowBots) are accepted and have no effect here.
 //   maker:makeEntity{i = row, j = col, classname = name}
 //   maker:makeSpawnPoint{i = row, j = col}
-//       An entity at the centre of cell (i, j), as the string DeepMind Lab
-//       writes into a .map file. The maze has the classes 'apple_reward',
-//       'goal' and 'info_player_start'; any other class, an entity's
-//       `attributes` (spawn variables) and the doors 'I' and 'H' are
-//       errors that name what the maze engine lacks.
+//       An entity at the centre of cell (i, j), with `attributes` (its
+//       other spawn variables, strings or numbers), as the string DeepMind
+//       Lab writes into a .map file. The map loads it as spawn_entities.h
+//       says (a pickup's class comes from the level's createPickup).
 //   map_maker:randomGen()
 //       The map maker's own generator (dmlab.system.random's methods),
 //       the same object on every call, seeded 0 until a level seeds it.
 //
-// A made map's layers are charged to the level's tensor budget for as long
+// A made map's layers and entities are charged to the level's tensor budget for as long
 // as the map is kept (until another map of that name replaces it).
 //
 // Example:
@@ -39,6 +38,9 @@
 
 #include <map>
 #include <string>
+#include <vector>
+
+#include "engines/maze/spawn_entities.h"
 
 #include "lua_api/lua.h"
 #include "lua_api/tensor_limits.h"
@@ -46,9 +48,10 @@
 namespace maze {
 
 struct MadeMap {
-  std::string entity_layer;
+  std::string entity_layer;  // walls, floor, spawn points and doors
   std::string variations_layer;
-  lua_api::TensorMemoryCharge charge;  // the layers' bytes
+  std::vector<SpawnEntity> entities;  // the rest of what the callback made
+  lua_api::TensorMemoryCharge charge;  // the layers' and entities' bytes
 };
 
 // The maps a level made, by name.

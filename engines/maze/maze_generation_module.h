@@ -18,7 +18,7 @@
 //   maze:entityLayer(), maze:variationsLayer()
 //       the layers' text, '\n' after every row; '.' is no variation.
 //   maze:size()                           height, width
-//   maze:getEntityCell(row, col)          '*', ' ', 'P', 'A' or 'G'
+//   maze:getEntityCell(row, col)          '*', ' ', 'P', 'A', 'G', 'I' or 'H'
 //   maze:setEntityCell(row, col, c)
 //   maze:getVariationsCell(row, col)      'A'..'Z' or '.'
 //   maze:setVariationsCell(row, col, c)   'A'..'Z', '.' or ' ' (none)

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/numbers.h"
@@ -15,6 +16,7 @@
 #include "engines/maze/maze_generation_module.h"
 #include "engines/maze/model_module.h"
 #include "engines/maze/raycaster.h"
+#include "engines/maze/spawn_entities.h"
 #include "engines/maze/text_map.h"
 #include "levels/builtin_levels.h"
 #include "lua_api/read.h"
@@ -29,10 +31,6 @@ using engine_plugin::ObservationValue;
 
 enum Observation { kRgb, kRgbd, kPosTrans, kPosRot, kTopDown };
 
-constexpr double kAppleReward = 1;
-constexpr double kGoalReward = 10;
-// DeepMind Lab's game units per cell, in which spawn variables' origins are.
-constexpr double kGameUnitsPerCell = 100;
 constexpr int kMaxFrameExtent = 4096;
 // RGBD_INTERLEAVED's depth byte: 1/16 cell per step, saturating at 255
 // (16 cells and beyond).
@@ -60,14 +58,6 @@ absl::StatusOr<int> ParseExtent(absl::string_view key, absl::string_view value, 
   }
   return parsed;
 }
-
-// What nextMap() returned: the layers of a text map or a maze, or the name
-// of a map file.
-struct MapText {
-  std::string name;    // set when the level named a map file
-  std::string entity;  // else the layers themselves
-  std::string variations;
-};
 
 absl::Status ReadMapText(lua_State* L, int index, MapText* map) {
   if (lua_type(L, index) == LUA_TSTRING) {
@@ -132,98 +122,51 @@ absl::StatusOr<MapText> FindMap(const std::string& directory, const std::string&
   return map;
 }
 
-// DeepMind Lab's spawn-entity model, its first part: each spawn point and
-// pickup of `map` goes to the level's updateSpawnVars(spawnVars) as
-// {classname = 'info_player_start'|'apple_reward'|'goal', origin = 'x y 0'}
-// (game units, as map_maker's entities and maze:toWorldPos give them), and
-// one it returns nil for is left out of the map. Without the callback the
-// map is as it was.
-absl::StatusOr<TextMap> UpdateSpawnVars(Level& level, TextMap map) {
-  struct Entity {
-    GridCell cell;
-    const char* class_name;
-  };
-  std::vector<Entity> entities;
-  for (const GridCell& spawn : map.spawns()) entities.push_back({spawn, "info_player_start"});
-  for (const MapPickup& pickup : map.pickups()) {
-    entities.push_back({pickup.cell, pickup.kind == PickupKind::kGoal ? "goal" : "apple_reward"});
-  }
-  absl::StatusOr<MapLayers> layers = MapLayers::Parse(map.EntityLayer(), map.VariationsLayer());
-  if (!layers.ok()) return layers.status();
-  bool removed_any = false;
-  for (const Entity& entity : entities) {
-    bool keep = true;
-    absl::StatusOr<bool> called = level.Call(
-        "updateSpawnVars", 1,
-        [&](lua_State* L) {
-          lua_createtable(L, 0, 2);
-          lua_pushstring(L, entity.class_name);
-          lua_setfield(L, -2, "classname");
-          const std::string origin =
-              absl::StrCat((entity.cell.col + 0.5) * kGameUnitsPerCell, " ",
-                           (map.rows() - entity.cell.row - 0.5) * kGameUnitsPerCell, " 0");
-          lua_pushlstring(L, origin.data(), origin.size());
-          lua_setfield(L, -2, "origin");
-          return 1;
-        },
-        [&](lua_State* L, int first) {
-          if (lua_isnil(L, first)) {
-            keep = false;
-          } else if (!lua_istable(L, first)) {
-            return absl::InvalidArgumentError(
-                absl::StrCat("must return the spawn variables (a table) or nil, not ",
-                             lua_api::TypeNameAt(L, first)));
-          } else {
-            // A new class would be another pickup, which DeepMind Lab makes
-            // through createPickup: refused, rather than silently kept.
-            lua_api::PushRawField(L, first, "classname");
-            const char* class_name = lua_tostring(L, -1);
-            const bool same =
-                class_name != nullptr && std::strcmp(class_name, entity.class_name) == 0;
-            std::string changed = class_name == nullptr ? "nothing" : class_name;
-            lua_pop(L, 1);
-            if (!same) {
-              return absl::UnimplementedError(absl::StrCat(
-                  "changed the class of '", entity.class_name, "' to '", changed,
-                  "': the maze engine cannot make pickups of other classes yet (DeepMind Lab's "
-                  "createPickup)"));
-            }
-          }
-          return absl::OkStatus();
-        });
-    if (!called.ok()) return called.status();
-    if (!*called) return map;  // no updateSpawnVars
-    if (!keep) {
-      if (absl::Status s = layers->SetEntity(entity.cell.row, entity.cell.col, ' '); !s.ok()) {
-        return s;
-      }
-      removed_any = true;
-    }
-  }
-  if (!removed_any) return map;
-  return TextMap::FromLayers(*layers);
+// The level's canPickup(spawnId, playerId): whether the player may take
+// the pickup (true without the callback, or for nil).
+absl::StatusOr<bool> CanPickup(Level& level, int spawn_id) {
+  bool can = true;
+  absl::StatusOr<bool> called = level.Call(
+      "canPickup", 1,
+      [&](lua_State* L) {
+        lua_pushinteger(L, spawn_id);
+        lua_pushinteger(L, 1);  // the player, counted from 1
+        return 2;
+      },
+      [&](lua_State* L, int first) {
+        if (!lua_isnil(L, first)) can = lua_toboolean(L, first) != 0;
+        return absl::OkStatus();
+      });
+  if (!called.ok()) return called.status();
+  return can;
 }
 
-// The level's pickup(entity): its reward, or `reward` when it has no such
-// callback or returns nil.
-absl::StatusOr<double> PickupReward(Level& level, const Pickup& pickup, double reward) {
+// The level's pickup(spawnId, playerId): nil keeps DeepMind Lab's own
+// pickup (the reward, and a goal's end of the map); a number replaces it
+// and is the seconds until the pickup respawns (0: not taken at all).
+absl::StatusOr<std::optional<double>> PickupOverride(Level& level, int spawn_id) {
+  std::optional<double> respawn;
   absl::StatusOr<bool> called = level.Call(
       "pickup", 1,
       [&](lua_State* L) {
-        PushPickup(L, pickup);
-        lua_pushnumber(L, reward);
-        lua_setfield(L, -2, "reward");
-        return 1;
+        lua_pushinteger(L, spawn_id);
+        lua_pushinteger(L, 1);
+        return 2;
       },
       [&](lua_State* L, int first) {
-        std::string why;
-        if (!lua_isnil(L, first)) why = lua_api::ReadNumber(L, first, &reward);
-        if (why.empty() && !std::isfinite(reward)) why = "finite reward expected";
-        if (why.empty()) return absl::OkStatus();
-        return absl::InvalidArgumentError(absl::StrCat("returned ", why));
+        if (lua_isnil(L, first)) return absl::OkStatus();
+        double seconds = 0;
+        std::string why = lua_api::ReadNumber(L, first, &seconds);
+        if (why.empty() && std::isnan(seconds)) why = "a number of seconds expected, not NaN";
+        if (!why.empty()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("returned ", why, " (nil, or the seconds until it respawns)"));
+        }
+        respawn = seconds;
+        return absl::OkStatus();
       });
   if (!called.ok()) return called.status();
-  return reward;
+  return respawn;
 }
 
 const bool kRegistered = engine_plugin::RegisterHost(
@@ -294,15 +237,15 @@ absl::Status MazeHost::LoadMap(Level& level) {
   }
   if (text.name.empty() && text.entity.empty()) {
     // '' is DeepMind Lab's "the same map again" (its quick restart).
-    if (loaded_entity_layer_.empty()) {
+    if (loaded_.entity.empty()) {
       return absl::InvalidArgumentError(
           "nextMap returned '' (the same map again) before any map was loaded");
     }
-    text.entity = loaded_entity_layer_;
-    text.variations = loaded_variations_layer_;
+    text = loaded_;
   } else if (const MadeMap* made = text.name.empty() ? nullptr : made_maps_.Find(text.name)) {
     text.entity = made->entity_layer;
     text.variations = made->variations_layer;
+    text.entities = made->entities;
   } else if (!text.name.empty()) {
     absl::StatusOr<MapText> found = FindMap(level.directory(), text.name);
     if (!found.ok()) return found.status();
@@ -310,14 +253,18 @@ absl::Status MazeHost::LoadMap(Level& level) {
   }
   absl::StatusOr<TextMap> map = TextMap::Parse(text.entity, text.variations);
   if (!map.ok()) return Annotate(map.status(), "the level's map");
-  loaded_entity_layer_ = std::move(text.entity);
-  loaded_variations_layer_ = std::move(text.variations);
-  map = UpdateSpawnVars(level, *std::move(map));
-  if (!map.ok()) return Annotate(map.status(), "the level's map after updateSpawnVars");
+  std::vector<SpawnEntity> entities = EntitiesOfMap(*map);
+  entities.insert(entities.end(), text.entities.begin(), text.entities.end());
+  loaded_ = std::move(text);
+  if (absl::Status s = UpdateSpawnVars(level, &entities); !s.ok()) {
+    return Annotate(s, "the level's map, in updateSpawnVars");
+  }
+  absl::StatusOr<PlacedEntities> placed = PlaceEntities(level, entities, &*map);
+  if (!placed.ok()) return Annotate(placed.status(), "the level's map");
   // mt19937_64's output is fixed by the standard, so the spawn point is
   // the same on every platform (the modulo bias is below 2^-50).
-  const int spawn = static_cast<int>(spawn_random_() % map->spawns().size());
-  world_.emplace(*std::move(map), spawn);
+  const WorldPoint start = placed->spawns[spawn_random_() % placed->spawns.size()];
+  world_.emplace(*std::move(map), start, std::move(placed->pickups));
   return absl::OkStatus();
 }
 
@@ -335,17 +282,43 @@ void MazeHost::Act(absl::Span<const int> discrete, absl::Span<const double>) {
 
 absl::Status MazeHost::Step(Level& level) {
   for (int id : world_->Step(actions_, 1.0 / fps_)) {
-    const Pickup& pickup = world_->pickup(id);
-    absl::StatusOr<double> gained =
-        PickupReward(level, pickup, pickup.kind == PickupKind::kGoal ? kGoalReward : kAppleReward);
-    if (!gained.ok()) return gained.status();
-    level.AddReward(*gained);
-    // A goal ends the map, as in DeepMind Lab: nextMap() says what follows.
-    if (pickup.kind == PickupKind::kGoal) map_finished_ = true;
+    if (absl::Status s = Collect(level, id); !s.ok()) return s;
   }
   if (!map_finished_) return absl::OkStatus();
   map_finished_ = false;
   return LoadMap(level);
+}
+
+// DeepMind Lab's pickup, for a pickup the player touched this frame.
+absl::Status MazeHost::Collect(Level& level, int id) {
+  const Pickup& pickup = world_->pickup(id);
+  // The callbacks are for pickups with an id.
+  std::optional<double> respawn;
+  if (pickup.spawn_id != 0) {
+    absl::StatusOr<bool> can = CanPickup(level, pickup.spawn_id);
+    if (!can.ok()) return can.status();
+    if (!*can) {
+      world_->Restore(id);
+      return absl::OkStatus();
+    }
+    absl::StatusOr<std::optional<double>> overridden = PickupOverride(level, pickup.spawn_id);
+    if (!overridden.ok()) return overridden.status();
+    respawn = *overridden;
+  }
+  if (respawn && *respawn == 0) {
+    world_->Restore(id);
+    return absl::OkStatus();
+  }
+  if (!respawn) {
+    level.AddReward(pickup.quantity);
+    // A goal ends the map, as in DeepMind Lab: nextMap() says what follows.
+    if (pickup.kind == PickupKind::kGoal) map_finished_ = true;
+  }
+  // A wait of -1 never respawns; another nonzero wait replaces the time.
+  if (pickup.wait == -1) return absl::OkStatus();
+  const double seconds = pickup.wait != 0 ? pickup.wait : respawn.value_or(-1);
+  if (seconds > 0) world_->RespawnAfter(id, seconds);
+  return absl::OkStatus();
 }
 
 absl::Status MazeHost::Render(Level& level, const tensor::Tensor& frame) {

@@ -3,9 +3,11 @@
 // A level on the maze host returns its map from nextMap() (a text map, a
 // map name, or a maze from dmlab.system.maze_generation); the player moves
 // by DeepMind Lab's seven discrete actions, one frame per control step at
-// the fps setting; collecting a pickup calls the level's pickup(entity)
-// for its reward; each frame is rendered by the raycaster and lent, with
-// its depth, to the level's observeFrame(rgb, depth).
+// the fps setting; a map's entities, its pickups and doors follow DeepMind
+// Lab's spawn-entity model (spawn_entities.h: updateSpawnVars,
+// createPickup, canPickup, pickup); each frame is rendered by the
+// raycaster and lent, with its depth, to the level's observeFrame(rgb,
+// depth).
 //
 // Settings: width and height (pixels, 1..4096, default 84), fps (1..1000,
 // default 60). Observations: RGB_INTERLEAVED (the frame), RGBD_INTERLEAVED,
@@ -29,9 +31,19 @@
 #include "engine_plugin/host.h"
 #include "engines/maze/game_module.h"
 #include "engines/maze/map_maker_module.h"
+#include "engines/maze/spawn_entities.h"
 #include "engines/maze/world.h"
 
 namespace maze {
+
+// What nextMap() returned: the layers of a text map or a maze, or the name
+// of a map file; and the entities map_maker's callback made for it.
+struct MapText {
+  std::string name;    // set when the level named a map file
+  std::string entity;  // else the layers themselves
+  std::string variations;
+  std::vector<SpawnEntity> entities;
+};
 
 class MazeHost final : public engine_plugin::Host, public GameHost {
  public:
@@ -66,6 +78,7 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
 
  private:
   absl::Status LoadMap(engine_plugin::Level& level);
+  absl::Status Collect(engine_plugin::Level& level, int id);
 
   int width_ = 84;
   int height_ = 84;
@@ -75,9 +88,7 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
 
   std::optional<World> world_;
   MadeMaps made_maps_;  // by dmlab.system.map_maker, for nextMap to name
-  // The layers of the map last loaded, for nextMap's '' (the same again).
-  std::string loaded_entity_layer_;
-  std::string loaded_variations_layer_;
+  MapText loaded_;  // the map last loaded, for nextMap's '' (the same again)
   std::mt19937_64 spawn_random_;
   Actions actions_{};
   bool map_finished_ = false;

@@ -26,8 +26,8 @@ std::uint32_t Pack(Rgb c) { return c.r | c.g << 8 | c.b << 16; }
 void StoreRow(const std::uint32_t* pixels, int n, std::uint8_t* rgb) {
   int i = 0;
   for (; i + 4 <= n; i += 4) {
-    const std::uint64_t low = pixels[i] | std::uint64_t{pixels[i + 1]} << 24 |
-                              std::uint64_t{pixels[i + 2]} << 48;
+    const std::uint64_t low =
+        pixels[i] | std::uint64_t{pixels[i + 1]} << 24 | std::uint64_t{pixels[i + 2]} << 48;
     const std::uint32_t high = pixels[i + 2] >> 16 | pixels[i + 3] << 8;
     std::memcpy(rgb + 3 * i, &low, 8);
     std::memcpy(rgb + 3 * i + 8, &high, 4);
@@ -38,11 +38,11 @@ void StoreRow(const std::uint32_t* pixels, int n, std::uint8_t* rgb) {
 // One distinct colour per variation letter 'A'..'Z', none of them grey, so
 // regions stay apart in the image.
 constexpr std::array<Rgb, 26> kVariationColours = {{
-    {200, 60, 60},   {60, 160, 70},   {70, 90, 200},   {210, 180, 50},  {170, 70, 190},
-    {60, 180, 180},  {230, 130, 40},  {140, 100, 60},  {230, 120, 160}, {120, 190, 60},
-    {40, 120, 140},  {180, 40, 100},  {110, 110, 210}, {200, 200, 120}, {90, 60, 140},
-    {240, 170, 120}, {30, 100, 60},   {150, 40, 40},   {100, 200, 150}, {190, 150, 220},
-    {130, 130, 40},  {40, 60, 110},   {220, 90, 90},   {90, 150, 220},  {160, 120, 100},
+    {200, 60, 60},   {60, 160, 70},  {70, 90, 200},   {210, 180, 50},  {170, 70, 190},
+    {60, 180, 180},  {230, 130, 40}, {140, 100, 60},  {230, 120, 160}, {120, 190, 60},
+    {40, 120, 140},  {180, 40, 100}, {110, 110, 210}, {200, 200, 120}, {90, 60, 140},
+    {240, 170, 120}, {30, 100, 60},  {150, 40, 40},   {100, 200, 150}, {190, 150, 220},
+    {130, 130, 40},  {40, 60, 110},  {220, 90, 90},   {90, 150, 220},  {160, 120, 100},
     {200, 230, 90},
 }};
 constexpr Rgb kPlainWall = {140, 140, 140};
@@ -50,8 +50,8 @@ constexpr Rgb kCeiling = {110, 140, 190};
 constexpr Rgb kFloor = {120, 95, 70};
 constexpr Rgb kFog = {16, 16, 24};  // what distance fades everything towards
 
-constexpr double kFogDensity = 0.1;   // per cell
-constexpr double kXFacingShade = 0.7; // x-facing walls are darker
+constexpr double kFogDensity = 0.1;    // per cell
+constexpr double kXFacingShade = 0.7;  // x-facing walls are darker
 
 // Top down.
 constexpr Rgb kLetterbox = {0, 0, 0};
@@ -79,16 +79,30 @@ struct SpriteShape {
 };
 // An apple: a red body with a green leaf on top. A goal: a gold coin with a
 // bright centre, larger than an apple.
-constexpr SpriteShape kAppleShape = {{{{0, 0.18, 0.18, {200, 30, 30}},
-                                       {0.07, 0.37, 0.06, {40, 170, 50}}}}};
-constexpr SpriteShape kGoalShape = {{{{0, 0.3, 0.3, {230, 170, 30}},
-                                      {0, 0.3, 0.15, {255, 235, 100}}}}};
+constexpr SpriteShape kAppleShape = {
+    {{{0, 0.18, 0.18, {200, 30, 30}}, {0.07, 0.37, 0.06, {40, 170, 50}}}}};
+constexpr SpriteShape kGoalShape = {
+    {{{0, 0.3, 0.3, {230, 170, 30}}, {0, 0.3, 0.15, {255, 235, 100}}}}};
 
-const SpriteShape& ShapeOf(PickupKind kind) {
-  return kind == PickupKind::kGoal ? kGoalShape : kAppleShape;
+// A lemon: a yellow body with a green leaf, for rewards below zero.
+constexpr SpriteShape kLemonShape = {
+    {{{0, 0.18, 0.18, {235, 215, 40}}, {0.07, 0.37, 0.06, {40, 170, 50}}}}};
+
+const SpriteShape& ShapeOf(const Pickup& pickup) {
+  if (pickup.kind == PickupKind::kGoal) return kGoalShape;
+  return pickup.quantity < 0 ? kLemonShape : kAppleShape;
+}
+
+// A closed door is drawn as a wall of its own colour: its "variation".
+constexpr char kDoorMark = 1;
+constexpr Rgb kDoorColour = {120, 80, 45};
+
+char WallLook(const TextMap& map, int row, int col) {
+  return map.IsDoor(row, col) ? kDoorMark : map.Variation(row, col);
 }
 
 Rgb WallColour(char variation) {
+  if (variation == kDoorMark) return kDoorColour;
   return variation >= 'A' && variation <= 'Z' ? kVariationColours[variation - 'A'] : kPlainWall;
 }
 
@@ -133,16 +147,15 @@ View ViewOf(const TextMap& map, const Camera& camera, int width, int height) {
   view.dir_y = std::sin(yaw);
   view.right_x = view.dir_y;
   view.right_y = -view.dir_x;
-  const double fov = std::isnan(camera.horizontal_fov)
-                         ? 90.0
-                         : std::clamp(camera.horizontal_fov, 1.0, 179.0);
+  const double fov =
+      std::isnan(camera.horizontal_fov) ? 90.0 : std::clamp(camera.horizontal_fov, 1.0, 179.0);
   view.plane = std::tan(Radians(fov) / 2);
   view.focal = width / 2.0 / view.plane;
   const double pitch = std::isnan(camera.pitch) ? 0.0 : std::clamp(camera.pitch, -90.0, 90.0);
   // Looking straight up or down would put the horizon at infinity; a
   // horizon a screen beyond the edge already shows only floor or ceiling.
-  view.horizon = ClampForInt(height / 2.0 + std::tan(Radians(pitch)) * view.focal, -height,
-                             2.0 * height);
+  view.horizon =
+      ClampForInt(height / 2.0 + std::tan(Radians(pitch)) * view.focal, -height, 2.0 * height);
   return view;
 }
 
@@ -185,7 +198,7 @@ Hit CastRay(const TextMap& map, const View& view, double ray_x, double ray_y) {
     if (map.IsWall(row, col)) {
       const double distance = x_facing ? side_x - delta_x : side_y - delta_y;
       return {std::clamp(distance, 1e-4, static_cast<double>(kFarDepth)), x_facing,
-              map.Variation(row, col)};
+              WallLook(map, row, col)};
     }
   }
   return {kFarDepth, x_facing, 0};
@@ -218,11 +231,11 @@ void Put(const Frame& frame, int x, int y, Rgb colour) {
 
 // A pickup in front of the camera, projected.
 struct Sprite {
-  double depth;       // along the view direction
-  double centre_x;    // image column of the pickup's centre
-  double pixels;      // pixels per cell at this depth
+  double depth;     // along the view direction
+  double centre_x;  // image column of the pickup's centre
+  double pixels;    // pixels per cell at this depth
   int id;
-  PickupKind kind;
+  const SpriteShape* shape;
 };
 
 // Per-column results of the rays of one chunk, and one row of its pixels.
@@ -230,8 +243,8 @@ struct Sprite {
 // safe, and reused so a frame allocates nothing.
 struct ColumnScratch {
   std::array<float, kMaxColumns> depth;
-  std::array<int, kMaxColumns> top;     // first wall row
-  std::array<int, kMaxColumns> bottom;  // one past the last wall row
+  std::array<int, kMaxColumns> top;               // first wall row
+  std::array<int, kMaxColumns> bottom;            // one past the last wall row
   std::array<std::uint32_t, kMaxColumns> colour;  // packed
   std::array<std::uint32_t, kMaxColumns> row;     // packed
 };
@@ -248,10 +261,10 @@ void CastColumns(const TextMap& map, const View& view, const Frame& frame, int x
     const Hit hit = CastRay(map, view, ray_x, ray_y);
     const double half = 0.5 * view.focal / hit.distance;  // the eye is half a wall up
     // Pixel rows whose centre lies in [horizon - half, horizon + half).
-    scratch.top[i] = static_cast<int>(
-        ClampForInt(std::ceil(view.horizon - half - 0.5), 0, frame.height));
-    scratch.bottom[i] = static_cast<int>(
-        ClampForInt(std::ceil(view.horizon + half - 0.5), 0, frame.height));
+    scratch.top[i] =
+        static_cast<int>(ClampForInt(std::ceil(view.horizon - half - 0.5), 0, frame.height));
+    scratch.bottom[i] =
+        static_cast<int>(ClampForInt(std::ceil(view.horizon + half - 0.5), 0, frame.height));
     scratch.depth[i] = static_cast<float>(hit.distance);
     scratch.colour[i] =
         Pack(Shade(WallColour(hit.variation), hit.distance, hit.x_facing ? kXFacingShade : 1.0));
@@ -298,7 +311,7 @@ void FillRows(const View& view, const Frame& frame, int x0, int n, ColumnScratch
 void DrawSprite(const Sprite& sprite, const View& view, const Frame& frame, int x0, int n,
                 const ColumnScratch& scratch) {
   const float depth = static_cast<float>(sprite.depth);
-  for (const Disc& disc : ShapeOf(sprite.kind).discs) {
+  for (const Disc& disc : sprite.shape->discs) {
     const Rgb colour = Shade(disc.colour, sprite.depth);
     const double cx = sprite.centre_x + disc.lateral * sprite.pixels;
     const double cy = view.horizon + (0.5 - disc.height) * sprite.pixels;
@@ -334,7 +347,7 @@ const std::vector<Sprite>& VisibleSprites(absl::Span<const Pickup> pickups, cons
     // Wider than any shape, so nothing that could show is skipped.
     const double reach = pixels;
     if (centre_x + reach < 0 || centre_x - reach > width) continue;
-    sprites.push_back({depth, centre_x, pixels, pickup.id, pickup.kind});
+    sprites.push_back({depth, centre_x, pixels, pickup.id, &ShapeOf(pickup)});
   }
   std::sort(sprites.begin(), sprites.end(), [](const Sprite& a, const Sprite& b) {
     return a.depth != b.depth ? a.depth > b.depth : a.id < b.id;
@@ -368,8 +381,8 @@ struct TopDownProjection {
 
 }  // namespace
 
-void RenderFirstPerson(const TextMap& map, absl::Span<const Pickup> pickups,
-                       const Camera& camera, const Frame& frame) {
+void RenderFirstPerson(const TextMap& map, absl::Span<const Pickup> pickups, const Camera& camera,
+                       const Frame& frame) {
   if (!Drawable(frame)) return;
   const View view = ViewOf(map, camera, frame.width, frame.height);
   const std::vector<Sprite>& sprites = VisibleSprites(pickups, view, frame.width);
@@ -412,9 +425,9 @@ void RenderTopDown(const TextMap& map, absl::Span<const Pickup> pickups, const P
       const int col = inside ? static_cast<int>(u) : -1;
       if (col != cached_col) {
         cached_col = col;
-        cell_colour = !inside                  ? kLetterbox
-                      : map.IsWall(row, col)   ? WallColour(map.Variation(row, col))
-                                               : kTopDownFloor;
+        cell_colour = !inside                ? kLetterbox
+                      : map.IsWall(row, col) ? WallColour(WallLook(map, row, col))
+                                             : kTopDownFloor;
       }
       Put(frame, x, y, cell_colour);
     }
@@ -430,7 +443,7 @@ void RenderTopDown(const TextMap& map, absl::Span<const Pickup> pickups, const P
   for (const Pickup& pickup : pickups) {
     if (!pickup.active) continue;
     fill_disc(pickup.position.x, pickup.position.y, std::max(0.2 * scale, 1.0),
-              ShapeOf(pickup.kind).discs[0].colour);
+              ShapeOf(pickup).discs[0].colour);
   }
 
   const double px = ClampForInt(player.position.x, -1.0, map.cols() + 1.0);

@@ -16,12 +16,17 @@ namespace {
 
 constexpr char kNoVariation = '.';
 
-bool IsEntity(char c) { return c == '*' || c == ' ' || c == 'P' || c == 'A' || c == 'G'; }
+bool IsEntity(char c) {
+  return c == '*' || c == ' ' || c == 'P' || c == 'A' || c == 'G' || c == 'I' || c == 'H';
+}
+constexpr char kEntityCharacters[] = "'*', ' ', 'P', 'A', 'G', 'I' or 'H'";
 bool IsLetter(char c) { return c >= 'A' && c <= 'Z'; }
 
 // The character as a C literal would spell it, so that a tab or a stray
 // '\r' is visible in a message.
-std::string Quoted(char c) { return absl::StrCat("'", absl::CHexEscape(absl::string_view(&c, 1)), "'"); }
+std::string Quoted(char c) {
+  return absl::StrCat("'", absl::CHexEscape(absl::string_view(&c, 1)), "'");
+}
 
 // Calls visit(index, line) for each line of `text`, without its '\n' and
 // without a '\r' before it, until visit returns an error. A final '\n'
@@ -80,9 +85,8 @@ absl::StatusOr<MapLayers> MapLayers::Parse(absl::string_view entity_layer,
           absl::StrCat("entity layer: more than ", kMaxSize, " lines, the limit"));
     }
     if (line.size() > static_cast<std::size_t>(kMaxSize)) {
-      return absl::InvalidArgumentError(absl::StrCat("entity layer line ", index + 1, ": ",
-                                                     line.size(), " columns; the limit is ",
-                                                     kMaxSize));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "entity layer line ", index + 1, ": ", line.size(), " columns; the limit is ", kMaxSize));
     }
     rows = index + 1;
     cols = std::max(cols, line.size());
@@ -101,8 +105,8 @@ absl::StatusOr<MapLayers> MapLayers::Parse(absl::string_view entity_layer,
     for (std::size_t col = 0; col < line.size(); ++col) {
       if (!IsEntity(line[col])) {
         return CellError("entity layer", row, static_cast<int>(col),
-                         absl::StrCat("unknown character ", Quoted(line[col]),
-                                      "; expected '*', ' ', 'P', 'A' or 'G'"));
+                         absl::StrCat("unknown character ", Quoted(line[col]), "; expected ",
+                                      kEntityCharacters));
       }
       layers.entities_[row * cols + col] = line[col];
     }
@@ -115,15 +119,15 @@ absl::StatusOr<MapLayers> MapLayers::Parse(absl::string_view entity_layer,
       const char c = line[col];
       if (c == '.' || c == ' ') continue;
       if (!IsLetter(c)) {
-        return CellError("variations layer", row, static_cast<int>(col),
-                         absl::StrCat("unknown character ", Quoted(c),
-                                      "; expected 'A'..'Z', '.' or ' '"));
+        return CellError(
+            "variations layer", row, static_cast<int>(col),
+            absl::StrCat("unknown character ", Quoted(c), "; expected 'A'..'Z', '.' or ' '"));
       }
       // A letter would colour nothing there; it is a mistake in the map.
       if (row >= rows || col >= cols) {
-        return CellError("variations layer", row, static_cast<int>(col),
-                         absl::StrCat(Quoted(c), " lies outside the entity layer (", rows, " x ",
-                                      cols, ")"));
+        return CellError(
+            "variations layer", row, static_cast<int>(col),
+            absl::StrCat(Quoted(c), " lies outside the entity layer (", rows, " x ", cols, ")"));
       }
       layers.variations_[row * cols + col] = c;
     }
@@ -135,9 +139,8 @@ absl::StatusOr<MapLayers> MapLayers::Parse(absl::string_view entity_layer,
 
 absl::StatusOr<MapLayers> MapLayers::Walls(int rows, int cols) {
   if (rows < 1 || rows > kMaxSize || cols < 1 || cols > kMaxSize) {
-    return absl::InvalidArgumentError(absl::StrCat("a map of ", rows, " x ", cols,
-                                                   " cells; each side must be in [1, ", kMaxSize,
-                                                   "]"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a map of ", rows, " x ", cols, " cells; each side must be in [1, ", kMaxSize, "]"));
   }
   MapLayers layers;
   layers.rows_ = rows;
@@ -161,12 +164,12 @@ char MapLayers::Variation(int row, int col) const {
 
 absl::Status MapLayers::SetEntity(int row, int col, char entity) {
   if (!Inside(row, col)) {
-    return absl::OutOfRangeError(absl::StrCat("cell (", row, ", ", col, ") is outside the ",
-                                              rows_, " x ", cols_, " map"));
+    return absl::OutOfRangeError(
+        absl::StrCat("cell (", row, ", ", col, ") is outside the ", rows_, " x ", cols_, " map"));
   }
   if (!IsEntity(entity)) {
-    return absl::InvalidArgumentError(absl::StrCat("unknown entity ", Quoted(entity),
-                                                   "; expected '*', ' ', 'P', 'A' or 'G'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown entity ", Quoted(entity), "; expected ", kEntityCharacters));
   }
   entities_[row * cols_ + col] = entity;
   return absl::OkStatus();
@@ -174,13 +177,13 @@ absl::Status MapLayers::SetEntity(int row, int col, char entity) {
 
 absl::Status MapLayers::SetVariation(int row, int col, char variation) {
   if (!Inside(row, col)) {
-    return absl::OutOfRangeError(absl::StrCat("cell (", row, ", ", col, ") is outside the ",
-                                              rows_, " x ", cols_, " map"));
+    return absl::OutOfRangeError(
+        absl::StrCat("cell (", row, ", ", col, ") is outside the ", rows_, " x ", cols_, " map"));
   }
   if (variation == ' ') variation = kNoVariation;
   if (variation != kNoVariation && !IsLetter(variation)) {
-    return absl::InvalidArgumentError(absl::StrCat("unknown variation ", Quoted(variation),
-                                                   "; expected 'A'..'Z', '.' or ' '"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown variation ", Quoted(variation), "; expected 'A'..'Z', '.' or ' '"));
   }
   variations_[row * cols_ + col] = variation;
   return absl::OkStatus();
@@ -209,10 +212,12 @@ absl::StatusOr<TextMap> TextMap::FromLayers(const MapLayers& layers) {
       const char entity = layers.Entity(row, col);
       const char variation = layers.Variation(row, col);
       map.entities_.push_back(entity);
-      map.walls_.push_back(entity == '*');
+      // A door is closed until its spawn variables open it.
+      map.walls_.push_back(entity == '*' || entity == 'I' || entity == 'H');
       map.variations_.push_back(variation == kNoVariation ? 0 : variation);
       if (entity == 'P') map.spawns_.push_back({row, col});
-      if (entity == 'A') map.pickups_.push_back({PickupKind::kApple, {row, col}});
+      if (entity == 'A') map.pickups_.push_back({PickupKind::kReward, {row, col}});
+      if (entity == 'I' || entity == 'H') map.doors_.push_back({{row, col}, entity});
       if (entity == 'G') map.pickups_.push_back({PickupKind::kGoal, {row, col}});
     }
   }
@@ -225,6 +230,16 @@ absl::StatusOr<TextMap> TextMap::FromLayers(const MapLayers& layers) {
 bool TextMap::IsWall(int row, int col) const {
   if (row < 0 || row >= rows_ || col < 0 || col >= cols_) return true;
   return walls_[row * cols_ + col] != 0;
+}
+
+bool TextMap::IsDoor(int row, int col) const {
+  if (row < 0 || row >= rows_ || col < 0 || col >= cols_) return false;
+  const char entity = entities_[row * cols_ + col];
+  return entity == 'I' || entity == 'H';
+}
+
+void TextMap::OpenDoor(GridCell cell) {
+  if (IsDoor(cell.row, cell.col)) walls_[cell.row * cols_ + cell.col] = 0;
 }
 
 char TextMap::Variation(int row, int col) const {

@@ -2,7 +2,10 @@
 //
 // Two layers of equal meaning per character cell:
 //   entity layer      '*' wall, ' ' floor, 'P' spawn, 'A' apple (+1),
-//                     'G' goal (+10). Other characters are an error.
+//                     'G' goal (+10), 'I' a door in a wall running north-
+//                     south (passage east-west), 'H' one in a wall running
+//                     east-west. Other characters are an error. A door is
+//                     closed (solid) until OpenDoor opens it.
 //   variations layer  a letter 'A'..'Z' colours the cell's region (its
 //                     walls, in the renderer); '.', ' ' or a missing
 //                     character means no variation.
@@ -68,7 +71,7 @@ class MapLayers {
   int rows() const { return rows_; }
   int cols() const { return cols_; }
 
-  // '*', ' ', 'P', 'A' or 'G'.
+  // '*', ' ', 'P', 'A', 'G', 'I' or 'H'.
   char Entity(int row, int col) const;
   // 'A'..'Z', or '.' for none.
   char Variation(int row, int col) const;
@@ -98,11 +101,18 @@ class MapLayers {
   std::string variations_;  // rows_ * cols_, row-major, '.' for none
 };
 
-enum class PickupKind { kApple, kGoal };
+// DeepMind Lab's pickup types that the maze has: a reward adds its
+// quantity to the score; a goal does too, and ends the map.
+enum class PickupKind { kReward, kGoal };
 
 struct MapPickup {
   PickupKind kind;
   GridCell cell;
+};
+
+struct MapDoor {
+  GridCell cell;
+  char orientation;  // 'I' or 'H', as in the entity layer
 };
 
 class TextMap {
@@ -118,8 +128,12 @@ class TextMap {
   int rows() const { return rows_; }
   int cols() const { return cols_; }
 
-  // Walls, and every cell outside the map, are solid.
+  // Walls, closed doors, and every cell outside the map, are solid.
   bool IsWall(int row, int col) const;
+  // Whether the cell holds a door, open or closed.
+  bool IsDoor(int row, int col) const;
+  // Opens the door at `cell` (a cell of doors()); the player walks through.
+  void OpenDoor(GridCell cell);
 
   // The cell's variation letter 'A'..'Z', or 0 for none (and outside).
   char Variation(int row, int col) const;
@@ -127,6 +141,7 @@ class TextMap {
   // In reading order (row by row, left to right).
   const std::vector<GridCell>& spawns() const { return spawns_; }
   const std::vector<MapPickup>& pickups() const { return pickups_; }
+  const std::vector<MapDoor>& doors() const { return doors_; }
 
   WorldPoint CellCentre(GridCell cell) const;
   // The cell containing `point` (which may lie outside the map).
@@ -146,6 +161,7 @@ class TextMap {
   std::vector<char> entities_;     // rows_ * cols_, the entity layer padded
   std::vector<GridCell> spawns_;
   std::vector<MapPickup> pickups_;
+  std::vector<MapDoor> doors_;
 };
 
 }  // namespace maze

@@ -57,8 +57,7 @@ double MoveAxis(const TextMap& map, double u, double v, double delta, bool along
       // How far the centre must stay from the cell's near face along u for
       // the circle to just touch the cell (the face, or its corner).
       const double clearance = std::sqrt(r * r - dv * dv) + kSkin;
-      reached = delta > 0 ? std::min(reached, i - clearance)
-                          : std::max(reached, i + 1 + clearance);
+      reached = delta > 0 ? std::min(reached, i - clearance) : std::max(reached, i + 1 + clearance);
     }
   }
   // Rounding may put the stop a hair behind where the player already was;
@@ -72,11 +71,26 @@ World::World(TextMap map, int spawn) : map_(std::move(map)) {
   const int spawns = static_cast<int>(map_.spawns().size());
   // TextMap::Parse guarantees a spawn; a negative index counts from the end.
   pose_.position = map_.CellCentre(map_.spawns()[(spawn % spawns + spawns) % spawns]);
-  const std::vector<MapPickup>& placed = map_.pickups();
-  pickups_.reserve(placed.size());
-  for (int id = 0; id < static_cast<int>(placed.size()); ++id) {
-    pickups_.push_back({id, placed[id].kind, map_.CellCentre(placed[id].cell), true});
+  pickups_ = PickupsOf(map_);
+}
+
+World::World(TextMap map, WorldPoint start, std::vector<Pickup> pickups)
+    : map_(std::move(map)), pickups_(std::move(pickups)) {
+  pose_.position = start;
+  for (int id = 0; id < static_cast<int>(pickups_.size()); ++id) pickups_[id].id = id;
+}
+
+std::vector<Pickup> World::PickupsOf(const TextMap& map) {
+  std::vector<Pickup> pickups;
+  pickups.reserve(map.pickups().size());
+  for (const MapPickup& placed : map.pickups()) {
+    const bool goal = placed.kind == PickupKind::kGoal;
+    Pickup pickup{static_cast<int>(pickups.size()), placed.kind, map.CellCentre(placed.cell), true};
+    pickup.class_name = goal ? "goal" : "apple_reward";
+    pickup.quantity = goal ? 10 : 1;
+    pickups.push_back(std::move(pickup));
   }
+  return pickups;
 }
 
 std::vector<int> World::Step(const Actions& actions, double seconds) {
@@ -84,6 +98,14 @@ std::vector<int> World::Step(const Actions& actions, double seconds) {
   const int look_y = std::clamp(actions[kLookDownUp], -kMaxLook, kMaxLook);
   const int strafe = std::clamp(actions[kStrafeLeftRight], -kMaxMove, kMaxMove);
   const int move = std::clamp(actions[kMoveBackForward], -kMaxMove, kMaxMove);
+
+  if (seconds > 0 && std::isfinite(seconds)) time_ += seconds;
+  for (Pickup& pickup : pickups_) {
+    if (!pickup.active && pickup.respawn_at >= 0 && pickup.respawn_at <= time_) {
+      pickup.active = true;
+      pickup.respawn_at = -1;
+    }
+  }
 
   const Pose before = pose_;
   pose_.yaw = NormaliseYaw(pose_.yaw - look_x * kDegreesPerPixel);
@@ -105,9 +127,8 @@ std::vector<int> World::Step(const Actions& actions, double seconds) {
     dy *= travel / length;
     // Sub-steps of at most kPlayerRadius per axis: the circle then covers
     // every cell it passes, so no step can tunnel through a wall.
-    const int steps =
-        std::max(1, static_cast<int>(std::ceil(std::max(std::abs(dx), std::abs(dy)) /
-                                               kPlayerRadius)));
+    const int steps = std::max(
+        1, static_cast<int>(std::ceil(std::max(std::abs(dx), std::abs(dy)) / kPlayerRadius)));
     const double step_x = dx / steps, step_y = dy / steps;
     WorldPoint& p = pose_.position;
     for (int s = 0; s < steps; ++s) {

@@ -25,6 +25,7 @@
 #define ENGINES_MAZE_WORLD_H_
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "engines/maze/text_map.h"
@@ -58,22 +59,37 @@ struct Motion {
   double yaw_rate = 0;  // the shorter way round
 };
 
+// A pickup as DeepMind Lab has them: an item of a class (its own, or one
+// the level's createPickup described) placed by a spawn entity.
 struct Pickup {
-  int id;             // index in pickups(), stable for the map's lifetime
+  int id;  // index in pickups(), stable for the map's lifetime
   PickupKind kind;
   WorldPoint position;
-  bool active;        // false once collected
+  bool active;  // false once collected, until it respawns
+  std::string class_name = "apple_reward";
+  double quantity = 1;     // the reward it gives (the spawn variable `count`, or its class's)
+  int spawn_id = 0;        // the spawn variable `id`: 0 for none
+  double wait = 0;         // the spawn variable `wait`: seconds to respawn; 0 or -1 never
+  double respawn_at = -1;  // map time (seconds) of its respawn; < 0 none due
 };
 
 class World {
  public:
-  static constexpr double kPlayerRadius = 0.25;   // cells
-  static constexpr double kMoveSpeed = 3.0;       // cells per second
+  static constexpr double kPlayerRadius = 0.25;  // cells
+  static constexpr double kMoveSpeed = 3.0;      // cells per second
   static constexpr double kDegreesPerPixel = 0.1;
-  static constexpr double kPickupRadius = 0.5;    // centre distance that collects
+  static constexpr double kPickupRadius = 0.5;  // centre distance that collects
 
-  // Places the player at spawns()[spawn % spawns().size()], facing +x.
+  // Places the player at spawns()[spawn % spawns().size()], facing +x,
+  // with the map's own pickups (PickupsOf).
   World(TextMap map, int spawn);
+  // Places the player at `start`, facing +x, with `pickups` (ids are
+  // their indices).
+  World(TextMap map, WorldPoint start, std::vector<Pickup> pickups);
+
+  // The pickups of the map's 'A' and 'G' cells: DeepMind Lab's apple_reward
+  // (1) and goal (10).
+  static std::vector<Pickup> PickupsOf(const TextMap& map);
 
   const TextMap& map() const { return map_; }
   const Pose& pose() const { return pose_; }
@@ -81,10 +97,16 @@ class World {
   const std::vector<Pickup>& pickups() const { return pickups_; }
   const Pickup& pickup(int id) const { return pickups_[id]; }
 
-  // One frame of `seconds`: turn, move with collision, then collect every
-  // active pickup within kPickupRadius. Returns the ids collected, in id
-  // order. Action values beyond their bounds are clamped.
+  // One frame of `seconds`: respawn the pickups that are due, turn, move
+  // with collision, then collect every active pickup within
+  // kPickupRadius. Returns the ids collected, in id order. Action values
+  // beyond their bounds are clamped.
   std::vector<int> Step(const Actions& actions, double seconds);
+
+  // A collected pickup that the level would not let go (canPickup) is
+  // back; and one collected shows again `seconds` from now.
+  void Restore(int id) { pickups_[id].active = true; }
+  void RespawnAfter(int id, double seconds) { pickups_[id].respawn_at = time_ + seconds; }
 
   // Moves the player (tests, renderCustomView); no collision check.
   void set_pose(const Pose& pose) { pose_ = pose; }
@@ -94,6 +116,7 @@ class World {
   Pose pose_;
   Motion motion_;
   std::vector<Pickup> pickups_;
+  double time_ = 0;  // seconds of Step on this map
 };
 
 }  // namespace maze

@@ -59,8 +59,13 @@ TEST(EngineLevelApiTest, CallbackErrorsAreStatusesAndStartRecovers) {
     const char* message;
   };
   for (const Case& c : std::vector<Case>{
-           {"function api:pickup() error('in pickup') end", "in pickup"},
-           {"function api:pickup() return 'lots' end", "'pickup' returned number expected"},
+           // pickup(spawnId) is called for pickups with an id.
+           {"function api:updateSpawnVars(v) v.id = '1' return v end "
+            "function api:pickup() error('in pickup') end",
+            "in pickup"},
+           {"function api:updateSpawnVars(v) v.id = '1' return v end "
+            "function api:pickup() return 'lots' end",
+            "'pickup' returned number expected"},
            {"function api:hasEpisodeFinished() error('in finished') end", "in finished"},
            {"function api:observeFrame() if api.started then error('in frame') end end "
             "function api:start() api.started = false end "
@@ -162,7 +167,7 @@ end
       {"motion", "0,0,0 0,0,0 1 0 0"},  // no action: standing still
       {"time", "0.05"},
       {"shape", "84x84 84x84"},
-      {"pickups", "2applegoaltrue"},
+      {"pickups", "2rewardgoaltrue"},
       {"view", "dmlab.system.tensor.ByteTensor 6x8x3 true"},
   };
   for (const auto& [key, value] : expected) {
@@ -207,9 +212,9 @@ end
   double reward = 0;
   ASSERT_TRUE((*engine)->Advance(1, &reward).ok());
   const std::map<std::string, std::string> before = {
-      {"all", "1 0 apple_reward apple true 3.5,1.5,0; 2 0 goal goal true 5.5,1.5,0"},
+      {"all", "1 0 apple_reward reward true 3.5,1.5,0; 2 0 goal goal true 5.5,1.5,0"},
       {"goals", "2 0 goal goal true 5.5,1.5,0"},
-      {"none", "1 0 apple_reward apple true 3.5,1.5,0; 2 0 goal goal true 5.5,1.5,0"},
+      {"none", "1 0 apple_reward reward true 3.5,1.5,0; 2 0 goal goal true 5.5,1.5,0"},
   };
   for (const auto& [key, value] : before) {
     std::string actual;
@@ -226,7 +231,7 @@ end
   ASSERT_TRUE((*engine)->Advance(45, &reward).ok());
   std::string all;
   ASSERT_EQ(*(*engine)->ReadProperty("all", &all), PropertyResult::kSuccess);
-  EXPECT_THAT(all, HasSubstr("1 0 apple_reward apple false"));
+  EXPECT_THAT(all, HasSubstr("1 0 apple_reward reward false"));
 }
 
 // A map made by dmlab.system.map_maker is what nextMap() may name, in
@@ -358,8 +363,8 @@ TEST(EngineLevelApiTest, UpdateSpawnVarsMustReturnATableOrNil) {
   EXPECT_THAT(std::string(start.message()), HasSubstr("updateSpawnVars"));
   EXPECT_THAT(std::string(start.message()),
               HasSubstr("must return the spawn variables (a table) or nil, not number"));
-  // DeepMind Lab's levels turn apples into other pickups so; the maze
-  // cannot make those yet, and says so rather than keep the apple.
+  // DeepMind Lab's levels turn apples into other pickups so, which their
+  // createPickup describes; without one the class is an error.
   absl::StatusOr<std::unique_ptr<Engine>> renaming = Create(
       "function api:updateSpawnVars(v)\n"
       "  if v.classname == 'apple_reward' then v.classname = 'lemon_reward' end\n"
@@ -368,8 +373,7 @@ TEST(EngineLevelApiTest, UpdateSpawnVarsMustReturnATableOrNil) {
   ASSERT_TRUE(renaming.ok()) << renaming.status();
   ASSERT_TRUE((*renaming)->Init().ok());
   EXPECT_THAT(std::string((*renaming)->Start(0, 0).message()),
-              HasSubstr("changed the class of 'apple_reward' to 'lemon_reward': the maze engine "
-                        "cannot make pickups of other classes yet"));
+              HasSubstr("entity 'lemon_reward' at '350 150 0': not a class the maze has"));
 }
 
 TEST(EngineLevelApiTest, EventsCarryStringsAndTensors) {

@@ -241,10 +241,19 @@ function api:nextMap()
   api.maps = api.maps + 1
   return "*********\n*P  A  G*\n*********\n"
 end
-function api:pickup(entity)
-  events:add('pickup', entity.type, tostring(entity.id))
-  if entity.type == 'goal' then game:finishMap() end
-  return entity.reward * 2
+-- As DeepMind Lab's levels: spawn variables give each pickup an id (so
+-- that pickup(spawnId) is called) and a count (its reward).
+local classes = {}
+function api:updateSpawnVars(v)
+  if v.classname ~= 'info_player_start' then
+    classes[#classes + 1] = v.classname
+    v.id = tostring(#classes)
+    v.count = v.classname == 'goal' and '20' or '2'
+  end
+  return v
+end
+function api:pickup(spawnId)
+  events:add('pickup', classes[spawnId], tostring(spawnId))
 end
 function api:readProperty(key) if key == 'maps' then return api.maps end end
 return api
@@ -263,7 +272,7 @@ return api
     }
   }
   EXPECT_THAT(rewards, ::testing::ElementsAre(2.0, 20.0));
-  EXPECT_THAT(picked, ::testing::ElementsAre("apple1", "goal2"));
+  EXPECT_THAT(picked, ::testing::ElementsAre("apple_reward1", "goal2"));
   std::string maps;
   ASSERT_EQ(*engine->ReadProperty("maps", &maps), PropertyResult::kSuccess);
   EXPECT_EQ(maps, "2");  // the goal finished the first map

@@ -199,7 +199,7 @@ void FuzzMaze(Bytes& in) {
   int apples = 0;
   int goals = 0;
   for (const auto& pickup : map->pickups()) {
-    (pickup.kind == PickupKind::kApple ? apples : goals) += 1;
+    (pickup.kind == PickupKind::kReward ? apples : goals) += 1;
   }
   Require(apples == options.apples && goals == (options.goal ? 1 : 0),
           "the pickups asked for");

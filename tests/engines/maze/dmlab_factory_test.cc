@@ -68,12 +68,14 @@ function api:updateSpawnVars(spawnVars)
   if spawnVars.classname == 'goal' then
     local x, y = spawnVars.origin:match('^(%S+) (%S+)')
     if tonumber(x) ~= api._goalX or tonumber(y) ~= api._goalY then return nil end
+    spawnVars.id = '1'  -- so that pickup(spawnId) hears of it
   end
   return spawnVars
 end
 
-function api:pickup(entity)
-  if entity.type == 'goal' then api.goals = api.goals + 1 end
+-- nil: DeepMind Lab's own pickup (the goal's 10 and the end of the map).
+function api:pickup(spawnId)
+  if spawnId == 1 then api.goals = api.goals + 1 end
 end
 
 function api:hasEpisodeFinished(seconds)

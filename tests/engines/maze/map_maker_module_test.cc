@@ -30,6 +30,22 @@ class MapMakerModuleTest : public lua_api::LuaStateTest {
     return map == nullptr ? "(none)" : map->entity_layer;
   }
 
+  // The entities the callback made for map `name`: "class@origin k=v",
+  // joined by "; ".
+  std::string Entities(const std::string& name) {
+    const MadeMap* map = maps_.Find(name);
+    if (map == nullptr) return "(none)";
+    std::string out;
+    for (const SpawnEntity& entity : map->entities) {
+      if (!out.empty()) out += "; ";
+      out += entity.class_name() + "@" + *entity.Find("origin");
+      for (const auto& [key, value] : entity.vars) {
+        if (key != "classname" && key != "origin") out += " " + key + "=" + value;
+      }
+    }
+    return out;
+  }
+
   MadeMaps maps_;
 };
 
@@ -54,7 +70,9 @@ TEST_F(MapMakerModuleTest, TheCallbackPlacesEntitiesAndTheDefaultsDoTheRest) {
     assert(table.concat(calls, ' ') == '1,1P 1,2X 1,3Y 1,4Q 1,5Z', table.concat(calls, ' '))
   )lua"),
             "");
-  EXPECT_EQ(Layer("room"), "*******\n*PGA  *\n*******\n");
+  // Spawn points stay in the layer; what the callback made is listed.
+  EXPECT_EQ(Layer("room"), "*******\n*P    *\n*******\n");
+  EXPECT_EQ(Entities("room"), "goal@250 150 0; apple_reward@350 150 0");
 }
 
 TEST_F(MapMakerModuleTest, EntitiesAreDeepMindLabsMapEntitiesAndMayMoveCells) {
@@ -70,11 +88,32 @@ TEST_F(MapMakerModuleTest, EntitiesAreDeepMindLabsMapEntitiesAndMayMoveCells) {
         end}
   )lua"),
             "");
-  EXPECT_EQ(Layer("moved"), "*****\n*P  *\n*  G*\n*****\n");
+  EXPECT_EQ(Layer("moved"), "*****\n*P  *\n*   *\n*****\n");
+  EXPECT_EQ(Entities("moved"), "goal@350 150 0");
   // Row 2 of 4 from the top is 1.5 cells up; column 3 is 3.5 across.
   ASSERT_EQ(Run("assert(entity:find('\"classname\" \"goal\"', 1, true)) "
                 "assert(entity:find('\"origin\" \"350 150 0\"', 1, true), entity)"),
             "");
+}
+
+// Any class, with its attributes (a pickup's class is the level's
+// createPickup's business when the map loads), and DeepMind Lab's default
+// doors.
+TEST_F(MapMakerModuleTest, AttributesClassesAndDoorsAreKept) {
+  ASSERT_EQ(Run(R"lua(
+    map_maker:mapFromTextLevel{
+        mapName = 'kept',
+        entityLayer = '*****\n*PLI*\n*****\n',
+        callback = function(i, j, c, maker)
+          if c == 'L' then
+            return maker:makeEntity{i = i, j = j, classname = 'lemon_reward',
+                                    attributes = {id = '3', wait = -1}}
+          end
+        end}
+  )lua"),
+            "");
+  EXPECT_EQ(Layer("kept"), "*****\n*P I*\n*****\n");
+  EXPECT_EQ(Entities("kept"), "lemon_reward@250 150 0 id=3 wait=-1");
 }
 
 TEST_F(MapMakerModuleTest, WhatTheMazeLacksIsAnErrorNamingIt) {
@@ -82,16 +121,14 @@ TEST_F(MapMakerModuleTest, WhatTheMazeLacksIsAnErrorNamingIt) {
     std::string call;
     std::string says;
   } cases[] = {
-      {"map_maker:mapFromTextLevel{entityLayer = '****\\n*PL*\\n****', callback = "
-       "function(i, j, c, m) if c == 'L' then return m:makeEntity{i = i, j = j, "
-       "classname = 'lemon_reward'} end end}",
-       "entity class 'lemon_reward' is not supported by the maze engine"},
-      {"map_maker:mapFromTextLevel{entityLayer = '****\\n*PI*\\n****'}",
-       "the door 'I' at (1, 2) is not supported by the maze engine yet"},
       {"map_maker:mapFromTextLevel{entityLayer = '****\\n*PX*\\n****', callback = "
        "function(i, j, c, m) if c == 'X' then return m:makeEntity{i = i, j = j, "
-       "classname = 'goal', attributes = {id = '3'}} end end}",
-       "attributes (spawn variables) are not supported"},
+       "classname = 'goal', attributes = 3} end end}",
+       "attributes: table expected, got number"},
+      {"map_maker:mapFromTextLevel{entityLayer = '****\\n*PX*\\n****', callback = "
+       "function(i, j, c, m) if c == 'X' then return m:makeEntity{i = i, j = j, "
+       "classname = 'goal', attributes = {id = 'a\"b'}} end end}",
+       "cannot be written into a map"},
       {"map_maker:mapFromTextLevel{entityLayer = '****\\n*PX*\\n****', callback = "
        "function(i, j, c, m) if c == 'X' then return m:makeEntity{i = 0, j = 0, "
        "classname = 'goal'} end end}",

@@ -176,7 +176,7 @@ TEST_F(MazeGenerationModuleTest, ConstructorErrorsNameTheFunctionAndTheOption) {
             "bad argument #1 to 'mazeGeneration' (entity: string expected, got number 7)");
   EXPECT_EQ(Run("mg.mazeGeneration{entity = '*P*\\n*x*'}"),
             "bad argument #1 to 'mazeGeneration' (entity layer line 2, column 2: unknown "
-            "character 'x'; expected '*', ' ', 'P', 'A' or 'G')");
+            "character 'x'; expected '*', ' ', 'P', 'A', 'G', 'I' or 'H')");
   EXPECT_EQ(Run("mg.mazeGeneration{entity = '*P*', variations = 'a'}"),
             "bad argument #1 to 'mazeGeneration' (variations layer line 1, column 1: unknown "
             "character 'a'; expected 'A'..'Z', '.' or ' ')");
@@ -242,7 +242,7 @@ TEST_F(MazeGenerationModuleTest, MethodErrorsNameTheMethodAndTheArgument) {
             "bad argument #2 to 'setEntityCell' (integer expected, got number inf)");
   EXPECT_EQ(Run("maze:setEntityCell(1, 1, 'x')"),
             "bad argument #3 to 'setEntityCell' (unknown entity 'x'; expected '*', ' ', 'P', "
-            "'A' or 'G')");
+            "'A', 'G', 'I' or 'H')");
   EXPECT_EQ(Run("maze:setEntityCell(1, 1, 'PP')"),
             "bad argument #3 to 'setEntityCell' (one character expected, got a string of "
             "length 2)");

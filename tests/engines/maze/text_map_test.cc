@@ -33,7 +33,7 @@ TEST(TextMapTest, ParsesEntitiesInReadingOrder) {
   EXPECT_EQ(map->cols(), 7);
   EXPECT_THAT(map->spawns(), ElementsAre(GridCell{1, 1}, GridCell{2, 2}));
   ASSERT_EQ(map->pickups().size(), 2u);
-  EXPECT_EQ(map->pickups()[0].kind, PickupKind::kApple);
+  EXPECT_EQ(map->pickups()[0].kind, PickupKind::kReward);
   EXPECT_EQ(map->pickups()[0].cell, (GridCell{1, 3}));
   EXPECT_EQ(map->pickups()[1].kind, PickupKind::kGoal);
   EXPECT_EQ(map->pickups()[1].cell, (GridCell{1, 5}));
@@ -146,7 +146,7 @@ TEST(TextMapTest, CellAtFarOutsideStaysOutside) {
 TEST(TextMapTest, UnknownEntityNamesLineColumnAndCharacter) {
   EXPECT_EQ(ParseError("*****\n*P x*\n*****\n"),
             "entity layer line 2, column 4: unknown character 'x'; "
-            "expected '*', ' ', 'P', 'A' or 'G'");
+            "expected '*', ' ', 'P', 'A', 'G', 'I' or 'H'");
   EXPECT_THAT(ParseError("*P\t*\n"), HasSubstr("line 1, column 3: unknown character '\\t'"));
   EXPECT_THAT(ParseError("*P*\r*\n"), HasSubstr("line 1, column 4: unknown character '\\r'"))
       << "only a '\\r' before '\\n' ends a line";
@@ -227,7 +227,7 @@ TEST(ShippedMapsTest, ParseAndMatchTheirDescriptions) {
   EXPECT_EQ(demo->spawns().size(), 1u);
   int apples = 0, goals = 0;
   for (const MapPickup& pickup : demo->pickups()) {
-    (pickup.kind == PickupKind::kApple ? apples : goals) += 1;
+    (pickup.kind == PickupKind::kReward ? apples : goals) += 1;
   }
   EXPECT_GE(apples, 4);
   EXPECT_LE(apples, 8);
@@ -266,7 +266,7 @@ TEST(MapLayersTest, ParseNeedsNoSpawn) {
   EXPECT_EQ(layers->Variation(-1, 0), '.');
   EXPECT_EQ(MapLayers::Parse("*x*").status().message(),
             "entity layer line 1, column 2: unknown character 'x'; "
-            "expected '*', ' ', 'P', 'A' or 'G'");
+            "expected '*', ' ', 'P', 'A', 'G', 'I' or 'H'");
 }
 
 TEST(MapLayersTest, WallsThenEditBecomesAPlayableMap) {
@@ -293,7 +293,7 @@ TEST(MapLayersTest, EditErrorsNameTheCellOrTheCharacter) {
   EXPECT_EQ(layers->SetEntity(3, 0, 'P').message(), "cell (3, 0) is outside the 3 x 4 map");
   EXPECT_EQ(layers->SetVariation(0, -1, 'A').message(), "cell (0, -1) is outside the 3 x 4 map");
   EXPECT_EQ(layers->SetEntity(0, 0, 'x').message(),
-            "unknown entity 'x'; expected '*', ' ', 'P', 'A' or 'G'");
+            "unknown entity 'x'; expected '*', ' ', 'P', 'A', 'G', 'I' or 'H'");
   EXPECT_EQ(layers->SetVariation(0, 0, 'a').message(),
             "unknown variation 'a'; expected 'A'..'Z', '.' or ' '");
   EXPECT_EQ(layers->EntityLayer(), "****\n****\n****\n") << "a failed edit changes nothing";

@@ -315,8 +315,8 @@ TEST(WorldTest, PickupsCopyTheMapsInReadingOrderAndStartActive) {
   World world = WorldOf("*****\n*PGA*\n*A  *\n*****\n");
   ASSERT_EQ(world.pickups().size(), 3u);
   EXPECT_EQ(world.pickup(0).kind, PickupKind::kGoal);
-  EXPECT_EQ(world.pickup(1).kind, PickupKind::kApple);
-  EXPECT_EQ(world.pickup(2).kind, PickupKind::kApple);
+  EXPECT_EQ(world.pickup(1).kind, PickupKind::kReward);
+  EXPECT_EQ(world.pickup(2).kind, PickupKind::kReward);
   EXPECT_DOUBLE_EQ(world.pickup(2).position.x, 1.5);
   EXPECT_DOUBLE_EQ(world.pickup(2).position.y, 1.5);
   for (int id = 0; id < 3; ++id) {

@@ -34,8 +34,14 @@ function api:nextMap()
   return '*********\n*PAAAA  *\n*********\n'
 end
 
-function api:pickup(entity)
-  events:add('pickup', entity.type)
+-- Each apple gets an id, so that pickup(spawnId) hears of it.
+function api:updateSpawnVars(spawnVars)
+  if spawnVars.classname == 'apple_reward' then spawnVars.id = '1' end
+  return spawnVars
+end
+
+function api:pickup(spawnId)
+  events:add('pickup', 'apple')
 end
 
 function api:hasEpisodeFinished(timeSeconds)

@@ -1,0 +1,81 @@
+// DeepMind Lab's spawn-entity model, for the maze host.
+//
+// A map loads as a list of spawn entities, each a list of spawn variables
+// (strings) starting with its `classname`. The cells of a map give:
+//   'P'  info_player_start {origin}
+//   'A'  apple_reward {origin}          'G'  goal {origin}
+//   'I', 'H'  a door: func_door {targetname = 'door_<x>_<y>', angle =
+//        '90' | '0'} and, one each side, two trigger_multiple {target =
+//        that name, wait = '1'}
+// and dmlab.system.map_maker's callback adds the entities it makes.
+// Origins are in DeepMind Lab's game units: 100 a cell, x along the
+// columns, y up from the map's bottom row; a door's x, y are its column
+// and its row counted from the bottom.
+//
+// Loading then runs, as DeepMind Lab does:
+//   1. UpdateSpawnVars: the level's updateSpawnVars(spawnVars) for each
+//      entity; it returns the table to keep (changed or not) or nil.
+//   2. PlaceEntities: spawn points; doors (open when spawnflags has bit 1,
+//      opening as the player reaches them while a trigger_multiple targets
+//      them, else shut for good); and every other class a pickup, which
+//      the level's createPickup(classname) describes ({quantity =, type =
+//      pickups.type.REWARD (9) | GOAL (10), ...}), falling back to the
+//      maze's own apple_reward (a reward of 1) and goal (10). A pickup's
+//      spawn variables `id`, `count` (its reward instead of the quantity)
+//      and `wait` (seconds to respawn, -1 never) are read.
+//   Any other class, pickup type or malformed variable is an error naming
+//   the entity and what the maze lacks.
+#ifndef ENGINES_MAZE_SPAWN_ENTITIES_H_
+#define ENGINES_MAZE_SPAWN_ENTITIES_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "engine_plugin/host.h"
+#include "engines/maze/text_map.h"
+#include "engines/maze/world.h"
+
+namespace maze {
+
+// DeepMind Lab's game units per cell.
+inline constexpr double kGameUnitsPerCell = 100;
+
+struct SpawnEntity {
+  std::vector<std::pair<std::string, std::string>> vars;  // classname first
+  GridCell cell;  // where a door lies (doors have no origin)
+
+  // The value of `key`, or null.
+  const std::string* Find(absl::string_view key) const;
+  const std::string& class_name() const { return vars.front().second; }
+};
+
+// The entity as DeepMind Lab writes it into a .map file, and back.
+std::string EntityText(const SpawnEntity& entity);
+absl::StatusOr<SpawnEntity> ParseEntityText(absl::string_view text);
+
+// "x y 0" for the centre of `cell` of a map of `rows` rows.
+std::string CellOrigin(GridCell cell, int rows);
+
+// The entities of the map's cells: spawn points, pickups, then doors,
+// each in reading order.
+std::vector<SpawnEntity> EntitiesOfMap(const TextMap& map);
+
+// Step 1: the level's updateSpawnVars over `entities`, in order.
+absl::Status UpdateSpawnVars(engine_plugin::Level& level, std::vector<SpawnEntity>* entities);
+
+struct PlacedEntities {
+  std::vector<WorldPoint> spawns;
+  std::vector<Pickup> pickups;
+};
+
+// Step 2: opens the doors of *map that stay open and places the rest.
+absl::StatusOr<PlacedEntities> PlaceEntities(engine_plugin::Level& level,
+                                             const std::vector<SpawnEntity>& entities,
+                                             TextMap* map);
+
+}  // namespace maze
+
+#endif  // ENGINES_MAZE_SPAWN_ENTITIES_H_
