@@ -61,8 +61,8 @@ class Random {
 struct Room {
   int row, col, rows, cols;
   bool Overlaps(const Room& other) const {
-    return row < other.row + other.rows && other.row < row + rows &&
-           col < other.col + other.cols && other.col < col + cols;
+    return row < other.row + other.rows && other.row < row + rows && col < other.col + other.cols &&
+           other.col < col + cols;
   }
 };
 
@@ -105,7 +105,9 @@ class Grid {
   const std::string& variations() const { return variations_; }
 
  private:
-  std::size_t Index(int row, int col) const { return static_cast<std::size_t>(row) * stride_ + col; }
+  std::size_t Index(int row, int col) const {
+    return static_cast<std::size_t>(row) * stride_ + col;
+  }
 
   int stride_;
   std::string entities_;
@@ -123,8 +125,7 @@ int OddSize(Random& random, int lo, int hi) {
 bool HasOdd(int lo, int hi) { return lo <= hi && (lo % 2 == 1 || lo < hi); }
 
 std::int64_t GuaranteedFloorCells(const MazeOptions& options) {
-  const std::int64_t nodes =
-      std::int64_t{(options.height - 1) / 2} * ((options.width - 1) / 2);
+  const std::int64_t nodes = std::int64_t{(options.height - 1) / 2} * ((options.width - 1) / 2);
   return 2 * nodes - 1;
 }
 
@@ -134,7 +135,9 @@ absl::Status ValidateMazeOptions(const MazeOptions& options, OptionNames names) 
   const auto name = [names](const char* cpp, const char* lua) {
     return names == OptionNames::kLua ? lua : cpp;
   };
-  const auto bad = [](auto&&... parts) { return absl::InvalidArgumentError(absl::StrCat(parts...)); };
+  const auto bad = [](auto&&... parts) {
+    return absl::InvalidArgumentError(absl::StrCat(parts...));
+  };
   for (const auto& [size, option] : {std::pair{options.height, name("height", "height")},
                                      std::pair{options.width, name("width", "width")}}) {
     if (size < 3 || size > kMaxMazeSize || size % 2 == 0) {
@@ -146,22 +149,21 @@ absl::Status ValidateMazeOptions(const MazeOptions& options, OptionNames names) 
                options.max_rooms);
   }
   if (options.room_min_size < 1) {
-    return bad(name("room_min_size", "roomMinSize"), " must be >= 1, got ",
-               options.room_min_size);
+    return bad(name("room_min_size", "roomMinSize"), " must be >= 1, got ", options.room_min_size);
   }
   if (options.room_max_size < options.room_min_size) {
-    return bad(name("room_max_size", "roomMaxSize"), " must be >= ",
-               name("room_min_size", "roomMinSize"), " (", options.room_min_size, "), got ",
-               options.room_max_size);
+    return bad(name("room_max_size", "roomMaxSize"),
+               " must be >= ", name("room_min_size", "roomMinSize"), " (", options.room_min_size,
+               "), got ", options.room_max_size);
   }
   if (!HasOdd(options.room_min_size, options.room_max_size)) {
-    return bad(name("room_min_size", "roomMinSize"), " and ",
-               name("room_max_size", "roomMaxSize"), " leave no odd room size in [",
-               options.room_min_size, ", ", options.room_max_size, "]");
+    return bad(name("room_min_size", "roomMinSize"), " and ", name("room_max_size", "roomMaxSize"),
+               " leave no odd room size in [", options.room_min_size, ", ", options.room_max_size,
+               "]");
   }
   if (options.room_max_attempts < 0 || options.room_max_attempts > kMaxRoomAttempts) {
-    return bad(name("room_max_attempts", "roomMaxAttempts"), " must be in [0, ",
-               kMaxRoomAttempts, "], got ", options.room_max_attempts);
+    return bad(name("room_max_attempts", "roomMaxAttempts"), " must be in [0, ", kMaxRoomAttempts,
+               "], got ", options.room_max_attempts);
   }
   const double p = options.extra_connection_probability;
   if (!(p >= 0 && p <= 1)) {
@@ -187,9 +189,8 @@ absl::Status ValidateMazeOptions(const MazeOptions& options, OptionNames names) 
   if (options.spawns < 0) return bad("spawns must be >= 0, got ", options.spawns);
   const std::int64_t wanted = std::int64_t{options.spawns} + options.apples + options.goal;
   if (wanted > GuaranteedFloorCells(options)) {
-    return bad("spawns + apples + goal = ", wanted, " exceed the ",
-               GuaranteedFloorCells(options), " floor cells that every ", options.height, " x ",
-               options.width, " maze has");
+    return bad("spawns + apples + goal = ", wanted, " exceed the ", GuaranteedFloorCells(options),
+               " floor cells that every ", options.height, " x ", options.width, " maze has");
   }
   return absl::OkStatus();
 }
@@ -210,8 +211,8 @@ absl::StatusOr<MapLayers> GenerateMaze(const MazeOptions& options) {
   const int max_room_cols = std::min(options.room_max_size, options.width - 2);
   if (HasOdd(options.room_min_size, max_room_rows) &&
       HasOdd(options.room_min_size, max_room_cols)) {
-    for (int attempt = 0; attempt < options.room_max_attempts &&
-                          static_cast<int>(rooms.size()) < options.max_rooms;
+    for (int attempt = 0;
+         attempt < options.room_max_attempts && static_cast<int>(rooms.size()) < options.max_rooms;
          ++attempt) {
       Room room;
       room.rows = (OddSize(random, options.room_min_size, max_room_rows) + 1) / 2;
@@ -286,17 +287,18 @@ absl::StatusOr<MapLayers> GenerateMaze(const MazeOptions& options) {
   // regions, linked by these walls, form a connected graph, and opening a
   // random spanning tree of it connects the whole maze.
   struct Wall {
-    int row, col;   // the wall's cell
-    int a, b;       // the regions of the nodes it separates
+    int row, col;  // the wall's cell
+    int a, b;      // the regions of the nodes it separates
+    char door;     // what it becomes as a door: 'H' between rows, 'I' between columns
   };
   std::vector<Wall> walls;
   for (int i = 0; i < node_rows; ++i) {
     for (int j = 0; j < node_cols; ++j) {
       if (i + 1 < node_rows && grid.Entity(2 * i + 2, 2 * j + 1) == '*') {
-        walls.push_back({2 * i + 2, 2 * j + 1, region[node(i, j)], region[node(i + 1, j)]});
+        walls.push_back({2 * i + 2, 2 * j + 1, region[node(i, j)], region[node(i + 1, j)], 'H'});
       }
       if (j + 1 < node_cols && grid.Entity(2 * i + 1, 2 * j + 2) == '*') {
-        walls.push_back({2 * i + 1, 2 * j + 2, region[node(i, j)], region[node(i, j + 1)]});
+        walls.push_back({2 * i + 1, 2 * j + 2, region[node(i, j)], region[node(i, j + 1)], 'I'});
       }
     }
   }
@@ -305,7 +307,9 @@ absl::StatusOr<MapLayers> GenerateMaze(const MazeOptions& options) {
   for (const Wall& wall : walls) {
     // A wall inside one connected set opens by chance alone: loops.
     if (connected.Join(wall.a, wall.b) || random.Chance(options.extra_connection_probability)) {
-      grid.Entity(wall.row, wall.col) = ' ';
+      const int room_count = static_cast<int>(rooms.size());
+      const bool enters_room = wall.a != wall.b && (wall.a < room_count || wall.b < room_count);
+      grid.Entity(wall.row, wall.col) = options.has_doors && enters_room ? wall.door : ' ';
     }
   }
 
@@ -321,7 +325,8 @@ absl::StatusOr<MapLayers> GenerateMaze(const MazeOptions& options) {
       }
       const std::size_t placed = std::min(cells.size(), static_cast<std::size_t>(count));
       random.ShuffleFirst(cells, placed);
-      for (std::size_t k = 0; k < placed; ++k) grid.Entity(cells[k].first, cells[k].second) = character;
+      for (std::size_t k = 0; k < placed; ++k)
+        grid.Entity(cells[k].first, cells[k].second) = character;
     }
   }
 
@@ -335,9 +340,9 @@ absl::StatusOr<MapLayers> GenerateMaze(const MazeOptions& options) {
   const std::size_t wanted =
       static_cast<std::size_t>(options.spawns) + options.apples + (options.goal ? 1 : 0);
   if (wanted > floor.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "spawns + apples + goal = ", wanted, " exceed the ", floor.size(),
-        " floor cells that the rooms' entities left"));
+    return absl::InvalidArgumentError(absl::StrCat("spawns + apples + goal = ", wanted,
+                                                   " exceed the ", floor.size(),
+                                                   " floor cells that the rooms' entities left"));
   }
   random.ShuffleFirst(floor, wanted);
   std::string items(options.spawns, 'P');

@@ -71,6 +71,10 @@ struct MazeOptions {
   char spawn = 'P';
   int room_object_count = 0;
   char object = 'G';
+  // DeepMind Lab's hasDoors: each wall opened between a room and another
+  // region is a door, 'H' in a wall running east-west, 'I' in one running
+  // north-south, rather than floor.
+  bool has_doors = false;
   // Then pickups and spawn points anywhere, each on its own floor cell
   // that room entities left. apples >= 0, spawns >= 0, and spawns + apples
   // + goal must not exceed the floor cells that every maze of this size

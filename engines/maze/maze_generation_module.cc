@@ -1,10 +1,12 @@
 #include "engines/maze/maze_generation_module.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -204,12 +206,9 @@ NResultsOr RandomMazeGeneration(lua_State* L) {
     }
     *field = character[0];
   }
-  bool has_doors = false;
-  if (std::string e = ReadField(L, index, kName, "hasDoors", ReadBool, &has_doors); !e.empty()) {
+  if (std::string e = ReadField(L, index, kName, "hasDoors", ReadBool, &options.has_doors);
+      !e.empty()) {
     return e;
-  }
-  if (has_doors) {
-    return ArgumentError(kName, 1, "hasDoors: doors are not supported by the maze engine yet");
   }
   if (std::string e = ReadField(L, index, kName, "seed", ReadSeed, &options.seed); !e.empty()) {
     return e;
@@ -340,37 +339,58 @@ NResultsOr FromWorldPos(MapLayers& maze, lua_State* L) {
 // calls f(row, col, distance) for each cell reachable from `cell` through
 // the four neighbours without crossing an entity of `wall`, nearest first
 // (1-based, the start at distance 0), as DeepMind Lab.
-NResultsOr VisitFill(MapLayers& maze, lua_State* L) {
-  constexpr char kName[] = "visitFill";
-  if (!lua_istable(L, 2)) return ArgumentError(kName, 1, Expected(L, 2, "table"));
-  lua_settop(L, 2);
-  lua_api::PushRawField(L, 2, "cell");  // 3
-  int start[2];
-  for (int k = 0; k < 2; ++k) {
+// The cell {row, col} (1-based, inside the maze) in field `key` of the
+// options table at 2, as 0-based; or the argument error of `function`.
+std::string ReadCellField(MapLayers& maze, lua_State* L, const char* function, const char* key,
+                          int cell[2]) {
+  lua_api::PushRawField(L, 2, key);
+  std::string why = lua_istable(L, -1) ? "" : Expected(L, -1, "{row, col}");
+  for (int k = 0; k < 2 && why.empty(); ++k) {
     std::int64_t value = 0;
-    std::string why = lua_istable(L, 3) ? "" : Expected(L, 3, "{row, col}");
-    if (why.empty()) {
-      lua_rawgeti(L, 3, k + 1);
-      why = lua_api::ReadInteger(L, -1, &value);
-      lua_pop(L, 1);
-    }
+    lua_rawgeti(L, -1, k + 1);
+    why = lua_api::ReadInteger(L, -1, &value);
+    lua_pop(L, 1);
     const int limit = k == 0 ? maze.rows() : maze.cols();
     if (why.empty() && (value < 1 || value > limit)) {
       why = absl::StrCat(k == 0 ? "row " : "column ", value, " is outside [1, ", limit, "]");
     }
-    if (!why.empty()) return ArgumentError(kName, 1, absl::StrCat("cell: ", why));
-    start[k] = static_cast<int>(value - 1);
+    cell[k] = static_cast<int>(value - 1);
   }
-  std::string walls = "*";
-  lua_api::PushRawField(L, 2, "wall");  // 4
-  if (!lua_isnil(L, 4)) {
-    if (std::string why = lua_api::ReadString(L, 4, &walls); !why.empty()) {
-      return ArgumentError(kName, 1, absl::StrCat("wall: ", why));
+  lua_pop(L, 1);
+  if (!why.empty()) return ArgumentError(function, 1, absl::StrCat(key, ": ", why));
+  return {};
+}
+
+// The options' `wall` characters (default "*") and `func`, pushed: the
+// function is then on top.
+std::string ReadWallsAndFunc(lua_State* L, const char* function, std::string* walls) {
+  *walls = "*";
+  lua_api::PushRawField(L, 2, "wall");
+  if (!lua_isnil(L, -1)) {
+    if (std::string why = lua_api::ReadString(L, -1, walls); !why.empty()) {
+      return ArgumentError(function, 1, absl::StrCat("wall: ", why));
     }
   }
-  lua_api::PushRawField(L, 2, "func");  // 5
-  if (!lua_isfunction(L, 5))
-    return ArgumentError(kName, 1, absl::StrCat("func: ", Expected(L, 5, "function")));
+  lua_pop(L, 1);
+  lua_api::PushRawField(L, 2, "func");
+  if (!lua_isfunction(L, -1)) {
+    return ArgumentError(function, 1, absl::StrCat("func: ", Expected(L, -1, "function")));
+  }
+  return {};
+}
+
+constexpr std::pair<int, int> kNeighbours[] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+
+// [-0, +0, e] maze:visitFill{cell = {row, col}, func = f[, wall = '*']}
+NResultsOr VisitFill(MapLayers& maze, lua_State* L) {
+  constexpr char kName[] = "visitFill";
+  if (!lua_istable(L, 2)) return ArgumentError(kName, 1, Expected(L, 2, "table"));
+  lua_settop(L, 2);
+  int start[2];
+  if (std::string e = ReadCellField(maze, L, kName, "cell", start); !e.empty()) return e;
+  std::string walls;
+  if (std::string e = ReadWallsAndFunc(L, kName, &walls); !e.empty()) return e;
+  const int func = lua_gettop(L);
   if (std::string e = Charge(kName, std::int64_t{maze.rows()} * maze.cols()); !e.empty()) return e;
   const auto blocked = [&](int row, int col) {
     return walls.find(maze.Entity(row, col)) != std::string::npos;
@@ -382,7 +402,7 @@ NResultsOr VisitFill(MapLayers& maze, lua_State* L) {
   for (std::size_t next = 0; next < queue.size(); ++next) {
     const auto [row, col] = queue[next];
     const int d = distance[row * maze.cols() + col];
-    lua_pushvalue(L, 5);
+    lua_pushvalue(L, func);
     lua_pushinteger(L, row + 1);
     lua_pushinteger(L, col + 1);
     lua_pushinteger(L, d);
@@ -390,8 +410,7 @@ NResultsOr VisitFill(MapLayers& maze, lua_State* L) {
       return absl::StrCat("'", kName, "': func failed at (", row + 1, ", ", col + 1,
                           "): ", called.error());
     }
-    for (const auto [dr, dc] :
-         {std::pair{-1, 0}, std::pair{1, 0}, std::pair{0, -1}, std::pair{0, 1}}) {
+    for (const auto [dr, dc] : kNeighbours) {
       const int r = row + dr, c = col + dc;
       if (r < 0 || r >= maze.rows() || c < 0 || c >= maze.cols()) continue;
       int& seen = distance[r * maze.cols() + c];
@@ -401,6 +420,73 @@ NResultsOr VisitFill(MapLayers& maze, lua_State* L) {
     }
   }
   return 0;
+}
+
+// [-0, +1, e] maze:visitRandomPath{seed = n, from = {row, col}, to = {row,
+// col}, func = f[, wall = '*']}: a random path from `from` to `to` that
+// crosses no `wall` character (a depth-first walk taking neighbours in an
+// order the seed shuffles), f(row, col) for each of its cells in order;
+// returns whether there is one.
+NResultsOr VisitRandomPath(MapLayers& maze, lua_State* L) {
+  constexpr char kName[] = "visitRandomPath";
+  if (!lua_istable(L, 2)) return ArgumentError(kName, 1, Expected(L, 2, "table"));
+  lua_settop(L, 2);
+  std::uint64_t seed = 0;
+  if (std::string e = ReadField(L, 2, kName, "seed", ReadSeed, &seed); !e.empty()) return e;
+  int from[2], to[2];
+  if (std::string e = ReadCellField(maze, L, kName, "from", from); !e.empty()) return e;
+  if (std::string e = ReadCellField(maze, L, kName, "to", to); !e.empty()) return e;
+  std::string walls;
+  if (std::string e = ReadWallsAndFunc(L, kName, &walls); !e.empty()) return e;
+  const int func = lua_gettop(L);
+  if (std::string e = Charge(kName, std::int64_t{maze.rows()} * maze.cols()); !e.empty()) return e;
+  const auto blocked = [&](int row, int col) {
+    return row < 0 || row >= maze.rows() || col < 0 || col >= maze.cols() ||
+           walls.find(maze.Entity(row, col)) != std::string::npos;
+  };
+  std::vector<std::pair<int, int>> path;
+  if (!blocked(from[0], from[1]) && !blocked(to[0], to[1])) {
+    std::mt19937_64 random(seed);
+    std::vector<char> seen(static_cast<std::size_t>(maze.rows()) * maze.cols(), 0);
+    // Each step of the walk remembers the neighbours it has left to try.
+    struct Step {
+      int row, col;
+      std::array<std::pair<int, int>, 4> next;
+      int tried = 0;
+    };
+    std::vector<Step> walk;
+    const auto enter = [&](int row, int col) {
+      seen[row * maze.cols() + col] = 1;
+      Step step{row, col, {}, 0};
+      std::copy(std::begin(kNeighbours), std::end(kNeighbours), step.next.begin());
+      // Fisher-Yates with integer arithmetic: the same path everywhere.
+      for (int k = 3; k > 0; --k) std::swap(step.next[k], step.next[random() % (k + 1)]);
+      walk.push_back(step);
+    };
+    enter(from[0], from[1]);
+    while (!walk.empty() && !(walk.back().row == to[0] && walk.back().col == to[1])) {
+      Step& step = walk.back();
+      if (step.tried == 4) {
+        walk.pop_back();
+        continue;
+      }
+      const auto [dr, dc] = step.next[step.tried++];
+      const int r = step.row + dr, c = step.col + dc;
+      if (!blocked(r, c) && !seen[r * maze.cols() + c]) enter(r, c);
+    }
+    for (const Step& step : walk) path.push_back({step.row, step.col});
+  }
+  for (const auto& [row, col] : path) {
+    lua_pushvalue(L, func);
+    lua_pushinteger(L, row + 1);
+    lua_pushinteger(L, col + 1);
+    if (NResultsOr called = lua_api::Call(L, 2, 0); !called.ok()) {
+      return absl::StrCat("'", kName, "': func failed at (", row + 1, ", ", col + 1,
+                          "): ", called.error());
+    }
+  }
+  lua_pushboolean(L, !path.empty());
+  return 1;
 }
 
 // [-0, +1, e] maze:getEntityCell(row, col) and maze:getVariationsCell(row, col)
@@ -443,6 +529,7 @@ int OpenModule(lua_State* L) {
                   {"toWorldPos", &Maze::Member<&ToWorldPos>},
                   {"fromWorldPos", &Maze::Member<&FromWorldPos>},
                   {"visitFill", &Maze::Member<&VisitFill>},
+                  {"visitRandomPath", &Maze::Member<&VisitRandomPath>},
                   {"getEntityCell", &Maze::Member<&GetCell<&MapLayers::Entity>>},
                   {"setEntityCell", &Maze::Member<&SetCell<&MapLayers::SetEntity>>},
                   {"getVariationsCell", &Maze::Member<&GetCell<&MapLayers::Variation>>},

@@ -9,9 +9,12 @@
 //       an h x w maze of walls, 1 <= h, w <= 1024.
 //   maze_generation.randomMazeGeneration{seed =, height =, width =,
 //       maxRooms =, roomMinSize =, roomMaxSize =, roomMaxAttempts =,
-//       extraConnectionProbability =, apples =, goal =, spawns =}
+//       extraConnectionProbability =, maxVariations =, hasDoors =, spawn =,
+//       roomSpawnCount =, object =, roomObjectCount =, apples =, goal =,
+//       spawns =}
 //       a random maze (maze_generation.h; every key optional, with the
-//       defaults of MazeOptions). seed is any integer, goal a boolean.
+//       defaults of MazeOptions). seed is any integer; goal and hasDoors
+//       are booleans.
 //   Unknown keys are errors, so a misspelt option is never ignored.
 // A maze object (methods need ':'; rows and columns are 1-based, row 1 is
 // the top line):
@@ -22,6 +25,15 @@
 //   maze:setEntityCell(row, col, c)
 //   maze:getVariationsCell(row, col)      'A'..'Z' or '.'
 //   maze:setVariationsCell(row, col, c)   'A'..'Z', '.' or ' ' (none)
+//   maze:toWorldPos(row, col), maze:fromWorldPos(x, y)
+//       DeepMind Lab's game units (100 a cell, y up from the bottom row)
+//   maze:visitFill{cell = {row, col}, func = f[, wall = '*']}
+//       f(row, col, distance) for every cell reachable from `cell` without
+//       crossing a `wall` character, nearest first
+//   maze:visitRandomPath{seed = n, from = {row, col}, to = {row, col},
+//                        func = f[, wall = '*']}
+//       f(row, col) for each cell of a random path between the two (the
+//       seed picks it); returns whether there is one
 //   tostring(maze)                        "dmlab.system.maze_generation.Maze
 //                                          (h x w)"
 // Errors read like Lua's: "bad argument #1 to 'getEntityCell' (row 0 is

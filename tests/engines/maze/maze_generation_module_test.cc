@@ -128,6 +128,46 @@ TEST_F(MazeGenerationModuleTest, WorldPositionsAreDeepMindLabsGameUnits) {
             "bad argument #2 to 'fromWorldPos' (finite number expected)");
 }
 
+// visitRandomPath: a path of neighbouring floor cells from `from` to `to`,
+// the same for the same seed; false where none is.
+TEST_F(MazeGenerationModuleTest, VisitRandomPathWalksNeighbouringFloorCells) {
+  ASSERT_EQ(Run("maze = mg.randomMazeGeneration{seed = 3, height = 15, width = 15}\n"
+                "function path(seed, wall)\n"
+                "  local cells = {}\n"
+                "  local found = maze:visitRandomPath{seed = seed, from = {2, 2}, to = {14, 14},\n"
+                "      wall = wall, func = function(i, j) cells[#cells + 1] = {i, j} end}\n"
+                "  return found, cells\n"
+                "end"),
+            "");
+  EXPECT_EQ(Out("local found, cells = path(5)\n"
+                "assert(found and cells[1][1] == 2 and cells[1][2] == 2)\n"
+                "assert(cells[#cells][1] == 14 and cells[#cells][2] == 14)\n"
+                "local seen = {}\n"
+                "for k, c in ipairs(cells) do\n"
+                "  assert(maze:getEntityCell(c[1], c[2]) ~= '*', 'through a wall')\n"
+                "  assert(not seen[c[1] * 100 + c[2]], 'a cell twice')\n"
+                "  seen[c[1] * 100 + c[2]] = true\n"
+                "  if k > 1 then\n"
+                "    local p = cells[k - 1]\n"
+                "    assert(math.abs(p[1] - c[1]) + math.abs(p[2] - c[2]) == 1, 'a jump')\n"
+                "  end\n"
+                "end\n"
+                "local again_found, again = path(5)\n"
+                "assert(#again == #cells and again[#again][1] == 14)\n"
+                "for k = 1, #cells do assert(again[k][1] == cells[k][1] and again[k][2] == cells[k][2]) end\n"
+                "out = 'ok'"),
+            "ok");
+  // Walls of every floor character: no path, and func never called.
+  EXPECT_EQ(Out("local found, cells = path(5, '* PAG')\n"
+                "out = tostring(found) .. #cells"),
+            "false0");
+  EXPECT_EQ(Run("maze:visitRandomPath{seed = 1, from = {2, 2}, to = {0, 2}, func = print}"),
+            "bad argument #1 to 'visitRandomPath' (to: row 0 is outside [1, 15])");
+  EXPECT_THAT(Run("maze:visitRandomPath{from = {2, 2}, to = {2, 2}, func = function() "
+                  "error('here') end}"),
+              HasSubstr("'visitRandomPath': func failed at (2, 2)"));
+}
+
 // visitFill: nearest first from the cell, through floor, with distances.
 TEST_F(MazeGenerationModuleTest, VisitFillWalksTheFloorNearestFirst) {
   ASSERT_EQ(Run("maze = mg.mazeGeneration{entity = '*****\\n*P *\\n** **\\n*A  *\\n*****'}"), "");
@@ -214,9 +254,8 @@ TEST_F(MazeGenerationModuleTest, RandomMazeErrorsUseTheLuaOptionNames) {
             "bad argument #1 to 'randomMazeGeneration' (goal: boolean expected, got number 1)");
   EXPECT_EQ(Run("mg.randomMazeGeneration{spawns = -1}"),
             "bad argument #1 to 'randomMazeGeneration' (spawns must be >= 0, got -1)");
-  EXPECT_EQ(Run("mg.randomMazeGeneration{hasDoors = true}"),
-            "bad argument #1 to 'randomMazeGeneration' (hasDoors: doors are not supported by "
-            "the maze engine yet)");
+  EXPECT_EQ(Run("mg.randomMazeGeneration{hasDoors = 'yes'}"),
+            "bad argument #1 to 'randomMazeGeneration' (hasDoors: boolean expected, got string)");
   EXPECT_EQ(Run("mg.randomMazeGeneration{spawn = 'PP'}"),
             "bad argument #1 to 'randomMazeGeneration' (spawn: one character expected, got "
             "'PP')");

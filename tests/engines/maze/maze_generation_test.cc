@@ -49,8 +49,8 @@ int UnreachableFloorCells(const MapLayers& layers) {
     const auto [row, col] = queue.front();
     queue.pop();
     ++reached;
-    for (const auto& [dr, dc] : {std::pair{-1, 0}, std::pair{1, 0}, std::pair{0, -1},
-                                 std::pair{0, 1}}) {
+    for (const auto& [dr, dc] :
+         {std::pair{-1, 0}, std::pair{1, 0}, std::pair{0, -1}, std::pair{0, 1}}) {
       const int r = row + dr, c = col + dc;
       if (layers.Entity(r, c) != '*' && !seen[r * cols + c]) {
         seen[r * cols + c] = 1;
@@ -133,15 +133,15 @@ TEST(GenerateMazeTest, EveryFloorCellIsReachableAndTheBorderIsWall) {
           ASSERT_EQ(maze.rows(), height);
           ASSERT_EQ(maze.cols(), width);
           ASSERT_EQ(UnreachableFloorCells(maze), 0)
-              << height << "x" << width << " rooms " << max_rooms << " p " << p << " seed "
-              << seed << "\n" << maze.EntityLayer();
+              << height << "x" << width << " rooms " << max_rooms << " p " << p << " seed " << seed
+              << "\n"
+              << maze.EntityLayer();
           for (int row = 0; row < height; ++row) {
             for (int col = 0; col < width; ++col) {
               const bool border = row == 0 || col == 0 || row == height - 1 || col == width - 1;
               const bool node = row % 2 == 1 && col % 2 == 1;
               // Rooms are floor throughout; elsewhere even cells never are.
-              const bool pillar =
-                  row % 2 == 0 && col % 2 == 0 && maze.Variation(row, col) == '.';
+              const bool pillar = row % 2 == 0 && col % 2 == 0 && maze.Variation(row, col) == '.';
               if (border || pillar) {
                 ASSERT_EQ(maze.Entity(row, col), '*') << row << ", " << col;
               }
@@ -154,6 +154,59 @@ TEST(GenerateMazeTest, EveryFloorCellIsReachableAndTheBorderIsWall) {
       }
     }
   }
+}
+
+// DeepMind Lab's hasDoors: every way into a room is a door ('H' between
+// rows, 'I' between columns), nothing else is, and the walls are those of
+// the maze without doors.
+TEST(GenerateMazeTest, DoorsStandWhereCorridorsEnterRooms) {
+  MazeOptions options;
+  options.height = options.width = 21;
+  options.max_rooms = 4;
+  int doors = 0;
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    options.seed = seed;
+    options.has_doors = false;
+    const MapLayers open = Generate(options);
+    options.has_doors = true;
+    const MapLayers doored = Generate(options);
+    for (int row = 0; row < doored.rows(); ++row) {
+      for (int col = 0; col < doored.cols(); ++col) {
+        const char c = doored.Entity(row, col);
+        if (c != 'H' && c != 'I') {
+          // Spawns may fall elsewhere (doors take floor cells), walls not.
+          ASSERT_EQ(c == '*', open.Entity(row, col) == '*') << row << ", " << col;
+          continue;
+        }
+        ++doors;
+        ASSERT_NE(open.Entity(row, col), '*');
+        // A door joins two floor cells across a wall: above and below for
+        // 'H', left and right for 'I'; one of them in a room (lettered).
+        const bool across_rows = c == 'H';
+        const int r1 = across_rows ? row - 1 : row, c1 = across_rows ? col : col - 1;
+        const int r2 = across_rows ? row + 1 : row, c2 = across_rows ? col : col + 1;
+        EXPECT_NE(doored.Entity(r1, c1), '*');
+        EXPECT_NE(doored.Entity(r2, c2), '*');
+        EXPECT_TRUE(doored.Variation(r1, c1) != '.' || doored.Variation(r2, c2) != '.')
+            << "seed " << seed << " door at " << row << ", " << col << "\n"
+            << doored.EntityLayer();
+      }
+    }
+    // Corridor cells next to a room, opened into it, are doors.
+    for (int row = 1; row + 1 < open.rows(); ++row) {
+      for (int col = 1; col + 1 < open.cols(); ++col) {
+        if (open.Entity(row, col) == '*' || (row % 2 == 1 && col % 2 == 1)) continue;
+        if (open.Variation(row, col) != '.') continue;  // inside a room or its wall
+        const bool vertical = row % 2 == 0;
+        const char a = vertical ? open.Variation(row - 1, col) : open.Variation(row, col - 1);
+        const char b = vertical ? open.Variation(row + 1, col) : open.Variation(row, col + 1);
+        if (a != '.' || b != '.') {
+          EXPECT_EQ(doored.Entity(row, col), vertical ? 'H' : 'I') << row << ", " << col;
+        }
+      }
+    }
+  }
+  EXPECT_GT(doors, 20);
 }
 
 TEST(GenerateMazeTest, LargestMazeIsConnected) {
@@ -241,8 +294,8 @@ TEST(GenerateMazeTest, EachRoomHasItsOwnLetter) {
       EXPECT_LE(std::max(height, width), 7);
       for (int row = box.top - 1; row <= box.bottom + 1; ++row) {
         for (int col = box.left - 1; col <= box.right + 1; ++col) {
-          const bool inside = row >= box.top && row <= box.bottom && col >= box.left &&
-                              col <= box.right;
+          const bool inside =
+              row >= box.top && row <= box.bottom && col >= box.left && col <= box.right;
           if (inside) {
             ASSERT_EQ(maze.Variation(row, col), letter) << row << ", " << col;
             ASSERT_NE(maze.Entity(row, col), '*') << "a room is floor throughout";
@@ -379,11 +432,14 @@ TEST(ValidateMazeOptionsTest, EachBadOptionIsNamed) {
       {{.height = 1}, "height must be odd and in [3, 1023], got 1", nullptr},
       {{.height = 1025}, "height must be odd and in [3, 1023], got 1025", nullptr},
       {{.width = -3}, "width must be odd and in [3, 1023], got -3", nullptr},
-      {{.max_rooms = -1}, "max_rooms must be in [0, 26], got -1",
+      {{.max_rooms = -1},
+       "max_rooms must be in [0, 26], got -1",
        "maxRooms must be in [0, 26], got -1"},
-      {{.max_rooms = 27}, "max_rooms must be in [0, 26], got 27",
+      {{.max_rooms = 27},
+       "max_rooms must be in [0, 26], got 27",
        "maxRooms must be in [0, 26], got 27"},
-      {{.room_min_size = 0}, "room_min_size must be >= 1, got 0",
+      {{.room_min_size = 0},
+       "room_min_size must be >= 1, got 0",
        "roomMinSize must be >= 1, got 0"},
       {{.room_min_size = 5, .room_max_size = 3},
        "room_max_size must be >= room_min_size (5), got 3",
@@ -391,7 +447,8 @@ TEST(ValidateMazeOptionsTest, EachBadOptionIsNamed) {
       {{.room_min_size = 4, .room_max_size = 4},
        "room_min_size and room_max_size leave no odd room size in [4, 4]",
        "roomMinSize and roomMaxSize leave no odd room size in [4, 4]"},
-      {{.room_max_attempts = -1}, "room_max_attempts must be in [0, 1000000], got -1",
+      {{.room_max_attempts = -1},
+       "room_max_attempts must be in [0, 1000000], got -1",
        "roomMaxAttempts must be in [0, 1000000], got -1"},
       {{.extra_connection_probability = 1.5},
        "extra_connection_probability must be in [0, 1], got 1.5",
@@ -404,11 +461,14 @@ TEST(ValidateMazeOptionsTest, EachBadOptionIsNamed) {
        "extraConnectionProbability must be in [0, 1], got nan"},
       {{.apples = -1}, "apples must be >= 0, got -1", nullptr},
       {{.spawns = -1}, "spawns must be >= 0, got -1", nullptr},
-      {{.max_variations = 0}, "max_variations must be in [1, 26], got 0",
+      {{.max_variations = 0},
+       "max_variations must be in [1, 26], got 0",
        "maxVariations must be in [1, 26], got 0"},
-      {{.room_spawn_count = -1}, "room_spawn_count must be >= 0, got -1",
+      {{.room_spawn_count = -1},
+       "room_spawn_count must be >= 0, got -1",
        "roomSpawnCount must be >= 0, got -1"},
-      {{.object = 'O'}, "object 'O' is not an entity a maze layer holds ('P', 'A' or 'G')",
+      {{.object = 'O'},
+       "object 'O' is not an entity a maze layer holds ('P', 'A' or 'G')",
        nullptr},
       {{.apples = 2147483647, .spawns = 2147483647},
        "spawns + apples + goal = 4294967294 exceed the 49 floor cells that every 11 x 11 maze "
