@@ -28,6 +28,8 @@ using lua_api::NResultsOr;
 constexpr char kModule[] = "game";
 // A custom view larger than this is a mistake, not a camera.
 constexpr std::int64_t kMaxViewExtent = 4096;
+// A custom view pitched this far looks straight down (or up).
+constexpr double kStraightDownDegrees = 89;
 
 const char* PickupTypeName(PickupKind kind) {
   return kind == PickupKind::kGoal ? "goal" : "reward";
@@ -133,22 +135,26 @@ NResultsOr Pickups(lua_State* L) {
   return 1;
 }
 
-// Reads field `key` of the table at index 2, a list of two numbers, into
-// *a and *b. Absent fields leave them as they are.
+// Reads field `key` of the table at index 2, a list of two numbers (or
+// three, as DeepMind Lab's {x, y, z} and {pitch, yaw, roll}: the third
+// means nothing in a flat maze), into *a and *b. Absent fields leave them
+// as they are.
 std::string ReadPair(lua_State* L, const char* key, double* a, double* b) {
   lua_api::PushRawField(L, 2, key);
   std::string why;
   if (!lua_isnil(L, -1)) {
-    if (!lua_istable(L, -1) || lua_objlen(L, -1) != 2) {
-      why = absl::StrCat(key, ": a list of two numbers expected, got ", lua_api::TypeNameAt(L, -1));
+    const std::size_t length = lua_istable(L, -1) ? lua_objlen(L, -1) : 0;
+    if (length != 2 && length != 3) {
+      why = absl::StrCat(key, ": a list of two or three numbers expected, got ",
+                         lua_api::TypeNameAt(L, -1));
     } else {
-      for (int i = 1; i <= 2 && why.empty(); ++i) {
+      for (int i = 1; i <= static_cast<int>(length) && why.empty(); ++i) {
         lua_rawgeti(L, -1, i);
         double value = 0;
         why = lua_api::ReadNumber(L, -1, &value);
         if (why.empty() && !std::isfinite(value)) why = "finite number expected";
         if (!why.empty()) why = absl::StrCat(key, "[", i, "]: ", why);
-        (i == 1 ? *a : *b) = value;
+        if (i <= 2) (i == 1 ? *a : *b) = value;
         lua_pop(L, 1);
       }
     }
@@ -194,8 +200,15 @@ NResultsOr RenderCustomView(lua_State* L) {
       tensor::Tensor::Zeros(tensor::DType::kUInt8, {height, width, 3}, lua_api::TensorAllocator(L));
   if (!view.ok()) return absl::StrCat("'game:renderCustomView': ", view.status().message());
   absl::StatusOr<std::byte*> pixels = view->data();
-  RenderFirstPerson(world->map(), world->pickups(), camera,
-                    Frame{reinterpret_cast<std::uint8_t*>(*pixels), nullptr, width, height});
+  const Frame frame{reinterpret_cast<std::uint8_t*>(*pixels), nullptr, width, height};
+  // A camera looking straight down (or up: DeepMind Lab's pitch grows
+  // downwards, ours upwards) sees the whole map from above, as DeepMind
+  // Lab's top-down debug camera does.
+  if (std::abs(camera.pitch) >= kStraightDownDegrees) {
+    RenderTopDown(world->map(), world->pickups(), world->pose(), frame);
+  } else {
+    RenderFirstPerson(world->map(), world->pickups(), camera, frame);
+  }
   lua_api::LuaTensor::Push(L, *std::move(view));
   return 1;
 }

@@ -143,13 +143,14 @@ absl::StatusOr<std::optional<PickupClass>> CreatePickup(Level& level,
           lua_pop(L, 1);
           if (why.empty() && !std::isfinite(*value)) why = "finite number expected";
           if (!why.empty()) {
-            return absl::InvalidArgumentError(
-                absl::StrCat("the pickup for '", class_name, "': ", key, ": ", why));
+            return absl::InvalidArgumentError(absl::StrCat("returned a pickup for '", class_name,
+                                                           "' whose ", key,
+                                                           " is not a finite number (", why, ")"));
           }
         }
         if (type != kRewardType && type != kGoalType) {
           return absl::UnimplementedError(
-              absl::StrCat("the pickup for '", class_name, "' has type ", type,
+              absl::StrCat("returned a pickup for '", class_name, "' of type ", type,
                            "; the maze has pickups.type.REWARD (9) and GOAL (10) only"));
         }
         made = PickupClass{type == kGoalType ? PickupKind::kGoal : PickupKind::kReward, quantity};

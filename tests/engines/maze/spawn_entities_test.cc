@@ -1,0 +1,238 @@
+// DeepMind Lab's spawn-entity model on the maze host, through the engine:
+// pickups of the level's classes (createPickup), canPickup and pickup with
+// their overrides and respawns, the spawn variables id, count and wait,
+// doors opened or shut by spawn variables, and what is an error.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine_plugin/engine.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/engine_plugin/engine_test_support.h"
+
+namespace engine_plugin {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A corridor east: the player at x 1.5 faces five pickups at x 2.5 ... 6.5
+// (the last a goal) and walks at 3 cells a second.
+constexpr char kCorridor[] = R"(
+function api:nextMap()
+  api.maps = (api.maps or 0) + 1
+  return "*********\n*PAAAAG *\n*********\n"
+end
+function api:readProperty(key)
+  if key == 'maps' then return tostring(api.maps) end
+  return api.log[key] and table.concat(api.log[key], ' ') or ''
+end
+api.log = {}
+local function log(key, value)
+  api.log[key] = api.log[key] or {}
+  table.insert(api.log[key], tostring(value))
+end
+-- The pickup at x = (n + 1.5) cells is number n.
+local function number(spawnVars) return (tonumber(spawnVars.origin:match('^(%S+)')) - 150) / 100 end
+)";
+
+// Walks east for `frames` frames and returns each frame's nonzero reward.
+std::vector<double> WalkEast(Engine& engine, int frames) {
+  engine.Act(Forward());
+  std::vector<double> rewards;
+  for (int frame = 0; frame < frames; ++frame) {
+    double reward = 0;
+    absl::StatusOr<EpisodeStatus> status = engine.Advance(1, &reward);
+    EXPECT_TRUE(status.ok()) << status.status();
+    if (!status.ok()) break;
+    if (reward != 0) rewards.push_back(reward);
+  }
+  return rewards;
+}
+
+std::string Property(Engine& engine, const std::string& key) {
+  std::string value;
+  EXPECT_EQ(*engine.ReadProperty(key, &value), PropertyResult::kSuccess) << key;
+  return value;
+}
+
+std::unique_ptr<Engine> StartLevel(const std::string& name, const std::string& body) {
+  std::unique_ptr<Engine> engine = InitEngine(
+      WriteLevel(name, absl::StrCat("local api = {}\n", kCorridor, body, "\nreturn api")));
+  if (engine == nullptr) return nullptr;
+  const absl::Status started = engine->Start(0, 0);
+  EXPECT_TRUE(started.ok()) << started;
+  return started.ok() ? std::move(engine) : nullptr;
+}
+
+TEST(SpawnEntitiesTest, CreatePickupGivesEachClassItsQuantityAndType) {
+  std::unique_ptr<Engine> engine = StartLevel("classes", R"(
+local CLASSES = {'lemon_reward', 'strawberry_reward', 'apple_reward', 'apple_reward'}
+function api:updateSpawnVars(v)
+  if v.classname == 'apple_reward' then v.classname = CLASSES[number(v)] end
+  if v.classname == 'goal' then v.classname = 'watermelon_goal' end
+  return v
+end
+local PICKUPS = {
+  lemon_reward = {name = 'Lemon', classname = 'lemon_reward', model = 'm', quantity = -1, type = 9},
+  strawberry_reward = {name = 'S', classname = 'strawberry_reward', model = 'm', quantity = 2,
+                       type = 9},
+  watermelon_goal = {name = 'W', classname = 'watermelon_goal', model = 'm', quantity = 20,
+                     type = 10},
+}
+function api:createPickup(className)
+  log('created', className)
+  return PICKUPS[className]
+end
+)");
+  ASSERT_NE(engine, nullptr);
+  // One createPickup per class; apple_reward falls back to the maze's own.
+  EXPECT_EQ(Property(*engine, "created"),
+            "lemon_reward strawberry_reward apple_reward watermelon_goal");
+  // The goal at frame 90 (x 6 is within reach of 6.5) reloads the map.
+  EXPECT_THAT(WalkEast(*engine, 95), ::testing::ElementsAre(-1.0, 2.0, 1.0, 1.0, 20.0));
+  EXPECT_EQ(Property(*engine, "maps"), "2") << "a GOAL ends the map";
+}
+
+TEST(SpawnEntitiesTest, CanPickupAndPickupOverrideWhatATouchDoes) {
+  std::unique_ptr<Engine> engine = StartLevel("overrides", R"(
+function api:updateSpawnVars(v)
+  if v.classname == 'info_player_start' then return v end
+  local n = number(v)
+  v.id = tostring(n)
+  if n == 4 then v.wait = '0.05' end   -- shows again 3 frames after each take
+  if n == 5 then v.count = '7' end
+  return v
+end
+function api:canPickup(id, player)
+  log('can' .. id, player)
+  return id ~= 1                       -- 1 stays where it is
+end
+function api:pickup(id, player)
+  log('took' .. id, player)
+  if id == 2 then return 0 end         -- not taken at all
+  if id == 3 then return 100 end       -- taken, no reward, back in 100 s
+end
+)");
+  ASSERT_NE(engine, nullptr);
+  const std::vector<double> rewards = WalkEast(*engine, 120);
+  // 4 is taken, then back while the player still touches it, and again;
+  // then the goal's count. 1, 2 and 3 gave nothing.
+  ASSERT_GE(rewards.size(), 3u);
+  EXPECT_EQ(rewards.back(), 7);
+  for (std::size_t i = 0; i + 1 < rewards.size(); ++i) EXPECT_EQ(rewards[i], 1) << i;
+  EXPECT_THAT(Property(*engine, "can1"), HasSubstr("1 1 1"));  // every frame it touches
+  EXPECT_EQ(Property(*engine, "took1"), "") << "pickup is not called for a refused pickup";
+  EXPECT_THAT(Property(*engine, "took2"), HasSubstr("1 1 1"));  // 0: still there each frame
+  EXPECT_EQ(Property(*engine, "took3"), "1");
+  EXPECT_EQ(Property(*engine, "took5"), "1");
+}
+
+TEST(SpawnEntitiesTest, PickupsWithoutAnIdNeverCallTheLevel) {
+  std::unique_ptr<Engine> engine = StartLevel("no_ids", R"(
+function api:canPickup() error('canPickup without an id') end
+function api:pickup() error('pickup without an id') end
+)");
+  ASSERT_NE(engine, nullptr);
+  EXPECT_THAT(WalkEast(*engine, 95), ::testing::ElementsAre(1.0, 1.0, 1.0, 1.0, 10.0));
+}
+
+TEST(SpawnEntitiesTest, BadEntitiesAreErrorsNamingThem) {
+  const struct {
+    std::string body;
+    std::string says;
+  } cases[] = {
+      {"function api:updateSpawnVars(v) if v.classname == 'apple_reward' then "
+       "v.classname = 'rocket' end return v end",
+       "entity 'rocket' at '250 150 0': not a class the maze has"},
+      {"function api:createPickup(c) return {quantity = 1, type = 1} end",
+       "'createPickup' returned a pickup for 'apple_reward' of type 1; the maze has "
+       "pickups.type.REWARD (9) and GOAL (10) only"},
+      {"function api:createPickup(c) return {type = 9} end",
+       "'createPickup' returned a pickup for 'apple_reward' whose quantity is not a finite number "
+       "(number expected, got nil)"},
+      {"function api:createPickup(c) return 'apple' end",
+       "must return a pickup (a table) or nil, not string"},
+      {"function api:updateSpawnVars(v) v.id = 'x' return v end",
+       "spawn variable 'id' is 'x', not a finite number"},
+      {"function api:updateSpawnVars(v) v.id = '1.5' return v end",
+       "spawn variable 'id' must be an integer"},
+      {"function api:updateSpawnVars(v) v.wait = {} return v end",
+       "spawn variable 'wait' must be a string, not table"},
+      {"function api:updateSpawnVars(v) return {origin = v.origin} end",
+       "the spawn variables have no classname"},
+      {"function api:updateSpawnVars(v) v.origin = '9999 150 0' return v end",
+       "lies outside the map"},
+      {"function api:updateSpawnVars(v) v.origin = '50 150 0' return v end", "lies inside a wall"},
+      {"function api:updateSpawnVars(v) v.origin = 'here' return v end",
+       "an origin 'x y z' of three numbers expected"},
+      {"function api:updateSpawnVars(v) if v.classname ~= 'info_player_start' then return v end "
+       "end",
+       "no spawn point (info_player_start) is left in the map"},
+  };
+  for (const auto& [body, says] : cases) {
+    SCOPED_TRACE(body);
+    std::unique_ptr<Engine> engine = InitEngine(WriteLevel(
+        "bad_entities", absl::StrCat("local api = {}\n", kCorridor, body, "\nreturn api")));
+    ASSERT_NE(engine, nullptr);
+    const absl::Status started = engine->Start(0, 0);
+    EXPECT_FALSE(started.ok());
+    EXPECT_THAT(std::string(started.message()), HasSubstr(says));
+    EXPECT_THAT(std::string(started.message()), HasSubstr("the level's map"));
+  }
+}
+
+// A door 'I' between the player and a goal.
+constexpr char kDoorLevel[] = R"(
+local api = {vars = {}}
+function api:nextMap() return "*******\n*P I G*\n*******\n" end
+function api:readProperty() return table.concat(api.vars, '; ') end
+function api:updateSpawnVars(v)
+  if v.classname == 'func_door' or v.classname == 'trigger_multiple' then
+    local keys = {}
+    for key, value in pairs(v) do keys[#keys + 1] = key .. '=' .. value end
+    table.sort(keys)
+    api.vars[#api.vars + 1] = table.concat(keys, ',')
+  end
+  %s
+end
+return api
+)";
+
+TEST(SpawnEntitiesTest, DoorsOpenOrShutAsTheirSpawnVariablesSay) {
+  const struct {
+    const char* update;  // the rest of updateSpawnVars
+    bool passes;
+  } cases[] = {
+      {"return v", true},  // its triggers open it as the player comes
+      {"if v.classname == 'trigger_multiple' then return nil end return v", false},  // shut
+      {"if v.classname == 'trigger_multiple' then return nil end "
+       "if v.classname == 'func_door' then v.spawnflags = '1' end return v",
+       true},                                                                // START_OPEN
+      {"if v.classname == 'func_door' then return nil end return v", true},  // no door
+  };
+  for (const auto& [update, passes] : cases) {
+    SCOPED_TRACE(update);
+    char source[2048];
+    std::snprintf(source, sizeof source, kDoorLevel, update);
+    std::unique_ptr<Engine> engine = InitEngine(WriteLevel("door", source));
+    ASSERT_NE(engine, nullptr);
+    ASSERT_TRUE(engine->Start(0, 0).ok());
+    // DeepMind Lab's door: named by its column and its row from the bottom,
+    // with a trigger on each side.
+    EXPECT_EQ(Property(*engine, ""),
+              "angle=90,classname=func_door,targetname=door_3_1; "
+              "classname=trigger_multiple,target=door_3_1,wait=1; "
+              "classname=trigger_multiple,target=door_3_1,wait=1");
+    const std::vector<double> rewards = WalkEast(*engine, 90);
+    EXPECT_EQ(rewards, passes ? std::vector<double>{10} : std::vector<double>{});
+    if (!passes) {
+      // Stopped by the door's face at x = 3.
+      EXPECT_LE(MazeWorldOf(*engine)->pose().position.x, 3.0 - World::kPlayerRadius + 1e-9);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace engine_plugin
