@@ -180,9 +180,13 @@ absl::Status ValidateMazeOptions(const MazeOptions& options, OptionNames names) 
         std::tuple{options.room_object_count, name("room_object_count", "roomObjectCount"),
                    options.object, "object"}}) {
     if (count < 0) return bad(count_name, " must be >= 0, got ", count);
-    if (character == 0 || std::string_view("PAG").find(character) == std::string_view::npos) {
+    // Any character on floor, as DeepMind Lab's 'O' objects.
+    const bool on_floor = character > ' ' && character <= '~' &&
+                          std::string_view("*IH").find(character) == std::string_view::npos;
+    if (!on_floor) {
       return bad(character_name, " '", std::string(1, character),
-                 "' is not an entity a maze layer holds ('P', 'A' or 'G')");
+                 "' must be a printable character other than ' ', '*', 'I' and 'H' (which are "
+                 "floor, wall and doors)");
     }
   }
   if (options.apples < 0) return bad("apples must be >= 0, got ", options.apples);

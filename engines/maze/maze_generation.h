@@ -66,7 +66,8 @@ struct MazeOptions {
   // DeepMind Lab's room entities: in every room, up to room_spawn_count
   // `spawn` and then up to room_object_count `object` characters, each on
   // its own floor cell of the room drawn uniformly (fewer where the room
-  // has fewer). Counts >= 0; the characters are entities a layer holds.
+  // has fewer). Counts >= 0; the characters are printable, other than
+  // ' ', '*', 'I' and 'H' (DeepMind Lab's explore levels use 'O').
   int room_spawn_count = 0;
   char spawn = 'P';
   int room_object_count = 0;

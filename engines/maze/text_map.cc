@@ -16,10 +16,12 @@ namespace {
 
 constexpr char kNoVariation = '.';
 
-bool IsEntity(char c) {
-  return c == '*' || c == ' ' || c == 'P' || c == 'A' || c == 'G' || c == 'I' || c == 'H';
-}
-constexpr char kEntityCharacters[] = "'*', ' ', 'P', 'A', 'G', 'I' or 'H'";
+// As in DeepMind Lab, any character may stand in the entity layer; the
+// ones the maze does not give a meaning are floor. Only printable ASCII is
+// taken, so that a tab or a stray byte is an error rather than floor.
+bool IsEntity(char c) { return c >= ' ' && c <= '~'; }
+constexpr char kEntityCharacters[] =
+    "a printable ASCII character ('*' wall; 'P', 'A', 'G', 'I', 'H' and any other on floor)";
 bool IsLetter(char c) { return c >= 'A' && c <= 'Z'; }
 
 // The character as a C literal would spell it, so that a tab or a stray

@@ -4,8 +4,11 @@
 //   entity layer      '*' wall, ' ' floor, 'P' spawn, 'A' apple (+1),
 //                     'G' goal (+10), 'I' a door in a wall running north-
 //                     south (passage east-west), 'H' one in a wall running
-//                     east-west. Other characters are an error. A door is
-//                     closed (solid) until OpenDoor opens it.
+//                     east-west. Any other printable character is floor,
+//                     as in DeepMind Lab (where a level's map_maker
+//                     callback gives it a meaning); anything else is an
+//                     error. A door is closed (solid) until OpenDoor opens
+//                     it.
 //   variations layer  a letter 'A'..'Z' colours the cell's region (its
 //                     walls, in the renderer); '.', ' ' or a missing
 //                     character means no variation.
@@ -71,7 +74,7 @@ class MapLayers {
   int rows() const { return rows_; }
   int cols() const { return cols_; }
 
-  // '*', ' ', 'P', 'A', 'G', 'I' or 'H'.
+  // A printable character: '*' is wall.
   char Entity(int row, int col) const;
   // 'A'..'Z', or '.' for none.
   char Variation(int row, int col) const;

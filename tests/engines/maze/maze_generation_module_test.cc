@@ -214,9 +214,10 @@ TEST_F(MazeGenerationModuleTest, ConstructorErrorsNameTheFunctionAndTheOption) {
             "bad argument #1 to 'mazeGeneration' (height: integer expected, got number inf)");
   EXPECT_EQ(Run("mg.mazeGeneration{entity = 7}"),
             "bad argument #1 to 'mazeGeneration' (entity: string expected, got number 7)");
-  EXPECT_EQ(Run("mg.mazeGeneration{entity = '*P*\\n*x*'}"),
+  EXPECT_EQ(Run("mg.mazeGeneration{entity = '*P*\\n*\\t*'}"),
             "bad argument #1 to 'mazeGeneration' (entity layer line 2, column 2: unknown "
-            "character 'x'; expected '*', ' ', 'P', 'A', 'G', 'I' or 'H')");
+            "character '\\t'; expected a printable ASCII character ('*' wall; 'P', 'A', 'G', "
+            "'I', 'H' and any other on floor))");
   EXPECT_EQ(Run("mg.mazeGeneration{entity = '*P*', variations = 'a'}"),
             "bad argument #1 to 'mazeGeneration' (variations layer line 1, column 1: unknown "
             "character 'a'; expected 'A'..'Z', '.' or ' ')");
@@ -259,9 +260,13 @@ TEST_F(MazeGenerationModuleTest, RandomMazeErrorsUseTheLuaOptionNames) {
   EXPECT_EQ(Run("mg.randomMazeGeneration{spawn = 'PP'}"),
             "bad argument #1 to 'randomMazeGeneration' (spawn: one character expected, got "
             "'PP')");
-  EXPECT_EQ(Run("mg.randomMazeGeneration{object = 'O', roomObjectCount = 1}"),
-            "bad argument #1 to 'randomMazeGeneration' (object 'O' is not an entity a maze "
-            "layer holds ('P', 'A' or 'G'))");
+  EXPECT_EQ(Run("mg.randomMazeGeneration{object = '*', roomObjectCount = 1}"),
+            "bad argument #1 to 'randomMazeGeneration' (object '*' must be a printable character "
+            "other than ' ', '*', 'I' and 'H' (which are floor, wall and doors))");
+  // DeepMind Lab's explore factories place 'O' objects.
+  EXPECT_EQ(Run("assert(mg.randomMazeGeneration{seed = 1, maxRooms = 1, object = 'O', "
+                "roomObjectCount = 2}:entityLayer():find('O'))"),
+            "");
   EXPECT_EQ(Run("mg.randomMazeGeneration{height = 3, width = 3, apples = 1}"),
             "bad argument #1 to 'randomMazeGeneration' (spawns + apples + goal = 2 exceed the 1 "
             "floor cells that every 3 x 3 maze has)");
@@ -279,9 +284,9 @@ TEST_F(MazeGenerationModuleTest, MethodErrorsNameTheMethodAndTheArgument) {
             "bad argument #1 to 'setEntityCell' (row 4 is outside [1, 3])");
   EXPECT_EQ(Run("maze:setEntityCell(1, 1/0, 'P')"),
             "bad argument #2 to 'setEntityCell' (integer expected, got number inf)");
-  EXPECT_EQ(Run("maze:setEntityCell(1, 1, 'x')"),
-            "bad argument #3 to 'setEntityCell' (unknown entity 'x'; expected '*', ' ', 'P', "
-            "'A', 'G', 'I' or 'H')");
+  EXPECT_EQ(Run("maze:setEntityCell(1, 1, '\\n')"),
+            "bad argument #3 to 'setEntityCell' (unknown entity '\\n'; expected a printable "
+            "ASCII character ('*' wall; 'P', 'A', 'G', 'I', 'H' and any other on floor))");
   EXPECT_EQ(Run("maze:setEntityCell(1, 1, 'PP')"),
             "bad argument #3 to 'setEntityCell' (one character expected, got a string of "
             "length 2)");

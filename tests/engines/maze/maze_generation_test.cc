@@ -467,8 +467,9 @@ TEST(ValidateMazeOptionsTest, EachBadOptionIsNamed) {
       {{.room_spawn_count = -1},
        "room_spawn_count must be >= 0, got -1",
        "roomSpawnCount must be >= 0, got -1"},
-      {{.object = 'O'},
-       "object 'O' is not an entity a maze layer holds ('P', 'A' or 'G')",
+      {{.object = 'I'},
+       "object 'I' must be a printable character other than ' ', '*', 'I' and 'H' (which are "
+       "floor, wall and doors)",
        nullptr},
       {{.apples = 2147483647, .spawns = 2147483647},
        "spawns + apples + goal = 4294967294 exceed the 49 floor cells that every 11 x 11 maze "

@@ -144,13 +144,25 @@ TEST(TextMapTest, CellAtFarOutsideStaysOutside) {
 }
 
 TEST(TextMapTest, UnknownEntityNamesLineColumnAndCharacter) {
-  EXPECT_EQ(ParseError("*****\n*P x*\n*****\n"),
-            "entity layer line 2, column 4: unknown character 'x'; "
-            "expected '*', ' ', 'P', 'A', 'G', 'I' or 'H'");
+  EXPECT_EQ(ParseError("*****\n*P \x01*\n*****\n"),
+            "entity layer line 2, column 4: unknown character '\\x01'; expected a printable "
+            "ASCII character ('*' wall; 'P', 'A', 'G', 'I', 'H' and any other on floor)");
   EXPECT_THAT(ParseError("*P\t*\n"), HasSubstr("line 1, column 3: unknown character '\\t'"));
   EXPECT_THAT(ParseError("*P*\r*\n"), HasSubstr("line 1, column 4: unknown character '\\r'"))
       << "only a '\\r' before '\\n' ends a line";
-  EXPECT_THAT(ParseError("*P*a\n"), HasSubstr("unknown character 'a'")) << "letters are case-sensitive";
+}
+
+// As in DeepMind Lab: any other printable character is floor, without an
+// entity (a level's map_maker callback gives such characters a meaning).
+TEST(TextMapTest, OtherPrintableCharactersAreFloor) {
+  absl::StatusOr<TextMap> map = TextMap::Parse("O....O\n..PP..\nOx~.aO\n");
+  ASSERT_TRUE(map.ok()) << map.status();
+  for (int row = 0; row < 3; ++row) {
+    for (int col = 0; col < 6; ++col) EXPECT_FALSE(map->IsWall(row, col)) << row << ", " << col;
+  }
+  EXPECT_EQ(map->spawns().size(), 2u);
+  EXPECT_TRUE(map->pickups().empty());
+  EXPECT_EQ(map->EntityLayer(), "O....O\n..PP..\nOx~.aO\n");
 }
 
 TEST(TextMapTest, UnknownVariationNamesLineColumnAndCharacter) {
@@ -264,9 +276,8 @@ TEST(MapLayersTest, ParseNeedsNoSpawn) {
   EXPECT_EQ(layers->Variation(0, 1), '.');
   EXPECT_EQ(layers->Entity(5, 5), '*') << "outside is wall";
   EXPECT_EQ(layers->Variation(-1, 0), '.');
-  EXPECT_EQ(MapLayers::Parse("*x*").status().message(),
-            "entity layer line 1, column 2: unknown character 'x'; "
-            "expected '*', ' ', 'P', 'A', 'G', 'I' or 'H'");
+  EXPECT_THAT(std::string(MapLayers::Parse("*\x7f*").status().message()),
+              HasSubstr("entity layer line 1, column 2: unknown character '\\x7f'"));
 }
 
 TEST(MapLayersTest, WallsThenEditBecomesAPlayableMap) {
@@ -292,8 +303,9 @@ TEST(MapLayersTest, EditErrorsNameTheCellOrTheCharacter) {
   ASSERT_TRUE(layers.ok()) << layers.status();
   EXPECT_EQ(layers->SetEntity(3, 0, 'P').message(), "cell (3, 0) is outside the 3 x 4 map");
   EXPECT_EQ(layers->SetVariation(0, -1, 'A').message(), "cell (0, -1) is outside the 3 x 4 map");
-  EXPECT_EQ(layers->SetEntity(0, 0, 'x').message(),
-            "unknown entity 'x'; expected '*', ' ', 'P', 'A', 'G', 'I' or 'H'");
+  EXPECT_EQ(layers->SetEntity(0, 0, '\n').message(),
+            "unknown entity '\\n'; expected a printable ASCII character ('*' wall; 'P', 'A', "
+            "'G', 'I', 'H' and any other on floor)");
   EXPECT_EQ(layers->SetVariation(0, 0, 'a').message(),
             "unknown variation 'a'; expected 'A'..'Z', '.' or ' '");
   EXPECT_EQ(layers->EntityLayer(), "****\n****\n****\n") << "a failed edit changes nothing";
