@@ -106,7 +106,39 @@ NResultsOr MakeEntityIn(lua_State* L, const char* function, bool spawn_point) {
   return 1;
 }
 
+// maker:makeDoor{i =, j =, isEastWest =} and maker:makeFenceDoor{...}: a
+// door in cell (i, j), 'I' (isEastWest) or 'H', as DeepMind Lab's default
+// handler makes for those characters. The maze draws both kinds alike.
+NResultsOr MakeDoorIn(lua_State* L, const char* function) {
+  if (!lua_istable(L, 2)) {
+    return ArgumentError(function, 1, lua_api::Expected(L, 2, "table"));
+  }
+  double position[2];
+  const char* keys[2] = {"i", "j"};
+  for (int k = 0; k < 2; ++k) {
+    lua_api::PushRawField(L, 2, keys[k]);
+    std::string why = lua_api::ReadNumber(L, -1, &position[k]);
+    lua_pop(L, 1);
+    if (why.empty() && !std::isfinite(position[k])) why = "finite number expected";
+    if (!why.empty()) return ArgumentError(function, 1, absl::StrCat(keys[k], ": ", why));
+  }
+  lua_api::PushRawField(L, 2, "isEastWest");
+  const bool east_west = lua_toboolean(L, -1) != 0;
+  lua_pop(L, 1);
+  const double rows = lua_tonumber(L, lua_upvalueindex(1));
+  char origin[96];
+  std::snprintf(origin, sizeof origin, "%.17g %.17g 0", (position[1] + 0.5) * kGameUnitsPerCell,
+                (rows - position[0] - 0.5) * kGameUnitsPerCell);
+  SpawnEntity door;
+  door.vars = {{"classname", "func_door"}, {"origin", origin}, {"angle", east_west ? "90" : "0"}};
+  const std::string text = EntityText(door);
+  lua_pushlstring(L, text.data(), text.size());
+  return 1;
+}
+
 NResultsOr MakeEntity(lua_State* L) { return MakeEntityIn(L, "makeEntity", false); }
+NResultsOr MakeDoor(lua_State* L) { return MakeDoorIn(L, "makeDoor"); }
+NResultsOr MakeFenceDoor(lua_State* L) { return MakeDoorIn(L, "makeFenceDoor"); }
 NResultsOr MakeSpawnPoint(lua_State* L) { return MakeEntityIn(L, "makeSpawnPoint", true); }
 
 // Places the entity `text` (made by a maker) into `rows` (a spawn point,
@@ -131,6 +163,10 @@ std::string PlaceEntity(const std::string& text, std::vector<std::string>* rows,
   entity->cell = {static_cast<int>(row), static_cast<int>(col)};
   if (entity->class_name() == "info_player_start") {
     at = 'P';
+  } else if (entity->class_name() == "func_door") {
+    // A door is a cell of the map: the map's own door entities come of it.
+    const std::string* angle = entity->Find("angle");
+    at = angle != nullptr && *angle == "90" ? 'I' : 'H';
   } else {
     entities->push_back(*std::move(entity));
   }
@@ -212,13 +248,16 @@ NResultsOr MapFromTextLevel(lua_State* L) {
   std::vector<std::string> rows = absl::StrSplit(entity_layer, '\n');
   while (!rows.empty() && rows.back().empty()) rows.pop_back();
   // The maker handed to the callback: 4.
-  lua_createtable(L, 0, 2);
-  lua_pushnumber(L, static_cast<lua_Number>(rows.size()));
-  lua_pushcclosure(L, &lua_api::Raising<&MakeEntity>, 1);
-  lua_setfield(L, -2, "makeEntity");
-  lua_pushnumber(L, static_cast<lua_Number>(rows.size()));
-  lua_pushcclosure(L, &lua_api::Raising<&MakeSpawnPoint>, 1);
-  lua_setfield(L, -2, "makeSpawnPoint");
+  lua_createtable(L, 0, 4);
+  for (const auto& [name, function] :
+       {std::pair{"makeEntity", &lua_api::Raising<&MakeEntity>},
+        std::pair{"makeSpawnPoint", &lua_api::Raising<&MakeSpawnPoint>},
+        std::pair{"makeDoor", &lua_api::Raising<&MakeDoor>},
+        std::pair{"makeFenceDoor", &lua_api::Raising<&MakeFenceDoor>}}) {
+    lua_pushnumber(L, static_cast<lua_Number>(rows.size()));
+    lua_pushcclosure(L, function, 1);
+    lua_setfield(L, -2, name);
+  }
   // Entities are placed into a copy, so a callback's entity never changes
   // the characters later callbacks see.
   std::vector<std::string> placed = rows;

@@ -15,6 +15,8 @@
 //       allowBots) are accepted and have no effect here.
 //   maker:makeEntity{i = row, j = col, classname = name}
 //   maker:makeSpawnPoint{i = row, j = col}
+//   maker:makeDoor{i = row, j = col, isEastWest = b}, maker:makeFenceDoor{...}
+//       (a door 'I' if isEastWest, else 'H'; both drawn alike)
 //       An entity at the centre of cell (i, j), with `attributes` (its
 //       other spawn variables, strings or numbers), as the string DeepMind
 //       Lab writes into a .map file. The map loads it as spawn_entities.h
@@ -41,7 +43,6 @@
 #include <vector>
 
 #include "engines/maze/spawn_entities.h"
-
 #include "lua_api/lua.h"
 #include "lua_api/tensor_limits.h"
 
@@ -50,7 +51,7 @@ namespace maze {
 struct MadeMap {
   std::string entity_layer;  // walls, floor, spawn points and doors
   std::string variations_layer;
-  std::vector<SpawnEntity> entities;  // the rest of what the callback made
+  std::vector<SpawnEntity> entities;   // the rest of what the callback made
   lua_api::TensorMemoryCharge charge;  // the layers' and entities' bytes
 };
 

@@ -99,8 +99,7 @@ enum class OptionNames { kCpp, kLua };
 // seed: that bounds spawns + apples + goal.
 // Example: ValidateMazeOptions({.height = 12}) is "height must be odd and
 // in [3, 1023], got 12".
-absl::Status ValidateMazeOptions(const MazeOptions& options,
-                                 OptionNames names = OptionNames::kCpp);
+absl::Status ValidateMazeOptions(const MazeOptions& options, OptionNames names = OptionNames::kCpp);
 
 // The maze that `options` describe, or ValidateMazeOptions' error.
 absl::StatusOr<MapLayers> GenerateMaze(const MazeOptions& options);

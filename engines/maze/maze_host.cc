@@ -32,6 +32,9 @@ using engine_plugin::ObservationValue;
 enum Observation { kRgb, kRgbd, kPosTrans, kPosRot, kTopDown };
 
 constexpr int kMaxFrameExtent = 4096;
+// How close (cells) the player's circle comes to a shut door to touch its
+// triggers: collision stops it a hair from the door's face.
+constexpr double kTriggerReach = 0.05;
 // RGBD_INTERLEAVED's depth byte: 1/16 cell per step, saturating at 255
 // (16 cells and beyond).
 constexpr float kDepthStepsPerCell = 16;
@@ -169,6 +172,55 @@ absl::StatusOr<std::optional<double>> PickupOverride(Level& level, int spawn_id)
   return respawn;
 }
 
+// The level's canTrigger(spawnId, targetName, playerId): whether the
+// trigger fires (true without the callback). As in DeepMind Lab, it must
+// answer true or false.
+absl::StatusOr<bool> CanTrigger(Level& level, const DoorTrigger& trigger) {
+  bool can = true;
+  absl::StatusOr<bool> called = level.Call(
+      "canTrigger", 1,
+      [&](lua_State* L) {
+        lua_pushinteger(L, trigger.spawn_id);
+        lua_pushlstring(L, trigger.target.data(), trigger.target.size());
+        lua_pushinteger(L, 1);
+        return 3;
+      },
+      [&](lua_State* L, int first) {
+        if (!lua_isboolean(L, first)) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("must return true or false, not ", lua_api::TypeNameAt(L, first)));
+        }
+        can = lua_toboolean(L, first) != 0;
+        return absl::OkStatus();
+      });
+  if (!called.ok()) return called.status();
+  return can;
+}
+
+// The level's trigger(spawnId, targetName, playerId): true replaces what
+// the trigger does (the door stays shut); nil or false lets it open.
+absl::StatusOr<bool> TriggerOverride(Level& level, const DoorTrigger& trigger) {
+  bool overridden = false;
+  absl::StatusOr<bool> called = level.Call(
+      "trigger", 1,
+      [&](lua_State* L) {
+        lua_pushinteger(L, trigger.spawn_id);
+        lua_pushlstring(L, trigger.target.data(), trigger.target.size());
+        lua_pushinteger(L, 1);
+        return 3;
+      },
+      [&](lua_State* L, int first) {
+        if (!lua_isnil(L, first) && !lua_isboolean(L, first)) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("must return true, false or nil, not ", lua_api::TypeNameAt(L, first)));
+        }
+        overridden = lua_toboolean(L, first) != 0;
+        return absl::OkStatus();
+      });
+  if (!called.ok()) return called.status();
+  return overridden;
+}
+
 const bool kRegistered = engine_plugin::RegisterHost(
     "maze", [] { return std::unique_ptr<engine_plugin::Host>(new MazeHost); });
 
@@ -265,6 +317,8 @@ absl::Status MazeHost::LoadMap(Level& level) {
   // the same on every platform (the modulo bias is below 2^-50).
   const WorldPoint start = placed->spawns[spawn_random_() % placed->spawns.size()];
   world_.emplace(*std::move(map), start, std::move(placed->pickups));
+  triggers_.clear();
+  for (DoorTrigger& trigger : placed->triggers) triggers_.push_back({std::move(trigger), 0});
   return absl::OkStatus();
 }
 
@@ -284,6 +338,7 @@ absl::Status MazeHost::Step(Level& level) {
   for (int id : world_->Step(actions_, 1.0 / fps_)) {
     if (absl::Status s = Collect(level, id); !s.ok()) return s;
   }
+  if (absl::Status s = FireTriggers(level); !s.ok()) return s;
   if (!map_finished_) return absl::OkStatus();
   map_finished_ = false;
   return LoadMap(level);
@@ -318,6 +373,33 @@ absl::Status MazeHost::Collect(Level& level, int id) {
   if (pickup.wait == -1) return absl::OkStatus();
   const double seconds = pickup.wait != 0 ? pickup.wait : respawn.value_or(-1);
   if (seconds > 0) world_->RespawnAfter(id, seconds);
+  return absl::OkStatus();
+}
+
+// DeepMind Lab's trigger_multiple, for the shut doors it targets: while
+// the player presses against the door, at most every `wait` seconds,
+// canTrigger may refuse and trigger may take over; otherwise the door
+// opens, for good (the maze's doors do not close again).
+absl::Status MazeHost::FireTriggers(Level& level) {
+  for (ArmedTrigger& armed : triggers_) {
+    const DoorTrigger& trigger = armed.trigger;
+    if (!world_->map().IsWall(trigger.door.row, trigger.door.col)) continue;  // open
+    if (world_->time() < armed.next_time || !world_->Touches(trigger.door, kTriggerReach)) {
+      continue;
+    }
+    // Each trigger lies on its side of the door.
+    const WorldPoint centre = world_->map().CellCentre(trigger.door);
+    const WorldPoint& player = world_->pose().position;
+    const bool beyond = trigger.across_x ? player.x > centre.x : player.y > centre.y;
+    if (beyond != (trigger.side == 1)) continue;
+    armed.next_time = world_->time() + trigger.wait;
+    absl::StatusOr<bool> can = CanTrigger(level, trigger);
+    if (!can.ok()) return can.status();
+    if (!*can) continue;
+    absl::StatusOr<bool> overridden = TriggerOverride(level, trigger);
+    if (!overridden.ok()) return overridden.status();
+    if (!*overridden) world_->OpenDoor(trigger.door);
+  }
   return absl::OkStatus();
 }
 

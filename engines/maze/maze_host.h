@@ -62,8 +62,8 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
   absl::Status Render(engine_plugin::Level& level, const tensor::Tensor& frame) override;
   absl::StatusOr<engine_plugin::ObservationValue> Observe(
       int index, engine_plugin::ObservationBuffers& buffers) override;
-  void ListProperties(absl::FunctionRef<void(absl::string_view, const std::string&)> visit)
-      const override;
+  void ListProperties(
+      absl::FunctionRef<void(absl::string_view, const std::string&)> visit) const override;
 
   // GameHost: the world of the current map; null before the first Start.
   const World* world() const override { return world_ ? &*world_ : nullptr; }
@@ -79,6 +79,7 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
  private:
   absl::Status LoadMap(engine_plugin::Level& level);
   absl::Status Collect(engine_plugin::Level& level, int id);
+  absl::Status FireTriggers(engine_plugin::Level& level);
 
   int width_ = 84;
   int height_ = 84;
@@ -88,7 +89,12 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
 
   std::optional<World> world_;
   MadeMaps made_maps_;  // by dmlab.system.map_maker, for nextMap to name
-  MapText loaded_;  // the map last loaded, for nextMap's '' (the same again)
+  MapText loaded_;      // the map last loaded, for nextMap's '' (the same again)
+  struct ArmedTrigger {
+    DoorTrigger trigger;
+    double next_time;  // map time (World::time) from which it may fire again
+  };
+  std::vector<ArmedTrigger> triggers_;  // of the current map's shut doors
   std::mt19937_64 spawn_random_;
   Actions actions_{};
   bool map_finished_ = false;

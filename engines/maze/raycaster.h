@@ -30,8 +30,8 @@ namespace maze {
 
 struct Camera {
   WorldPoint position;
-  double yaw = 0;     // degrees, as Pose
-  double pitch = 0;   // degrees, as Pose
+  double yaw = 0;              // degrees, as Pose
+  double pitch = 0;            // degrees, as Pose
   double horizontal_fov = 90;  // degrees
 
   static Camera Of(const Pose& pose) { return {pose.position, pose.yaw, pose.pitch}; }
@@ -47,8 +47,8 @@ struct Frame {
 inline constexpr float kFarDepth = 1e4f;
 
 // Draws what `camera` sees. Inactive pickups are not drawn.
-void RenderFirstPerson(const TextMap& map, absl::Span<const Pickup> pickups,
-                       const Camera& camera, const Frame& frame);
+void RenderFirstPerson(const TextMap& map, absl::Span<const Pickup> pickups, const Camera& camera,
+                       const Frame& frame);
 
 // Draws the whole map scaled to fit frame.rgb (frame.depth is ignored),
 // with the pickups and the player's position and heading.

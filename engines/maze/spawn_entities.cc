@@ -1,5 +1,6 @@
 #include "engines/maze/spawn_entities.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -299,7 +300,8 @@ absl::StatusOr<PlacedEntities> PlaceEntities(Level& level, const std::vector<Spa
   PlacedEntities placed;
   // Doors by name; a door not named by a kept func_door is gone (open).
   std::map<std::string, const SpawnEntity*> doors;
-  std::set<std::string> triggered;
+  std::vector<const SpawnEntity*> triggers;
+  std::map<std::string, int> triggers_of;  // by target, as placed
   std::map<std::string, std::optional<PickupClass>> classes;
   std::set<std::pair<int, int>> door_cells;
   for (const MapDoor& door : map->doors()) door_cells.insert({door.cell.row, door.cell.col});
@@ -321,7 +323,7 @@ absl::StatusOr<PlacedEntities> PlaceEntities(Level& level, const std::vector<Spa
       continue;
     }
     if (class_name == "trigger_multiple") {
-      if (const std::string* target = entity.Find("target")) triggered.insert(*target);
+      triggers.push_back(&entity);
       continue;
     }
     absl::StatusOr<WorldPoint> origin = OriginOf(entity, *map);
@@ -346,9 +348,22 @@ absl::StatusOr<PlacedEntities> PlaceEntities(Level& level, const std::vector<Spa
     if (!pickup.ok()) return pickup.status();
     placed.pickups.push_back(*std::move(pickup));
   }
-  // A shut door stays shut unless a trigger opens it as the player comes.
-  for (const auto& [name, door] : doors) {
-    if (triggered.count(name)) shut.erase({door->cell.row, door->cell.col});
+  // A shut door with a trigger opens when the trigger fires (the host's
+  // business); one without stays shut for good.
+  for (const SpawnEntity* trigger : triggers) {
+    const std::string* target = trigger->Find("target");
+    auto door = target == nullptr ? doors.end() : doors.find(*target);
+    if (door == doors.end()) continue;  // its door is open, or gone
+    absl::StatusOr<double> id = NumberVar(*trigger, "id", 0);
+    if (!id.ok()) return id.status();
+    // Quake III's trigger_multiple fires at most every `wait` seconds.
+    absl::StatusOr<double> wait = NumberVar(*trigger, "wait", 0.5);
+    if (!wait.ok()) return wait.status();
+    // A door's triggers come in pairs, west or south first (EntitiesOfMap).
+    const std::string* angle = door->second->Find("angle");
+    placed.triggers.push_back({door->second->cell, angle != nullptr && *angle == "90",
+                               triggers_of[*target]++ % 2, *target, static_cast<int>(*id),
+                               std::max(*wait, 0.0)});
   }
   for (const MapDoor& door : map->doors()) {
     if (!shut.count({door.cell.row, door.cell.col})) map->OpenDoor(door.cell);

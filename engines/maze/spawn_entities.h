@@ -15,9 +15,10 @@
 // Loading then runs, as DeepMind Lab does:
 //   1. UpdateSpawnVars: the level's updateSpawnVars(spawnVars) for each
 //      entity; it returns the table to keep (changed or not) or nil.
-//   2. PlaceEntities: spawn points; doors (open when spawnflags has bit 1,
-//      opening as the player reaches them while a trigger_multiple targets
-//      them, else shut for good); and every other class a pickup, which
+//   2. PlaceEntities: spawn points; doors (open when spawnflags has bit 1;
+//      else shut, for good unless a trigger_multiple targets them: then
+//      they open when the player reaches them and the trigger fires); and
+//      every other class a pickup, which
 //      the level's createPickup(classname) describes ({quantity =, type =
 //      pickups.type.REWARD (9) | GOAL (10), ...}), falling back to the
 //      maze's own apple_reward (a reward of 1) and goal (10). A pickup's
@@ -66,9 +67,21 @@ std::vector<SpawnEntity> EntitiesOfMap(const TextMap& map);
 // Step 1: the level's updateSpawnVars over `entities`, in order.
 absl::Status UpdateSpawnVars(engine_plugin::Level& level, std::vector<SpawnEntity>* entities);
 
+// A trigger_multiple of a shut door: the door opens when the player
+// reaches it and the level lets the trigger fire (canTrigger, trigger).
+struct DoorTrigger {
+  GridCell door;
+  bool across_x;       // the door's passage runs along x ('I') or y ('H')
+  int side;            // the half it lies in: 0 west or south, 1 east or north
+  std::string target;  // the door's targetname
+  int spawn_id;        // the trigger's spawn variable `id`, 0 for none
+  double wait;         // seconds between firings (Quake's default 0.5)
+};
+
 struct PlacedEntities {
   std::vector<WorldPoint> spawns;
   std::vector<Pickup> pickups;
+  std::vector<DoorTrigger> triggers;
 };
 
 // Step 2: opens the doors of *map that stay open and places the rest.

@@ -159,9 +159,9 @@ class TextMap {
 
   int rows_ = 0;
   int cols_ = 0;
-  std::vector<char> walls_;        // rows_ * cols_, 1 = wall
-  std::vector<char> variations_;   // rows_ * cols_, 0 or 'A'..'Z'
-  std::vector<char> entities_;     // rows_ * cols_, the entity layer padded
+  std::vector<char> walls_;       // rows_ * cols_, 1 = wall
+  std::vector<char> variations_;  // rows_ * cols_, 0 or 'A'..'Z'
+  std::vector<char> entities_;    // rows_ * cols_, the entity layer padded
   std::vector<GridCell> spawns_;
   std::vector<MapPickup> pickups_;
   std::vector<MapDoor> doors_;

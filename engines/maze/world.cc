@@ -93,6 +93,16 @@ std::vector<Pickup> World::PickupsOf(const TextMap& map) {
   return pickups;
 }
 
+bool World::Touches(GridCell cell, double reach) const {
+  // The square of cell (row, col): x in [col, col + 1), y in
+  // [rows - row - 1, rows - row).
+  const double left = cell.col, bottom = map_.rows() - cell.row - 1;
+  const double dx = std::max({0.0, left - pose_.position.x, pose_.position.x - (left + 1)});
+  const double dy = std::max({0.0, bottom - pose_.position.y, pose_.position.y - (bottom + 1)});
+  const double within = kPlayerRadius + reach;
+  return dx * dx + dy * dy <= within * within;
+}
+
 std::vector<int> World::Step(const Actions& actions, double seconds) {
   const int look_x = std::clamp(actions[kLookLeftRight], -kMaxLook, kMaxLook);
   const int look_y = std::clamp(actions[kLookDownUp], -kMaxLook, kMaxLook);

@@ -108,6 +108,14 @@ class World {
   void Restore(int id) { pickups_[id].active = true; }
   void RespawnAfter(int id, double seconds) { pickups_[id].respawn_at = time_ + seconds; }
 
+  // Seconds of Step on this map.
+  double time() const { return time_; }
+  // Whether the player presses against `cell`: its circle comes within
+  // `reach` of the cell's square.
+  bool Touches(GridCell cell, double reach) const;
+  // Opens a door of the map (TextMap::OpenDoor).
+  void OpenDoor(GridCell cell) { map_.OpenDoor(cell); }
+
   // Moves the player (tests, renderCustomView); no collision check.
   void set_pose(const Pose& pose) { pose_ = pose; }
 

@@ -103,16 +103,20 @@ TEST_F(MapMakerModuleTest, AttributesClassesAndDoorsAreKept) {
   ASSERT_EQ(Run(R"lua(
     map_maker:mapFromTextLevel{
         mapName = 'kept',
-        entityLayer = '*****\n*PLI*\n*****\n',
+        entityLayer = '*******\n*PLIDE*\n*******\n',
         callback = function(i, j, c, maker)
           if c == 'L' then
             return maker:makeEntity{i = i, j = j, classname = 'lemon_reward',
                                     attributes = {id = '3', wait = -1}}
           end
+          -- DeepMind Lab's fence doors and doors, of either orientation.
+          if c == 'D' then return maker:makeFenceDoor{i = i, j = j, isEastWest = false} end
+          if c == 'E' then return maker:makeDoor{i = i, j = j, isEastWest = true} end
         end}
   )lua"),
             "");
-  EXPECT_EQ(Layer("kept"), "*****\n*P I*\n*****\n");
+  // Doors are cells of the map; the map's door entities come of them.
+  EXPECT_EQ(Layer("kept"), "*******\n*P IHI*\n*******\n");
   EXPECT_EQ(Entities("kept"), "lemon_reward@250 150 0 id=3 wait=-1");
 }
 

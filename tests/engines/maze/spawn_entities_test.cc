@@ -205,7 +205,7 @@ TEST(SpawnEntitiesTest, DoorsOpenOrShutAsTheirSpawnVariablesSay) {
     const char* update;  // the rest of updateSpawnVars
     bool passes;
   } cases[] = {
-      {"return v", true},  // its triggers open it as the player comes
+      {"return v", true},  // its triggers open it when the player comes
       {"if v.classname == 'trigger_multiple' then return nil end return v", false},  // shut
       {"if v.classname == 'trigger_multiple' then return nil end "
        "if v.classname == 'func_door' then v.spawnflags = '1' end return v",
@@ -232,6 +232,76 @@ TEST(SpawnEntitiesTest, DoorsOpenOrShutAsTheirSpawnVariablesSay) {
       EXPECT_LE(MazeWorldOf(*engine)->pose().position.x, 3.0 - World::kPlayerRadius + 1e-9);
     }
   }
+}
+
+// A door 'I' with triggers (id 7, every half second) before a goal, and
+// the level's trigger callbacks.
+constexpr char kTriggerLevel[] = R"(
+local api = {log = {}}
+local function log(k, v) api.log[k] = (api.log[k] and api.log[k] .. ' ' or '') .. v end
+function api:nextMap() return "*******\n*P I G*\n*******\n" end
+function api:readProperty(k) return api.log[k] or '' end
+function api:updateSpawnVars(v)
+  if v.classname == 'trigger_multiple' then
+    v.wait = '0.5'
+    v.id = '7'
+  end
+  return v
+end
+%s
+return api
+)";
+
+std::unique_ptr<Engine> StartTriggerLevel(const char* callbacks) {
+  char source[2048];
+  std::snprintf(source, sizeof source, kTriggerLevel, callbacks);
+  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("triggers", source));
+  if (engine == nullptr || !engine->Start(0, 0).ok()) return nullptr;
+  return engine;
+}
+
+// A trigger fires while the player presses against its shut door, at most
+// every `wait` seconds: canTrigger may refuse, trigger may take over.
+TEST(SpawnEntitiesTest, CanTriggerMayRefuseUntilItAllows) {
+  std::unique_ptr<Engine> engine = StartTriggerLevel(R"(
+function api:canTrigger(id, target, player)
+  api.asks = (api.asks or 0) + 1
+  log('asked', id .. ' ' .. target .. ' ' .. player)
+  return api.asks > 2
+end
+function api:hasEpisodeFinished(seconds)
+  if api.asks and not api.first then api.first = seconds end
+  if api.asks == 3 and not api.third then api.third = seconds log('apart', api.third - api.first) end
+end
+)");
+  ASSERT_NE(engine, nullptr);
+  EXPECT_EQ(WalkEast(*engine, 150), std::vector<double>{10});
+  // Two refusals, 0.5 s apart each, then the door opened.
+  EXPECT_EQ(Property(*engine, "asked"), "7 door_3_1 1 7 door_3_1 1 7 door_3_1 1");
+  EXPECT_NEAR(std::stod(Property(*engine, "apart")), 1.0, 1.0 / 60 + 1e-9);
+}
+
+TEST(SpawnEntitiesTest, TriggerMayKeepTheDoorShut) {
+  std::unique_ptr<Engine> engine = StartTriggerLevel(R"(
+function api:trigger(id, target, player)
+  log('fired', target)
+  return true
+end
+)");
+  ASSERT_NE(engine, nullptr);
+  EXPECT_EQ(WalkEast(*engine, 150), std::vector<double>{});
+  EXPECT_THAT(Property(*engine, "fired"), HasSubstr("door_3_1 door_3_1"));  // again and again
+}
+
+TEST(SpawnEntitiesTest, CanTriggerMustAnswerTrueOrFalse) {
+  std::unique_ptr<Engine> engine = StartTriggerLevel("function api:canTrigger() end");
+  ASSERT_NE(engine, nullptr);
+  engine->Act(Forward());
+  double reward = 0;
+  absl::StatusOr<EpisodeStatus> status = engine->Advance(60, &reward);
+  ASSERT_FALSE(status.ok());
+  EXPECT_THAT(std::string(status.status().message()),
+              HasSubstr("'canTrigger' must return true or false, not nil"));
 }
 
 }  // namespace
