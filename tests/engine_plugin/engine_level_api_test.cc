@@ -101,7 +101,7 @@ TEST(EngineLevelApiTest, StartErrors) {
            {"function api:nextMap() return '../secret' end", "a map name"},
            {"function api:nextMap() return 'no_such_map' end", "no map named 'no_such_map'"},
            {"function api:nextMap() return '***\\n* *\\n***\\n' end", "spawn"},
-           {"function api:nextMap() return '*P?*\\n' end", "the level's map"},
+           {"function api:nextMap() return '*P\\t*\\n' end", "the level's map"},
        }) {
     absl::StatusOr<std::unique_ptr<Engine>> engine = Create(c.body);
     ASSERT_TRUE((*engine)->Init().ok());
