@@ -5,13 +5,15 @@
 // the sandbox, under the engine's limits and call path. The input bytes
 // are decisions (decisions.h) that write a level whose callbacks (init,
 // start, nextMap, hasEpisodeFinished, observeFrame, customObservation,
-// readProperty, writeProperty, updateSpawnVars, listProperty) run
+// readProperty, writeProperty, updateSpawnVars, createPickup, canPickup,
+// pickup, canTrigger, trigger, listProperty) run
 // statements aimed at the limits: loops, message handlers that loop
 // (xpcall), a replaced debug.traceback, huge ranks and expands in
 // printing, events and observations, tensor work over expanded views,
 // memory growth, val() of huge views, option tables whose __index errors,
 // and DeepMind Lab's modules (image files and scaling, made maps and
-// their callbacks, files by name, entities, matrices, visitFill). Then the decisions
+// their callbacks, doors and their triggers, pickups of any class, files
+// by name, entities, matrices, visitFill, visitRandomPath). Then the decisions
 // drive the host: start, advance, observation, retain, events, properties,
 // and listProperty visitors that call the engine back (read, write,
 // start, advance, observation).
@@ -130,23 +132,69 @@ constexpr const char* kStatements[] = {
     "V = maze_generation.mazeGeneration{height = 3, width = 3}:toWorldPos(2 ^ 62, -2 ^ 62)",
     "for i = 1, 1e9 do V = debug.getinfo(i) end",
     "V = debug.getinfo(1, 'f')",
+    "V = maze_generation.mazeGeneration{height = 63, width = 63} "
+    "V:visitRandomPath{seed = 1, from = {2, 2}, to = {62, 62}, wall = '', func = SPIN}",
+    "V = maze_generation.randomMazeGeneration{seed = 2, height = 63, width = 63, hasDoors = "
+    "true, object = '~', roomObjectCount = 2 ^ 30}",
+    "MADE = MAKER:mapFromTextLevel{mapName = 'm', entityLayer = '******\\n*PIDx*\\n******\\n', "
+    "callback = function(i, j, c, m) if c == 'D' then return m:makeFenceDoor{i = i, j = j} end "
+    "if c == 'x' then return {m:makeEntity{i = i, j = j, classname = 'x', attributes = {id = "
+    "'1', wait = '0.01', count = BIG(20)}}, m:makeDoor{i = i, j = j}} end end}",
 };
 
-constexpr const char* kCallbacks[] = {
-    "init",          "start",         "hasEpisodeFinished", "observeFrame",
-    "readProperty",  "writeProperty", "customObservation",  "updateSpawnVars"};
+constexpr const char* kCallbacks[] = {"init",
+                                      "start",
+                                      "hasEpisodeFinished",
+                                      "observeFrame",
+                                      "readProperty",
+                                      "writeProperty",
+                                      "customObservation",
+                                      "updateSpawnVars",
+                                      "createPickup",
+                                      "canPickup",
+                                      "pickup",
+                                      "canTrigger",
+                                      "trigger"};
+
+// What updateSpawnVars does with the spawn variables `a`.
+constexpr const char* kSpawnVarResults[] = {"a",
+                                            "nil",
+                                            "a.id = '1' a.wait = '0.01' return a",
+                                            "a.classname = 'x' return a",
+                                            "a.spawnflags = '1' return a",
+                                            "a.origin = '1e300 0 0' return a",
+                                            "a.count = '-1e308' return a",
+                                            "{}"};
+
+// What the pickup and trigger callbacks return.
+constexpr const char* kCreatePickupResults[] = {"nil",
+                                                "{quantity = 1, type = 9}",
+                                                "{quantity = -1e308, type = 10}",
+                                                "{quantity = 0/0, type = 9}",
+                                                "{type = 1}",
+                                                "'x'",
+                                                "K"};
+constexpr const char* kAnswers[] = {"nil", "true", "false", "0", "0.01", "1e308", "0/0", "'x'"};
+
+// What nextMap returns: corridors with pickups, doors and other
+// characters, or the map a statement made.
+constexpr const char* kMaps[] = {"'*******\\n*PAIG *\\n*******\\n'",
+                                 "'*****\\n*P~H*\\n*A G*\\n*****\\n'", "MADE or ''"};
 
 // What customObservation returns for KEPT.
-constexpr const char* kObservationResults[] = {
-    "K", "K", "K:clone()", "tensor.ByteTensor(1):expand(4)", "tensor.DoubleTensor(4)", "nil",
-    "'text'", "tensor.ByteTensor(4, 1):select(2, 1)"};
+constexpr const char* kObservationResults[] = {"K",
+                                               "K",
+                                               "K:clone()",
+                                               "tensor.ByteTensor(1):expand(4)",
+                                               "tensor.DoubleTensor(4)",
+                                               "nil",
+                                               "'text'",
+                                               "tensor.ByteTensor(4, 1):select(2, 1)"};
 
 // listProperty's listing.
 constexpr const char* kListings[] = {
-    "visit('a', 'rw') visit('b', 'r')",
-    "for i = 1, 3 do visit('k' .. i, 'rwl') end",
-    "SAVED = visit visit('x', 'r')",
-    "visit(1, 2)",
+    "visit('a', 'rw') visit('b', 'r')", "for i = 1, 3 do visit('k' .. i, 'rwl') end",
+    "SAVED = visit visit('x', 'r')",    "visit(1, 2)",
     "visit('a', 'r') SPIN()",
 };
 
@@ -167,9 +215,10 @@ class LevelWriter {
             "local function ONES(n) local t = {} for i = 1, n do t[i] = 1 end return t end\n"
             "local function SIXES(n) local t = {} for i = 1, n do t[i] = 6 end return t end\n"
             "local function BIG(n) local s = 'x' for i = 1, n do s = s .. s end return s end\n"
-            "local V, KEEP, SAVED, K = nil, {}, nil, tensor.ByteTensor(4):fill(1)\n"
-            "local api = {}\n"
-            "function api:nextMap() return '*****\\n*P  *\\n*****\\n' end\n"
+            "local V, KEEP, SAVED, MADE, K = nil, {}, nil, nil, tensor.ByteTensor(4):fill(1)\n"
+            "local api = {}\n";
+    out_ << "function api:nextMap() return " << PickFrom(in_, kMaps)
+         << " end\n"
             "function api:customObservationSpec()\n"
             "  return {{name = 'KEPT', type = 'Bytes', shape = {4}}}\n"
             "end\n";
@@ -186,7 +235,14 @@ class LevelWriter {
       } else if (std::strcmp(callback, "writeProperty") == 0) {
         out_ << "  K:fill(tonumber(b) or 0) return true\n";
       } else if (std::strcmp(callback, "updateSpawnVars") == 0) {
-        out_ << "  return " << (in_.Pick(2) ? "a" : "nil") << "\n";
+        const std::string result = PickFrom(in_, kSpawnVarResults);
+        out_ << "  " << (result.find("return") == std::string::npos ? "return " : "") << result
+             << "\n";
+      } else if (std::strcmp(callback, "createPickup") == 0) {
+        out_ << "  return " << PickFrom(in_, kCreatePickupResults) << "\n";
+      } else if (std::strcmp(callback, "start") != 0 && std::strcmp(callback, "init") != 0 &&
+                 std::strcmp(callback, "observeFrame") != 0) {
+        out_ << "  return " << PickFrom(in_, kAnswers) << "\n";
       }
       out_ << "end\n";
     }
@@ -256,10 +312,16 @@ void Visit(void* userdata, const char*, EnvCApi_PropertyAttributes) {
 void Host::Call(int depth) {
   double reward = 0;
   const char* value = nullptr;
-  switch (in->Pick(depth == 0 ? 9 : 6)) {
-    case 0: Hold(); break;
-    case 1: api.read_property(context, "k", &value); break;
-    case 2: api.write_property(context, "k", in->Pick(2) ? "7" : "x"); break;
+  switch (in->Pick(depth == 0 ? 10 : 6)) {
+    case 0:
+      Hold();
+      break;
+    case 1:
+      api.read_property(context, "k", &value);
+      break;
+    case 2:
+      api.write_property(context, "k", in->Pick(2) ? "7" : "x");
+      break;
     case 3:
       if (depth < 2) api.list_property(context, this, "", &Visit);
       break;
@@ -281,9 +343,16 @@ void Host::Call(int depth) {
       NewStep();
       api.start(context, in->Pick(3), in->Byte());
       break;
+    case 7: {
+      // Walk east along the corridors, or turn: pickups, doors and their
+      // triggers are reached within a few steps of 60 frames.
+      const int actions[7] = {in->Pick(4) == 0 ? 512 : 0, 0, 0, 1, 0, 0, 0};
+      if (api.act_discrete_count(context) == 7) api.act_discrete(context, actions);
+      break;
+    }
     default:
       NewStep();
-      if (api.advance(context, 1 + in->Pick(3), &reward) == EnvCApi_EnvironmentStatus_Error) {
+      if (api.advance(context, 1 + in->Pick(3) * 30, &reward) == EnvCApi_EnvironmentStatus_Error) {
         api.start(context, 0, 1);
       }
       break;
@@ -292,11 +361,11 @@ void Host::Call(int depth) {
     // From inside the level's listProperty, a start or advance must be
     // refused and change nothing. (The engine lists its own key before it
     // calls the level: from that visit they run, and a new step begins.)
-    const bool failed = in->Pick(2) ? api.start(context, 0, 1) != 0
-                                    : api.advance(context, 1, &reward) ==
-                                          EnvCApi_EnvironmentStatus_Error;
-    if (!failed || std::strstr(api.error_message(context), "from inside a level callback") ==
-                       nullptr) {
+    const bool failed = in->Pick(2)
+                            ? api.start(context, 0, 1) != 0
+                            : api.advance(context, 1, &reward) == EnvCApi_EnvironmentStatus_Error;
+    if (!failed ||
+        std::strstr(api.error_message(context), "from inside a level callback") == nullptr) {
       NewStep();
     }
   }
