@@ -16,6 +16,7 @@
 #include "engines/maze/maze_generation_module.h"
 #include "engines/maze/model_module.h"
 #include "engines/maze/raycaster.h"
+#include "engines/maze/screen_overlay.h"
 #include "engines/maze/spawn_entities.h"
 #include "engines/maze/text_map.h"
 #include "levels/builtin_levels.h"
@@ -407,8 +408,9 @@ absl::Status MazeHost::Render(Level& level, const tensor::Tensor& frame) {
   depth_.resize(static_cast<std::size_t>(width_) * height_);
   auto* pixels = reinterpret_cast<std::uint8_t*>(*frame.data());
   frame_pixels_ = pixels;
-  RenderFirstPerson(world_->map(), world_->pickups(), Camera::Of(world_->pose()),
-                    Frame{pixels, depth_.data(), width_, height_});
+  const Frame drawn{pixels, depth_.data(), width_, height_};
+  RenderFirstPerson(world_->map(), world_->pickups(), Camera::Of(world_->pose()), drawn);
+  if (absl::Status s = DrawFilledRectangles(level, drawn); !s.ok()) return s;
   const std::int64_t rgb_shape[] = {height_, width_, 3};
   const std::int64_t depth_shape[] = {height_, width_};
   const engine_plugin::LentBuffer lent[] = {
