@@ -28,7 +28,7 @@ using lua_api::NResultsOr;
 constexpr char kModule[] = "game";
 // A custom view larger than this is a mistake, not a camera.
 constexpr std::int64_t kMaxViewExtent = 4096;
-// A custom view pitched this far looks straight down (or up).
+// A custom view pitched this far down (Quake's pitch) looks straight down.
 constexpr double kStraightDownDegrees = 89;
 
 const char* PickupTypeName(PickupKind kind) {
@@ -60,10 +60,14 @@ NResultsOr PlayerInfo(lua_State* L) {
   const Pose& pose = world->pose();
   const Motion& motion = world->motion();
   lua_createtable(L, 0, 8);
-  SetTriple(L, "pos", pose.position.x, pose.position.y, 0.0);
-  SetTriple(L, "vel", motion.velocity.x, motion.velocity.y, 0.0);
-  SetTriple(L, "angles", pose.pitch, pose.yaw, 0.0);
-  SetTriple(L, "anglesVel", motion.pitch_rate, motion.yaw_rate, 0.0);
+  // DeepMind Lab's units and angles: game units, and Quake's pitch, which
+  // grows looking down (the world's grows looking up).
+  SetTriple(L, "pos", pose.position.x * kGameUnitsPerCell, pose.position.y * kGameUnitsPerCell,
+            0.0);
+  SetTriple(L, "vel", motion.velocity.x * kGameUnitsPerCell, motion.velocity.y * kGameUnitsPerCell,
+            0.0);
+  SetTriple(L, "angles", QuakePitch(pose.pitch), pose.yaw, 0.0);
+  SetTriple(L, "anglesVel", QuakePitch(motion.pitch_rate), motion.yaw_rate, 0.0);
   lua_pushinteger(L, 1);
   lua_setfield(L, -2, "playerId");
   // One player and no teams: no team has scored.
@@ -190,8 +194,14 @@ NResultsOr RenderCustomView(lua_State* L) {
   Camera camera = Camera::Of(world->pose());
   int width = host->frame_width();
   int height = host->frame_height();
-  std::string why = ReadPair(L, "pos", &camera.position.x, &camera.position.y);
-  if (why.empty()) why = ReadPair(L, "look", &camera.pitch, &camera.yaw);
+  // pos and look as playerInfo gives them: game units, Quake's pitch.
+  WorldPoint position = {camera.position.x * kGameUnitsPerCell,
+                         camera.position.y * kGameUnitsPerCell};
+  double pitch = QuakePitch(camera.pitch);
+  std::string why = ReadPair(L, "pos", &position.x, &position.y);
+  if (why.empty()) why = ReadPair(L, "look", &pitch, &camera.yaw);
+  camera.position = {position.x / kGameUnitsPerCell, position.y / kGameUnitsPerCell};
+  camera.pitch = QuakePitch(pitch);
   if (why.empty()) why = ReadExtent(L, "width", &width);
   if (why.empty()) why = ReadExtent(L, "height", &height);
   if (!why.empty()) return ArgumentError("renderCustomView", 1, why);
@@ -201,10 +211,9 @@ NResultsOr RenderCustomView(lua_State* L) {
   if (!view.ok()) return absl::StrCat("'game:renderCustomView': ", view.status().message());
   absl::StatusOr<std::byte*> pixels = view->data();
   const Frame frame{reinterpret_cast<std::uint8_t*>(*pixels), nullptr, width, height};
-  // A camera looking straight down (or up: DeepMind Lab's pitch grows
-  // downwards, ours upwards) sees the whole map from above, as DeepMind
-  // Lab's top-down debug camera does.
-  if (std::abs(camera.pitch) >= kStraightDownDegrees) {
+  // A camera looking straight down sees the whole map from above, as
+  // DeepMind Lab's top-down debug camera does.
+  if (pitch >= kStraightDownDegrees) {
     RenderTopDown(world->map(), world->pickups(), world->pose(), frame);
   } else {
     RenderFirstPerson(world->map(), world->pickups(), camera, frame);
@@ -273,9 +282,9 @@ void PushPickup(lua_State* L, const Pickup& pickup) {
   lua_pushnumber(L, pickup.quantity);
   lua_setfield(L, -2, "quantity");
   lua_createtable(L, 2, 0);
-  lua_pushnumber(L, pickup.position.x);
+  lua_pushnumber(L, pickup.position.x * kGameUnitsPerCell);
   lua_rawseti(L, -2, 1);
-  lua_pushnumber(L, pickup.position.y);
+  lua_pushnumber(L, pickup.position.y * kGameUnitsPerCell);
   lua_rawseti(L, -2, 2);
   lua_setfield(L, -2, "position");
 }

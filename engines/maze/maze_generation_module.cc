@@ -302,10 +302,6 @@ NResultsOr Size(MapLayers& maze, lua_State* L) {
   return 2;
 }
 
-// DeepMind Lab's game units per cell, in which its levels place entities
-// (map_maker's entity origins use them too).
-constexpr double kCellUnits = 100;
-
 // [-0, +2, e] maze:toWorldPos(row, col) -> x, y: the centre of the 1-based
 // cell in game units, y counting rows from the bottom, as DeepMind Lab.
 NResultsOr ToWorldPos(MapLayers& maze, lua_State* L) {
@@ -316,8 +312,9 @@ NResultsOr ToWorldPos(MapLayers& maze, lua_State* L) {
       return ArgumentError("toWorldPos", argument, why);
     }
   }
-  lua_pushnumber(L, (static_cast<double>(cell[1]) - 1) * kCellUnits + kCellUnits / 2);
-  lua_pushnumber(L, (maze.rows() - static_cast<double>(cell[0])) * kCellUnits + kCellUnits / 2);
+  lua_pushnumber(L, (static_cast<double>(cell[1]) - 1) * kGameUnitsPerCell + kGameUnitsPerCell / 2);
+  lua_pushnumber(
+      L, (maze.rows() - static_cast<double>(cell[0])) * kGameUnitsPerCell + kGameUnitsPerCell / 2);
   return 2;
 }
 
@@ -330,8 +327,8 @@ NResultsOr FromWorldPos(MapLayers& maze, lua_State* L) {
     if (why.empty() && !(std::abs(point[argument - 1]) < 1e15)) why = "finite number expected";
     if (!why.empty()) return ArgumentError("fromWorldPos", argument, why);
   }
-  lua_pushnumber(L, maze.rows() - std::floor(point[1] / kCellUnits));
-  lua_pushnumber(L, std::floor(point[0] / kCellUnits + 1));
+  lua_pushnumber(L, maze.rows() - std::floor(point[1] / kGameUnitsPerCell));
+  lua_pushnumber(L, std::floor(point[0] / kGameUnitsPerCell + 1));
   return 2;
 }
 

@@ -446,8 +446,10 @@ absl::StatusOr<ObservationValue> MazeHost::Observe(int index,
     case kPosRot: {
       absl::StatusOr<tensor::Tensor> triple = buffers.Acquire(tensor::DType::kFloat64, spec.shape);
       if (!triple.ok()) return triple.status();
-      const double values[3] = {index == kPosTrans ? pose.position.x : pose.pitch,
-                                index == kPosTrans ? pose.position.y : pose.yaw, 0.0};
+      // DeepMind Lab's: game units, and Quake's pitch (growing downwards).
+      const double values[3] = {
+          index == kPosTrans ? pose.position.x * kGameUnitsPerCell : QuakePitch(pose.pitch),
+          index == kPosTrans ? pose.position.y * kGameUnitsPerCell : pose.yaw, 0.0};
       std::memcpy(*triple->data(), values, sizeof(values));
       value.tensor = *std::move(triple);
       return value;

@@ -41,9 +41,6 @@
 
 namespace maze {
 
-// DeepMind Lab's game units per cell.
-inline constexpr double kGameUnitsPerCell = 100;
-
 struct SpawnEntity {
   std::vector<std::pair<std::string, std::string>> vars;  // classname first
   GridCell cell;  // where a door lies (doors have no origin)

@@ -18,6 +18,8 @@
 // World coordinates: one cell is one unit. x grows with the column, y grows
 // upwards (towards row 0, the map's top line, as in DeepMind Lab). Cell
 // (row, col) covers x in [col, col + 1) and y in [rows - row - 1, rows - row).
+// Lua sees DeepMind Lab's game units instead, kGameUnitsPerCell to a cell,
+// with the same axes.
 //
 // Example:
 //   absl::StatusOr<TextMap> map = TextMap::Parse("*****\n*P A*\n*****\n");
@@ -35,6 +37,10 @@
 #include "absl/strings/string_view.h"
 
 namespace maze {
+
+// DeepMind Lab's game units (Quake's) in one cell: the units of positions a
+// level sees (spawn variables' origins, maze:toWorldPos, game:playerInfo).
+inline constexpr double kGameUnitsPerCell = 100;
 
 struct GridCell {
   int row = 0;

@@ -51,6 +51,10 @@ struct Pose {
   double pitch = 0;
 };
 
+// A pitch as DeepMind Lab (Quake) gives it, growing looking down, and back.
+// (0 - x, not -x: a level sees 0, never -0.)
+inline double QuakePitch(double pitch) { return 0.0 - pitch; }
+
 // How the player moved over the last Step: world units and degrees per
 // second (zero before the first Step, and over a Step of no time).
 struct Motion {

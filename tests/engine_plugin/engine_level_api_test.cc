@@ -44,8 +44,7 @@ TEST(EngineLevelApiTest, ScriptErrorsAreReportedAtInit) {
            {"return 42", "must return its api table, not number"},
            {Level("function api:init(settings) error('in init') end"), "in init"},
        }) {
-    absl::StatusOr<std::unique_ptr<Engine>> engine =
-        Engine::Create(WriteLevel("broken", c.source));
+    absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(WriteLevel("broken", c.source));
     ASSERT_TRUE(engine.ok());
     absl::Status init = (*engine)->Init();
     EXPECT_FALSE(init.ok()) << c.source;
@@ -161,7 +160,7 @@ end
   ASSERT_TRUE((*engine)->Advance(3, &reward).ok());
   EXPECT_DOUBLE_EQ(reward, 0.75);
   std::map<std::string, std::string> expected = {
-      {"pos", "1.5,1.5"},
+      {"pos", "150,150"},  // DeepMind Lab's game units, 100 a cell
       {"cell", "2,2"},
       {"yaw", "0"},
       {"motion", "0,0,0 0,0,0 1 0 0"},  // no action: standing still
@@ -212,9 +211,9 @@ end
   double reward = 0;
   ASSERT_TRUE((*engine)->Advance(1, &reward).ok());
   const std::map<std::string, std::string> before = {
-      {"all", "1 0 apple_reward reward true 3.5,1.5,0; 2 0 goal goal true 5.5,1.5,0"},
-      {"goals", "2 0 goal goal true 5.5,1.5,0"},
-      {"none", "1 0 apple_reward reward true 3.5,1.5,0; 2 0 goal goal true 5.5,1.5,0"},
+      {"all", "1 0 apple_reward reward true 350,150,0; 2 0 goal goal true 550,150,0"},
+      {"goals", "2 0 goal goal true 550,150,0"},
+      {"none", "1 0 apple_reward reward true 350,150,0; 2 0 goal goal true 550,150,0"},
   };
   for (const auto& [key, value] : before) {
     std::string actual;
@@ -261,7 +260,7 @@ return api
   ASSERT_TRUE((*engine)->Start(0, 0).ok());
   std::string pickup;
   ASSERT_EQ(*(*engine)->ReadProperty("any", &pickup), PropertyResult::kSuccess);
-  EXPECT_EQ(pickup, "goal 4.5,1.5");
+  EXPECT_EQ(pickup, "goal 450,150");
   // Walking three cells east reaches the goal and its reward.
   (*engine)->Act(std::vector<int>{0, 0, 0, 1, 0, 0, 0});
   double reward = 0;
@@ -316,7 +315,7 @@ return api
     ASSERT_TRUE((*engine)->Start(episode, episode).ok());
     std::string state;
     ASSERT_EQ(*(*engine)->ReadProperty("state", &state), PropertyResult::kSuccess);
-    EXPECT_EQ(state, "3.5 goal");
+    EXPECT_EQ(state, "350 goal");
   }
   std::string seen;
   ASSERT_EQ(*(*engine)->ReadProperty("seen", &seen), PropertyResult::kSuccess);
@@ -356,7 +355,8 @@ return api
 }
 
 TEST(EngineLevelApiTest, UpdateSpawnVarsMustReturnATableOrNil) {
-  absl::StatusOr<std::unique_ptr<Engine>> engine = Create("function api:updateSpawnVars() return 7 end");
+  absl::StatusOr<std::unique_ptr<Engine>> engine =
+      Create("function api:updateSpawnVars() return 7 end");
   ASSERT_TRUE(engine.ok()) << engine.status();
   ASSERT_TRUE((*engine)->Init().ok());
   const absl::Status start = (*engine)->Start(0, 0);
@@ -407,7 +407,8 @@ end
   EXPECT_EQ(Doubles(events[0].values[3])[3], 4.0);
   std::string message;
   (*engine)->ReadProperty("badValue", &message).IgnoreError();
-  EXPECT_THAT(message, HasSubstr("bad argument #2 to 'add' (string or tensor expected, got number 1)"));
+  EXPECT_THAT(message,
+              HasSubstr("bad argument #2 to 'add' (string or tensor expected, got number 1)"));
   (*engine)->ReadProperty("badName", &message).IgnoreError();
   EXPECT_THAT(message, HasSubstr("bad argument #1 to 'add'"));
   ASSERT_TRUE((*engine)->Advance(1, &reward).ok());
@@ -452,9 +453,10 @@ end
     listed.emplace_back(std::string(key), attributes);
   };
   EXPECT_EQ(*e.ListProperty("", collect), PropertyResult::kSuccess);
-  EXPECT_THAT(listed, ::testing::ElementsAre(std::pair<std::string, int>("engine", kListable),
-                                             std::pair<std::string, int>("speed", kReadable | kWritable),
-                                             std::pair<std::string, int>("params", kListable)));
+  EXPECT_THAT(listed,
+              ::testing::ElementsAre(std::pair<std::string, int>("engine", kListable),
+                                     std::pair<std::string, int>("speed", kReadable | kWritable),
+                                     std::pair<std::string, int>("params", kListable)));
   listed.clear();
   EXPECT_EQ(*e.ListProperty("engine", collect), PropertyResult::kSuccess);
   EXPECT_EQ(listed.size(), 8u);

@@ -309,13 +309,15 @@ TEST(EngineObservationsTest, PoseAndTopDown) {
   std::unique_ptr<Engine> engine = InitEngine(WriteLevel("pose", Level("")));
   ASSERT_TRUE(engine->Start(0, 0).ok());
   ObservationValue trans = *engine->Observation(ObservationIndex(*engine, "DEBUG.POS.TRANS"));
+  // DeepMind Lab's game units: 100 a cell.
   EXPECT_THAT(std::vector<double>(Doubles(trans), Doubles(trans) + 3),
-              ::testing::ElementsAre(1.5, 1.5, 0.0));
+              ::testing::ElementsAre(150.0, 150.0, 0.0));
   engine->Act({-100, 50, 0, 0, 0, 0, 0});  // look left and down
   double reward = 0;
   ASSERT_TRUE(engine->Advance(1, &reward).ok());
   ObservationValue rot = *engine->Observation(ObservationIndex(*engine, "DEBUG.POS.ROT"));
-  EXPECT_NEAR(Doubles(rot)[0], -50 * World::kDegreesPerPixel, 1e-9);  // pitch
+  // DeepMind Lab's pitch grows looking down.
+  EXPECT_NEAR(Doubles(rot)[0], 50 * World::kDegreesPerPixel, 1e-9);  // pitch
   EXPECT_NEAR(Doubles(rot)[1], 100 * World::kDegreesPerPixel, 1e-9);  // yaw
   ObservationValue top = *engine->Observation(ObservationIndex(*engine, "DEBUG.CAMERA.TOP_DOWN"));
   ObservationValue rgb = *engine->Observation(0);

@@ -358,8 +358,8 @@ TEST(EnvCApiTest, ForwardCollectsTheApplesAhead) {
     total += reward;
   }
   EXPECT_EQ(total, 3);
-  // 60 frames at 3 cells per second, short of the wall.
-  EXPECT_NEAR(Doubles(env.Observe(kPosTrans))[0] - start_x, 3.0, 1e-9);
+  // 60 frames at 3 cells (300 game units) per second, short of the wall.
+  EXPECT_NEAR(Doubles(env.Observe(kPosTrans))[0] - start_x, 300.0, 1e-9);
 }
 
 TEST(EnvCApiTest, ObservationIsCachedWithinAStep) {
