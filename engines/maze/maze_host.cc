@@ -13,6 +13,7 @@
 #include "engine_plugin/host_registry.h"
 #include "engine_plugin/level_files.h"
 #include "engines/maze/game_entities_module.h"
+#include "engines/maze/level_callbacks.h"
 #include "engines/maze/maze_generation_module.h"
 #include "engines/maze/model_module.h"
 #include "engines/maze/raycaster.h"
@@ -124,102 +125,6 @@ absl::StatusOr<MapText> FindMap(const std::string& directory, const std::string&
     map.variations = std::string(*v);
   }
   return map;
-}
-
-// The level's canPickup(spawnId, playerId): whether the player may take
-// the pickup (true without the callback, or for nil).
-absl::StatusOr<bool> CanPickup(Level& level, int spawn_id) {
-  bool can = true;
-  absl::StatusOr<bool> called = level.Call(
-      "canPickup", 1,
-      [&](lua_State* L) {
-        lua_pushinteger(L, spawn_id);
-        lua_pushinteger(L, 1);  // the player, counted from 1
-        return 2;
-      },
-      [&](lua_State* L, int first) {
-        if (!lua_isnil(L, first)) can = lua_toboolean(L, first) != 0;
-        return absl::OkStatus();
-      });
-  if (!called.ok()) return called.status();
-  return can;
-}
-
-// The level's pickup(spawnId, playerId): nil keeps DeepMind Lab's own
-// pickup (the reward, and a goal's end of the map); a number replaces it
-// and is the seconds until the pickup respawns (0: not taken at all).
-absl::StatusOr<std::optional<double>> PickupOverride(Level& level, int spawn_id) {
-  std::optional<double> respawn;
-  absl::StatusOr<bool> called = level.Call(
-      "pickup", 1,
-      [&](lua_State* L) {
-        lua_pushinteger(L, spawn_id);
-        lua_pushinteger(L, 1);
-        return 2;
-      },
-      [&](lua_State* L, int first) {
-        if (lua_isnil(L, first)) return absl::OkStatus();
-        double seconds = 0;
-        std::string why = lua_api::ReadNumber(L, first, &seconds);
-        if (why.empty() && std::isnan(seconds)) why = "a number of seconds expected, not NaN";
-        if (!why.empty()) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("returned ", why, " (nil, or the seconds until it respawns)"));
-        }
-        respawn = seconds;
-        return absl::OkStatus();
-      });
-  if (!called.ok()) return called.status();
-  return respawn;
-}
-
-// The level's canTrigger(spawnId, targetName, playerId): whether the
-// trigger fires (true without the callback). As in DeepMind Lab, it must
-// answer true or false.
-absl::StatusOr<bool> CanTrigger(Level& level, const DoorTrigger& trigger) {
-  bool can = true;
-  absl::StatusOr<bool> called = level.Call(
-      "canTrigger", 1,
-      [&](lua_State* L) {
-        lua_pushinteger(L, trigger.spawn_id);
-        lua_pushlstring(L, trigger.target.data(), trigger.target.size());
-        lua_pushinteger(L, 1);
-        return 3;
-      },
-      [&](lua_State* L, int first) {
-        if (!lua_isboolean(L, first)) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("must return true or false, not ", lua_api::TypeNameAt(L, first)));
-        }
-        can = lua_toboolean(L, first) != 0;
-        return absl::OkStatus();
-      });
-  if (!called.ok()) return called.status();
-  return can;
-}
-
-// The level's trigger(spawnId, targetName, playerId): true replaces what
-// the trigger does (the door stays shut); nil or false lets it open.
-absl::StatusOr<bool> TriggerOverride(Level& level, const DoorTrigger& trigger) {
-  bool overridden = false;
-  absl::StatusOr<bool> called = level.Call(
-      "trigger", 1,
-      [&](lua_State* L) {
-        lua_pushinteger(L, trigger.spawn_id);
-        lua_pushlstring(L, trigger.target.data(), trigger.target.size());
-        lua_pushinteger(L, 1);
-        return 3;
-      },
-      [&](lua_State* L, int first) {
-        if (!lua_isnil(L, first) && !lua_isboolean(L, first)) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("must return true, false or nil, not ", lua_api::TypeNameAt(L, first)));
-        }
-        overridden = lua_toboolean(L, first) != 0;
-        return absl::OkStatus();
-      });
-  if (!called.ok()) return called.status();
-  return overridden;
 }
 
 const bool kRegistered = engine_plugin::RegisterHost(
@@ -336,7 +241,9 @@ void MazeHost::Act(absl::Span<const int> discrete, absl::Span<const double>) {
 }
 
 absl::Status MazeHost::Step(Level& level) {
-  for (int id : world_->Step(actions_, 1.0 / fps_)) {
+  Actions actions = actions_;  // as modifyControl leaves them, for this frame
+  if (absl::Status s = ModifyControl(level, &actions); !s.ok()) return s;
+  for (int id : world_->Step(actions, 1.0 / fps_)) {
     if (absl::Status s = Collect(level, id); !s.ok()) return s;
   }
   if (absl::Status s = FireTriggers(level); !s.ok()) return s;

@@ -8,10 +8,6 @@
 namespace maze {
 namespace {
 
-// DeepMind Lab's action bounds.
-constexpr int kMaxLook = 512;
-constexpr int kMaxMove = 1;
-
 // Collision leaves this gap between the player and a wall, so that rounding
 // in the push-out can never leave the circle a hair inside the wall.
 constexpr double kSkin = 1e-9;

@@ -83,6 +83,9 @@ class World {
   static constexpr double kMoveSpeed = 3.0;      // cells per second
   static constexpr double kDegreesPerPixel = 0.1;
   static constexpr double kPickupRadius = 0.5;  // centre distance that collects
+  // DeepMind Lab's action bounds: looks in pixels, moves in -1, 0, 1.
+  static constexpr int kMaxLook = 512;
+  static constexpr int kMaxMove = 1;
 
   // Places the player at spawns()[spawn % spawns().size()], facing +x,
   // with the map's own pickups (PickupsOf).

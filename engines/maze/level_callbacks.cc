@@ -1,0 +1,158 @@
+#include "engines/maze/level_callbacks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "lua_api/lua.h"
+#include "lua_api/read.h"
+
+namespace maze {
+
+using engine_plugin::Level;
+
+absl::StatusOr<bool> CanPickup(Level& level, int spawn_id) {
+  bool can = true;
+  absl::StatusOr<bool> called = level.Call(
+      "canPickup", 1,
+      [&](lua_State* L) {
+        lua_pushinteger(L, spawn_id);
+        lua_pushinteger(L, 1);  // the player, counted from 1
+        return 2;
+      },
+      [&](lua_State* L, int first) {
+        if (!lua_isnil(L, first)) can = lua_toboolean(L, first) != 0;
+        return absl::OkStatus();
+      });
+  if (!called.ok()) return called.status();
+  return can;
+}
+
+absl::StatusOr<std::optional<double>> PickupOverride(Level& level, int spawn_id) {
+  std::optional<double> respawn;
+  absl::StatusOr<bool> called = level.Call(
+      "pickup", 1,
+      [&](lua_State* L) {
+        lua_pushinteger(L, spawn_id);
+        lua_pushinteger(L, 1);
+        return 2;
+      },
+      [&](lua_State* L, int first) {
+        if (lua_isnil(L, first)) return absl::OkStatus();
+        double seconds = 0;
+        std::string why = lua_api::ReadNumber(L, first, &seconds);
+        if (why.empty() && std::isnan(seconds)) why = "a number of seconds expected, not NaN";
+        if (!why.empty()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("returned ", why, " (nil, or the seconds until it respawns)"));
+        }
+        respawn = seconds;
+        return absl::OkStatus();
+      });
+  if (!called.ok()) return called.status();
+  return respawn;
+}
+
+absl::StatusOr<bool> CanTrigger(Level& level, const DoorTrigger& trigger) {
+  bool can = true;
+  absl::StatusOr<bool> called = level.Call(
+      "canTrigger", 1,
+      [&](lua_State* L) {
+        lua_pushinteger(L, trigger.spawn_id);
+        lua_pushlstring(L, trigger.target.data(), trigger.target.size());
+        lua_pushinteger(L, 1);
+        return 3;
+      },
+      [&](lua_State* L, int first) {
+        if (!lua_isboolean(L, first)) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("must return true or false, not ", lua_api::TypeNameAt(L, first)));
+        }
+        can = lua_toboolean(L, first) != 0;
+        return absl::OkStatus();
+      });
+  if (!called.ok()) return called.status();
+  return can;
+}
+
+absl::StatusOr<bool> TriggerOverride(Level& level, const DoorTrigger& trigger) {
+  bool overridden = false;
+  absl::StatusOr<bool> called = level.Call(
+      "trigger", 1,
+      [&](lua_State* L) {
+        lua_pushinteger(L, trigger.spawn_id);
+        lua_pushlstring(L, trigger.target.data(), trigger.target.size());
+        lua_pushinteger(L, 1);
+        return 3;
+      },
+      [&](lua_State* L, int first) {
+        if (!lua_isnil(L, first) && !lua_isboolean(L, first)) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("must return true, false or nil, not ", lua_api::TypeNameAt(L, first)));
+        }
+        overridden = lua_toboolean(L, first) != 0;
+        return absl::OkStatus();
+      });
+  if (!called.ok()) return called.status();
+  return overridden;
+}
+
+absl::Status ModifyControl(Level& level, Actions* actions) {
+  struct Control {
+    const char* name;
+    double value;
+  };
+  Control controls[] = {{"lookDownUp", static_cast<double>((*actions)[kLookDownUp])},
+                        {"lookLeftRight", static_cast<double>((*actions)[kLookLeftRight])},
+                        {"moveBackForward", static_cast<double>((*actions)[kMoveBackForward])},
+                        {"strafeLeftRight", static_cast<double>((*actions)[kStrafeLeftRight])},
+                        {"crouchJump", (*actions)[kJump] != 0     ? 1.0
+                                       : (*actions)[kCrouch] != 0 ? -1.0
+                                                                  : 0.0},
+                        {"buttonsDown", (*actions)[kFire] != 0 ? 1.0 : 0.0}};
+  absl::StatusOr<bool> called = level.Call(
+      "modifyControl", 1,
+      [&](lua_State* L) {
+        lua_createtable(L, 0, 6);
+        for (const Control& control : controls) {
+          lua_pushnumber(L, control.value);
+          lua_setfield(L, -2, control.name);
+        }
+        return 1;
+      },
+      [&](lua_State* L, int first) {
+        if (lua_isnil(L, first)) return absl::OkStatus();
+        if (!lua_istable(L, first)) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "must return the controls (a table) or nil, not ", lua_api::TypeNameAt(L, first)));
+        }
+        for (Control& control : controls) {
+          lua_api::PushRawField(L, first, control.name);
+          std::string why;
+          if (!lua_isnil(L, -1)) why = lua_api::ReadNumber(L, -1, &control.value);
+          lua_pop(L, 1);
+          if (why.empty() && !std::isfinite(control.value)) why = "finite number expected";
+          if (!why.empty()) {
+            return absl::InvalidArgumentError(
+                absl::StrCat("returned controls whose ", control.name, ": ", why));
+          }
+        }
+        return absl::OkStatus();
+      });
+  if (!called.ok()) return called.status();
+  // Each as an action, within its bounds.
+  const auto action = [](double value, int low, int high) {
+    return static_cast<int>(std::clamp(std::round(value), double{low}, double{high}));
+  };
+  (*actions)[kLookDownUp] = action(controls[0].value, -World::kMaxLook, World::kMaxLook);
+  (*actions)[kLookLeftRight] = action(controls[1].value, -World::kMaxLook, World::kMaxLook);
+  (*actions)[kMoveBackForward] = action(controls[2].value, -World::kMaxMove, World::kMaxMove);
+  (*actions)[kStrafeLeftRight] = action(controls[3].value, -World::kMaxMove, World::kMaxMove);
+  (*actions)[kJump] = controls[4].value > 0 ? 1 : 0;
+  (*actions)[kCrouch] = controls[4].value < 0 ? 1 : 0;
+  (*actions)[kFire] = static_cast<long long>(controls[5].value) & 1;
+  return absl::OkStatus();
+}
+
+}  // namespace maze
