@@ -143,7 +143,8 @@ absl::Status ModifyControl(Level& level, Actions* actions) {
   if (!called.ok()) return called.status();
   // Each as an action, within its bounds.
   const auto action = [](double value, int low, int high) {
-    return static_cast<int>(std::clamp(std::round(value), double{low}, double{high}));
+    return static_cast<int>(
+        std::clamp(std::round(value), static_cast<double>(low), static_cast<double>(high)));
   };
   (*actions)[kLookDownUp] = action(controls[0].value, -World::kMaxLook, World::kMaxLook);
   (*actions)[kLookLeftRight] = action(controls[1].value, -World::kMaxLook, World::kMaxLook);

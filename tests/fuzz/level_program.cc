@@ -6,7 +6,8 @@
 // are decisions (decisions.h) that write a level whose callbacks (init,
 // start, nextMap, hasEpisodeFinished, observeFrame, customObservation,
 // readProperty, writeProperty, updateSpawnVars, createPickup, canPickup,
-// pickup, canTrigger, trigger, listProperty) run
+// pickup, canTrigger, trigger, modifyControl, filledRectangles,
+// listProperty) run
 // statements aimed at the limits: loops, message handlers that loop
 // (xpcall), a replaced debug.traceback, huge ranks and expands in
 // printing, events and observations, tensor work over expanded views,
@@ -154,7 +155,9 @@ constexpr const char* kCallbacks[] = {"init",
                                       "canPickup",
                                       "pickup",
                                       "canTrigger",
-                                      "trigger"};
+                                      "trigger",
+                                      "modifyControl",
+                                      "filledRectangles"};
 
 // What updateSpawnVars does with the spawn variables `a`.
 constexpr const char* kSpawnVarResults[] = {"a",
@@ -175,6 +178,13 @@ constexpr const char* kCreatePickupResults[] = {"nil",
                                                 "'x'",
                                                 "K"};
 constexpr const char* kAnswers[] = {"nil", "true", "false", "0", "0.01", "1e308", "0/0", "'x'"};
+constexpr const char* kControls[] = {
+    "a", "nil", "{moveBackForward = 1e308, lookLeftRight = -1e308, buttonsDown = 2 ^ 62}",
+    "{lookDownUp = 0/0}", "7"};
+constexpr const char* kRectangles[] = {
+    "{{x = -1e308, y = 0, width = 1e308, height = 1e308, rgba = {1, 0, 0, 0.5}}}",
+    "{{x = 0, y = 0, width = 640, height = 480, rgba = {0/0, 2, -1, 1}}}", "ONES(2000)", "{{}}",
+    "7"};
 
 // What nextMap returns: corridors with pickups, doors and other
 // characters, or the map a statement made.
@@ -240,6 +250,10 @@ class LevelWriter {
              << "\n";
       } else if (std::strcmp(callback, "createPickup") == 0) {
         out_ << "  return " << PickFrom(in_, kCreatePickupResults) << "\n";
+      } else if (std::strcmp(callback, "modifyControl") == 0) {
+        out_ << "  return " << PickFrom(in_, kControls) << "\n";
+      } else if (std::strcmp(callback, "filledRectangles") == 0) {
+        out_ << "  return " << PickFrom(in_, kRectangles) << "\n";
       } else if (std::strcmp(callback, "start") != 0 && std::strcmp(callback, "init") != 0 &&
                  std::strcmp(callback, "observeFrame") != 0) {
         out_ << "  return " << PickFrom(in_, kAnswers) << "\n";
