@@ -156,4 +156,23 @@ absl::Status ModifyControl(Level& level, Actions* actions) {
   return absl::OkStatus();
 }
 
+absl::Status RefuseBots(Level& level) {
+  std::size_t bots = 0;
+  absl::StatusOr<bool> called = level.Call(
+      "addBots", 1, [](lua_State*) { return 0; },
+      [&](lua_State* L, int first) {
+        if (lua_isnil(L, first)) return absl::OkStatus();
+        if (!lua_istable(L, first)) {
+          return absl::InvalidArgumentError(absl::StrCat("must return a list of bots or nil, not ",
+                                                         lua_api::TypeNameAt(L, first)));
+        }
+        bots = lua_objlen(L, first);
+        return absl::OkStatus();
+      });
+  if (!called.ok()) return called.status();
+  if (bots == 0) return absl::OkStatus();
+  return absl::UnimplementedError(
+      absl::StrCat("the level adds ", bots, " bots (addBots); the maze engine has no bots"));
+}
+
 }  // namespace maze

@@ -39,6 +39,11 @@ absl::StatusOr<bool> TriggerOverride(engine_plugin::Level& level, const DoorTrig
 // clamped to the actions' bounds.
 absl::Status ModifyControl(engine_plugin::Level& level, Actions* actions);
 
+// addBots(): DeepMind Lab's levels list the bots to add; the maze has
+// none, so a level that asks for any is an error saying so (nil or an
+// empty list is fine).
+absl::Status RefuseBots(engine_plugin::Level& level);
+
 }  // namespace maze
 
 #endif  // ENGINES_MAZE_LEVEL_CALLBACKS_H_

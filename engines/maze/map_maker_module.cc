@@ -136,6 +136,19 @@ NResultsOr MakeDoorIn(lua_State* L, const char* function) {
   return 1;
 }
 
+// maker:addPlatform{...} and maker:addGlassColumn{...}: DeepMind Lab's
+// raised floors, which a flat maze cannot have.
+NResultsOr AddPlatform(lua_State*) {
+  return std::string(
+      "'addPlatform': platforms are not supported by the maze engine (its floor "
+      "is flat, and the player cannot jump)");
+}
+NResultsOr AddGlassColumn(lua_State*) {
+  return std::string(
+      "'addGlassColumn': platforms are not supported by the maze engine (its "
+      "floor is flat, and the player cannot jump)");
+}
+
 NResultsOr MakeEntity(lua_State* L) { return MakeEntityIn(L, "makeEntity", false); }
 NResultsOr MakeDoor(lua_State* L) { return MakeDoorIn(L, "makeDoor"); }
 NResultsOr MakeFenceDoor(lua_State* L) { return MakeDoorIn(L, "makeFenceDoor"); }
@@ -248,12 +261,14 @@ NResultsOr MapFromTextLevel(lua_State* L) {
   std::vector<std::string> rows = absl::StrSplit(entity_layer, '\n');
   while (!rows.empty() && rows.back().empty()) rows.pop_back();
   // The maker handed to the callback: 4.
-  lua_createtable(L, 0, 4);
+  lua_createtable(L, 0, 6);
   for (const auto& [name, function] :
        {std::pair{"makeEntity", &lua_api::Raising<&MakeEntity>},
         std::pair{"makeSpawnPoint", &lua_api::Raising<&MakeSpawnPoint>},
         std::pair{"makeDoor", &lua_api::Raising<&MakeDoor>},
-        std::pair{"makeFenceDoor", &lua_api::Raising<&MakeFenceDoor>}}) {
+        std::pair{"makeFenceDoor", &lua_api::Raising<&MakeFenceDoor>},
+        std::pair{"addPlatform", &lua_api::Raising<&AddPlatform>},
+        std::pair{"addGlassColumn", &lua_api::Raising<&AddGlassColumn>}}) {
     lua_pushnumber(L, static_cast<lua_Number>(rows.size()));
     lua_pushcclosure(L, function, 1);
     lua_setfield(L, -2, name);

@@ -17,6 +17,8 @@
 //   maker:makeSpawnPoint{i = row, j = col}
 //   maker:makeDoor{i = row, j = col, isEastWest = b}, maker:makeFenceDoor{...}
 //       (a door 'I' if isEastWest, else 'H'; both drawn alike)
+//   maker:addPlatform{...}, maker:addGlassColumn{...}
+//       errors: the maze's floor is flat
 //       An entity at the centre of cell (i, j), with `attributes` (its
 //       other spawn variables, strings or numbers), as the string DeepMind
 //       Lab writes into a .map file. The map loads it as spawn_entities.h

@@ -232,6 +232,7 @@ absl::Status MazeHost::Start(Level& level, std::uint64_t seed) {
   spawn_random_.seed(seed);
   actions_ = {};
   map_finished_ = false;
+  if (absl::Status s = RefuseBots(level); !s.ok()) return s;
   return LoadMap(level);
 }
 

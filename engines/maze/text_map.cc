@@ -20,6 +20,10 @@ constexpr char kNoVariation = '.';
 // ones the maze does not give a meaning are floor. Only printable ASCII is
 // taken, so that a tab or a stray byte is an error rather than floor.
 bool IsEntity(char c) { return c >= ' ' && c <= '~'; }
+// As in DeepMind Lab, a variation is any character, and the letters
+// colour their cells; levels mark other things with the rest.
+constexpr char kVariationCharacters[] =
+    "a printable ASCII character ('A'..'Z' colour a region; '.', ' ' and the rest do not)";
 constexpr char kEntityCharacters[] =
     "a printable ASCII character ('*' wall; 'P', 'A', 'G', 'I', 'H' and any other on floor)";
 bool IsLetter(char c) { return c >= 'A' && c <= 'Z'; }
@@ -120,11 +124,12 @@ absl::StatusOr<MapLayers> MapLayers::Parse(absl::string_view entity_layer,
     for (std::size_t col = 0; col < line.size(); ++col) {
       const char c = line[col];
       if (c == '.' || c == ' ') continue;
-      if (!IsLetter(c)) {
+      if (!IsEntity(c)) {
         return CellError(
             "variations layer", row, static_cast<int>(col),
-            absl::StrCat("unknown character ", Quoted(c), "; expected 'A'..'Z', '.' or ' '"));
+            absl::StrCat("unknown character ", Quoted(c), "; expected ", kVariationCharacters));
       }
+      if (!IsLetter(c) && (row >= rows || col >= cols)) continue;  // marks nothing
       // A letter would colour nothing there; it is a mistake in the map.
       if (row >= rows || col >= cols) {
         return CellError(
@@ -183,9 +188,9 @@ absl::Status MapLayers::SetVariation(int row, int col, char variation) {
         absl::StrCat("cell (", row, ", ", col, ") is outside the ", rows_, " x ", cols_, " map"));
   }
   if (variation == ' ') variation = kNoVariation;
-  if (variation != kNoVariation && !IsLetter(variation)) {
+  if (!IsEntity(variation)) {
     return absl::InvalidArgumentError(
-        absl::StrCat("unknown variation ", Quoted(variation), "; expected 'A'..'Z', '.' or ' '"));
+        absl::StrCat("unknown variation ", Quoted(variation), "; expected ", kVariationCharacters));
   }
   variations_[row * cols_ + col] = variation;
   return absl::OkStatus();
@@ -216,7 +221,7 @@ absl::StatusOr<TextMap> TextMap::FromLayers(const MapLayers& layers) {
       map.entities_.push_back(entity);
       // A door is closed until its spawn variables open it.
       map.walls_.push_back(entity == '*' || entity == 'I' || entity == 'H');
-      map.variations_.push_back(variation == kNoVariation ? 0 : variation);
+      map.variations_.push_back(IsLetter(variation) ? variation : 0);
       if (entity == 'P') map.spawns_.push_back({row, col});
       if (entity == 'A') map.pickups_.push_back({PickupKind::kReward, {row, col}});
       if (entity == 'I' || entity == 'H') map.doors_.push_back({{row, col}, entity});

@@ -10,8 +10,9 @@
 //                     error. A door is closed (solid) until OpenDoor opens
 //                     it.
 //   variations layer  a letter 'A'..'Z' colours the cell's region (its
-//                     walls, in the renderer); '.', ' ' or a missing
-//                     character means no variation.
+//                     walls, in the renderer); '.', ' ', a missing
+//                     character or any other printable one (which levels
+//                     use as marks, as in DeepMind Lab) colours nothing.
 // Rows may differ in length; a missing cell is wall, and so is everything
 // outside the map, so an open border can never let the player out.
 //
@@ -82,7 +83,7 @@ class MapLayers {
 
   // A printable character: '*' is wall.
   char Entity(int row, int col) const;
-  // 'A'..'Z', or '.' for none.
+  // As set: a printable character, '.' for none.
   char Variation(int row, int col) const;
 
   // Errors name the cell outside the grid or the character the layer does

@@ -146,5 +146,30 @@ TEST(DmlabFactoryTest, ExploreStyleLevelKeepsOneGoalAndReplaysTheMapAfterEachGoa
   EXPECT_GT(goals_reached, 3) << "walking at the goal reaches it again after each replay";
 }
 
+// DeepMind Lab's lasertag levels add bots; the maze has none, and says so
+// at start rather than play without them.
+TEST(DmlabFactoryTest, ALevelThatAddsBotsFailsAtStartNamingThem) {
+  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("bots", R"(
+local api = {}
+function api:nextMap() return "*****\n*P  *\n*****\n" end
+function api:addBots() return {{name = 'Cygni', skill = 4}, {name = 'Leonis', skill = 4}} end
+return api
+)"));
+  ASSERT_NE(engine, nullptr);
+  const absl::Status started = engine->Start(0, 0);
+  EXPECT_EQ(started.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(started.message()),
+              ::testing::HasSubstr("the level adds 2 bots (addBots); the maze engine has no bots"));
+  // No bots is no problem.
+  std::unique_ptr<Engine> none = InitEngine(WriteLevel("no_bots", R"(
+local api = {}
+function api:nextMap() return "*****\n*P  *\n*****\n" end
+function api:addBots() return {} end
+return api
+)"));
+  ASSERT_NE(none, nullptr);
+  EXPECT_TRUE(none->Start(0, 0).ok());
+}
+
 }  // namespace
 }  // namespace engine_plugin

@@ -134,6 +134,9 @@ TEST_F(MapMakerModuleTest, WhatTheMazeLacksIsAnErrorNamingIt) {
        "classname = 'goal', attributes = {id = 'a\"b'}} end end}",
        "cannot be written into a map"},
       {"map_maker:mapFromTextLevel{entityLayer = '****\\n*PX*\\n****', callback = "
+       "function(i, j, c, m) if c == 'X' then m:addPlatform{i = i, j = j, height = 2} end end}",
+       "'addPlatform': platforms are not supported by the maze engine (its floor is flat"},
+      {"map_maker:mapFromTextLevel{entityLayer = '****\\n*PX*\\n****', callback = "
        "function(i, j, c, m) if c == 'X' then return m:makeEntity{i = 0, j = 0, "
        "classname = 'goal'} end end}",
        "lies inside a wall"},

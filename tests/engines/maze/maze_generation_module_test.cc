@@ -218,9 +218,10 @@ TEST_F(MazeGenerationModuleTest, ConstructorErrorsNameTheFunctionAndTheOption) {
             "bad argument #1 to 'mazeGeneration' (entity layer line 2, column 2: unknown "
             "character '\\t'; expected a printable ASCII character ('*' wall; 'P', 'A', 'G', "
             "'I', 'H' and any other on floor))");
-  EXPECT_EQ(Run("mg.mazeGeneration{entity = '*P*', variations = 'a'}"),
+  EXPECT_EQ(Run("mg.mazeGeneration{entity = '*P*', variations = '\\t'}"),
             "bad argument #1 to 'mazeGeneration' (variations layer line 1, column 1: unknown "
-            "character 'a'; expected 'A'..'Z', '.' or ' ')");
+            "character '\\t'; expected a printable ASCII character ('A'..'Z' colour a region; "
+            "'.', ' ' and the rest do not))");
   EXPECT_EQ(Run("mg.mazeGeneration{entity = '*P*', heigth = 3}"),
             "bad argument #1 to 'mazeGeneration' (unknown option 'heigth')");
   EXPECT_EQ(Run("mg.mazeGeneration{'*P*'}"),
@@ -292,14 +293,17 @@ TEST_F(MazeGenerationModuleTest, MethodErrorsNameTheMethodAndTheArgument) {
             "length 2)");
   EXPECT_EQ(Run("maze:setEntityCell(1, 1)"),
             "bad argument #3 to 'setEntityCell' (string expected, got no value)");
-  EXPECT_EQ(Run("maze:setVariationsCell(1, 1, '*')"),
-            "bad argument #3 to 'setVariationsCell' (unknown variation '*'; expected 'A'..'Z', "
-            "'.' or ' ')");
+  EXPECT_EQ(Run("maze:setVariationsCell(1, 1, '\\0')"),
+            "bad argument #3 to 'setVariationsCell' (unknown variation '\\x00'; expected a "
+            "printable ASCII character ('A'..'Z' colour a region; '.', ' ' and the rest do not))");
   EXPECT_EQ(Run("maze:setVariationsCell(1, 9, 'A')"),
             "bad argument #2 to 'setVariationsCell' (column 9 is outside [1, 5])");
   EXPECT_EQ(Out("out = maze:entityLayer() .. maze:variationsLayer()"),
             "*****\n*****\n*****\n.....\n.....\n.....\n")
       << "failed edits change nothing";
+  // DeepMind Lab's levels mark cells with other characters (skymaze: '#').
+  EXPECT_EQ(Run("maze:setVariationsCell(1, 1, '#') assert(maze:getVariationsCell(1, 1) == '#')"),
+            "");
 }
 
 TEST_F(MazeGenerationModuleTest, MethodsNeedAColon) {

@@ -166,10 +166,19 @@ TEST(TextMapTest, OtherPrintableCharactersAreFloor) {
 }
 
 TEST(TextMapTest, UnknownVariationNamesLineColumnAndCharacter) {
-  EXPECT_EQ(ParseError(kCorridor, "..\nA.b\n"),
-            "variations layer line 2, column 3: unknown character 'b'; "
-            "expected 'A'..'Z', '.' or ' '");
-  EXPECT_THAT(ParseError(kCorridor, "*"), HasSubstr("line 1, column 1: unknown character '*'"));
+  EXPECT_EQ(ParseError(kCorridor, "..\nA.\t\n"),
+            "variations layer line 2, column 3: unknown character '\\t'; expected a printable "
+            "ASCII character ('A'..'Z' colour a region; '.', ' ' and the rest do not)");
+}
+
+// As in DeepMind Lab: only letters colour; levels mark cells with the rest.
+TEST(TextMapTest, OtherVariationCharactersColourNothing) {
+  absl::StatusOr<TextMap> map = TextMap::Parse(kCorridor, "#b*\nA.b\n");
+  ASSERT_TRUE(map.ok()) << map.status();
+  EXPECT_EQ(map->Variation(0, 0), 0);
+  EXPECT_EQ(map->Variation(0, 1), 0);
+  EXPECT_EQ(map->Variation(1, 0), 'A');
+  EXPECT_EQ(map->Variation(1, 2), 0);
 }
 
 TEST(TextMapTest, VariationLetterOutsideTheEntityLayerIsAnError) {
@@ -306,8 +315,9 @@ TEST(MapLayersTest, EditErrorsNameTheCellOrTheCharacter) {
   EXPECT_EQ(layers->SetEntity(0, 0, '\n').message(),
             "unknown entity '\\n'; expected a printable ASCII character ('*' wall; 'P', 'A', "
             "'G', 'I', 'H' and any other on floor)");
-  EXPECT_EQ(layers->SetVariation(0, 0, 'a').message(),
-            "unknown variation 'a'; expected 'A'..'Z', '.' or ' '");
+  EXPECT_EQ(layers->SetVariation(0, 0, '\x7f').message(),
+            "unknown variation '\\x7f'; expected a printable ASCII character ('A'..'Z' colour a "
+            "region; '.', ' ' and the rest do not)");
   EXPECT_EQ(layers->EntityLayer(), "****\n****\n****\n") << "a failed edit changes nothing";
 }
 
