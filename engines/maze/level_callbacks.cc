@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -153,6 +154,87 @@ absl::Status ModifyControl(Level& level, Actions* actions) {
   (*actions)[kJump] = controls[4].value > 0 ? 1 : 0;
   (*actions)[kCrouch] = controls[4].value < 0 ? 1 : 0;
   (*actions)[kFire] = static_cast<long long>(controls[5].value) & 1;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<engine_plugin::DiscreteActionSpec>> CustomActionSpecs(
+    Level& level, const std::vector<std::string>& taken) {
+  std::vector<engine_plugin::DiscreteActionSpec> specs;
+  absl::StatusOr<bool> called = level.Call(
+      "customDiscreteActionSpec", 1, [](lua_State*) { return 0; },
+      [&](lua_State* L, int first) {
+        if (!lua_istable(L, first)) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "must return a list of {name =, min =, max =}, not ", lua_api::TypeNameAt(L, first)));
+        }
+        const std::size_t count = lua_objlen(L, first);
+        if (count > static_cast<std::size_t>(kMaxCustomActions)) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("returned ", count, " actions; at most ", kMaxCustomActions));
+        }
+        for (std::size_t i = 1; i <= count; ++i) {
+          lua_rawgeti(L, first, static_cast<int>(i));
+          const int spec = lua_gettop(L);
+          engine_plugin::DiscreteActionSpec action;
+          std::int64_t bounds[2] = {0, 0};
+          std::string why = lua_istable(L, spec) ? "" : lua_api::Expected(L, spec, "table");
+          if (why.empty()) {
+            lua_api::PushRawField(L, spec, "name");
+            why = lua_api::ReadString(L, -1, &action.name);
+            lua_pop(L, 1);
+            if (why.empty() && action.name.empty()) why = "a name expected";
+            if (!why.empty()) why = absl::StrCat("name: ", why);
+          }
+          const char* keys[2] = {"min", "max"};
+          for (int k = 0; k < 2 && why.empty(); ++k) {
+            lua_api::PushRawField(L, spec, keys[k]);
+            why = lua_api::ReadInteger(L, -1, &bounds[k]);
+            lua_pop(L, 1);
+            if (why.empty() && (bounds[k] < -(1 << 30) || bounds[k] > (1 << 30))) {
+              why = "within +-2^30 expected";
+            }
+            if (!why.empty()) why = absl::StrCat(keys[k], ": ", why);
+          }
+          if (why.empty() && bounds[0] > bounds[1]) why = "min exceeds max";
+          const auto named = [&](const std::string& name) { return name == action.name; };
+          if (why.empty() && (std::any_of(taken.begin(), taken.end(), named) ||
+                              std::any_of(specs.begin(), specs.end(), [&](const auto& other) {
+                                return other.name == action.name;
+                              }))) {
+            why = absl::StrCat("the name '", action.name, "' is taken");
+          }
+          lua_settop(L, spec - 1);
+          if (!why.empty()) {
+            return absl::InvalidArgumentError(absl::StrCat("action ", i, ": ", why));
+          }
+          action.min = static_cast<int>(bounds[0]);
+          action.max = static_cast<int>(bounds[1]);
+          specs.push_back(std::move(action));
+        }
+        return absl::OkStatus();
+      });
+  if (!called.ok()) return called.status();
+  return specs;
+}
+
+absl::Status ApplyCustomActions(Level& level, absl::Span<const int> values) {
+  absl::StatusOr<bool> called = level.Call(
+      "customDiscreteActions", 0,
+      [&](lua_State* L) {
+        lua_createtable(L, static_cast<int>(values.size()), 0);
+        for (std::size_t i = 0; i < values.size(); ++i) {
+          lua_pushinteger(L, values[i]);
+          lua_rawseti(L, -2, static_cast<int>(i + 1));
+        }
+        return 1;
+      },
+      [](lua_State*, int) { return absl::OkStatus(); });
+  if (!called.ok()) return called.status();
+  if (!*called) {
+    return absl::InvalidArgumentError(
+        "the level declares custom actions (customDiscreteActionSpec) but has no "
+        "customDiscreteActions to receive them");
+  }
   return absl::OkStatus();
 }
 

@@ -5,9 +5,12 @@
 #define ENGINES_MAZE_LEVEL_CALLBACKS_H_
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "engine_plugin/host.h"
 #include "engines/maze/spawn_entities.h"
 #include "engines/maze/world.h"
@@ -38,6 +41,17 @@ absl::StatusOr<bool> TriggerOverride(engine_plugin::Level& level, const DoorTrig
 // fire)}, returning them (changed or not) or nil. Values are rounded and
 // clamped to the actions' bounds.
 absl::Status ModifyControl(engine_plugin::Level& level, Actions* actions);
+
+// customDiscreteActionSpec(): the level's own discrete actions, {{name =,
+// min =, max =}, ...} (at most kMaxCustomActions, integer bounds, names
+// unlike `taken` and each other); none without the callback.
+inline constexpr int kMaxCustomActions = 64;
+absl::StatusOr<std::vector<engine_plugin::DiscreteActionSpec>> CustomActionSpecs(
+    engine_plugin::Level& level, const std::vector<std::string>& taken);
+
+// customDiscreteActions(values): the agent's values of those actions, a
+// list in their order. A level that declares actions must have it.
+absl::Status ApplyCustomActions(engine_plugin::Level& level, absl::Span<const int> values);
 
 // addBots(): DeepMind Lab's levels list the bots to add; the maze has
 // none, so a level that asks for any is an error saying so (nil or an

@@ -157,7 +157,12 @@ void MazeHost::RegisterModules(lua_State* L, Level& level) {
   RegisterMazeGenerationModule(L);
 }
 
-absl::Status MazeHost::Init(Level&) {
+absl::Status MazeHost::Init(Level& level) {
+  absl::StatusOr<std::vector<engine_plugin::DiscreteActionSpec>> custom = CustomActionSpecs(
+      level, std::vector<std::string>(std::begin(kActionNames), std::end(kActionNames)));
+  if (!custom.ok()) return custom.status();
+  custom_specs_ = *std::move(custom);
+  custom_values_.assign(custom_specs_.size(), 0);
   specs_ = {
       {"RGB_INTERLEAVED", ObservationType::kBytes, {height_, width_, 3}},
       {"RGBD_INTERLEAVED", ObservationType::kBytes, {height_, width_, 4}},
@@ -175,6 +180,8 @@ std::vector<engine_plugin::DiscreteActionSpec> MazeHost::DiscreteActions() const
   for (int i = 0; i < kActionCount; ++i) {
     specs.push_back({kActionNames[i], kActionBounds[i][0], kActionBounds[i][1]});
   }
+  // Then the level's own, as DeepMind Lab appends them.
+  specs.insert(specs.end(), custom_specs_.begin(), custom_specs_.end());
   return specs;
 }
 
@@ -239,9 +246,18 @@ absl::Status MazeHost::Start(Level& level, std::uint64_t seed) {
 void MazeHost::Act(absl::Span<const int> discrete, absl::Span<const double>) {
   std::copy_n(discrete.begin(), std::min<std::size_t>(discrete.size(), kActionCount),
               actions_.begin());
+  for (std::size_t i = 0; i < custom_values_.size(); ++i) {
+    custom_values_[i] = kActionCount + i < discrete.size() ? discrete[kActionCount + i] : 0;
+  }
+  custom_pending_ = !custom_values_.empty();
 }
 
 absl::Status MazeHost::Step(Level& level) {
+  // The level's own actions, once for each Act, as DeepMind Lab applies them.
+  if (custom_pending_) {
+    custom_pending_ = false;
+    if (absl::Status s = ApplyCustomActions(level, custom_values_); !s.ok()) return s;
+  }
   Actions actions = actions_;  // as modifyControl leaves them, for this frame
   if (absl::Status s = ModifyControl(level, &actions); !s.ok()) return s;
   for (int id : world_->Step(actions, 1.0 / fps_)) {

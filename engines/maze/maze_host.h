@@ -15,7 +15,10 @@
 // dmlab.system.game (game_module.h), dmlab.system.game_entities,
 // dmlab.system.map_maker (whose maps nextMap() may name),
 // dmlab.system.maze_generation and dmlab.system.model (which refuses: no
-// 3D models here).
+// 3D models here). Actions: DeepMind Lab's seven, then the level's own
+// (customDiscreteActionSpec); level_callbacks.h lists the other callbacks
+// the host makes (pickups, triggers, modifyControl, addBots), and
+// screen_overlay.h filledRectangles.
 // Properties: engine.fps, engine.width, engine.height.
 //
 // Registered as "maze", the host of every level that names none.
@@ -97,6 +100,11 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
   std::vector<ArmedTrigger> triggers_;  // of the current map's shut doors
   std::mt19937_64 spawn_random_;
   Actions actions_{};
+  // The level's own discrete actions (customDiscreteActionSpec), after the
+  // seven, and their values from the last Act, not yet applied if pending.
+  std::vector<engine_plugin::DiscreteActionSpec> custom_specs_;
+  std::vector<int> custom_values_;
+  bool custom_pending_ = false;
   bool map_finished_ = false;
   // The last frame rendered: the plugin keeps its buffer until the next
   // step, and a Tensor held here would keep the pool from recycling it.

@@ -1,5 +1,7 @@
-// DeepMind Lab's modifyControl on the maze host: the level sees the
-// player's controls of each frame and may change them for that frame.
+// The level's hand on the controls, on the maze host: DeepMind Lab's
+// modifyControl (the level sees the player's controls of each frame and
+// may change them for that frame) and its own discrete actions
+// (customDiscreteActionSpec, customDiscreteActions).
 #include <cmath>
 #include <memory>
 #include <string>
@@ -84,6 +86,59 @@ TEST(ModifyControlTest, BadReturnsAreErrors) {
     ASSERT_FALSE(status.ok());
     EXPECT_THAT(std::string(status.status().message()), HasSubstr(says));
   }
+}
+
+TEST(CustomActionsTest, TheLevelsActionsFollowTheSevenAndReachIt) {
+  std::unique_ptr<Engine> engine = Started(R"(
+function api:customDiscreteActionSpec()
+  return {{name = 'SWITCH_GADGET', min = -1, max = 1}, {name = 'SELECT_GADGET', min = 0, max = 10}}
+end
+function api:customDiscreteActions(actions)
+  api.seen[#api.seen + 1] = table.concat(actions, ',')
+end
+)");
+  ASSERT_NE(engine, nullptr);
+  const std::vector<DiscreteActionSpec>& specs = engine->discrete_actions();
+  ASSERT_EQ(specs.size(), 9u);
+  EXPECT_EQ(specs[6].name, "CROUCH");
+  EXPECT_EQ(specs[7].name, "SWITCH_GADGET");
+  EXPECT_EQ(specs[7].min, -1);
+  EXPECT_EQ(specs[8].name, "SELECT_GADGET");
+  EXPECT_EQ(specs[8].max, 10);
+  engine->Act({0, 0, 0, 0, 0, 0, 0, -1, 12});  // 12 is clamped to the level's bound
+  double reward = 0;
+  ASSERT_TRUE(engine->Advance(3, &reward).ok());  // once for the act, not per frame
+  std::string seen;
+  ASSERT_EQ(*engine->ReadProperty("seen", &seen), PropertyResult::kSuccess);
+  EXPECT_EQ(seen, "-1,10");
+}
+
+TEST(CustomActionsTest, BadSpecsFailInitAndAMissingReceiverFailsTheStep) {
+  for (const auto& [spec, says] :
+       {std::pair{"{{name = 'FIRE', min = 0, max = 1}}", "action 1: the name 'FIRE' is taken"},
+        std::pair{"{{name = 'A', min = 2, max = 1}}", "action 1: min exceeds max"},
+        std::pair{"{{name = 'A', min = 0, max = 1}, {name = 'A', min = 0, max = 1}}",
+                  "action 2: the name 'A' is taken"},
+        std::pair{"{{min = 0, max = 1}}", "action 1: name: string expected, got nil"},
+        std::pair{"7", "must return a list of {name =, min =, max =}, not number"}}) {
+    SCOPED_TRACE(spec);
+    char source[2048];
+    std::snprintf(
+        source, sizeof source, kLevel,
+        (std::string("function api:customDiscreteActionSpec() return ") + spec + " end").c_str());
+    const absl::Status init = InitWith(WriteLevel("bad_actions", source), {});
+    EXPECT_FALSE(init.ok());
+    EXPECT_THAT(std::string(init.message()), HasSubstr(says));
+  }
+  std::unique_ptr<Engine> deaf = Started(
+      "function api:customDiscreteActionSpec() return {{name = 'A', min = 0, max = 1}} end");
+  ASSERT_NE(deaf, nullptr);
+  double reward = 0;
+  absl::StatusOr<EpisodeStatus> status = deaf->Advance(1, &reward);
+  ASSERT_FALSE(status.ok());
+  EXPECT_THAT(std::string(status.status().message()),
+              HasSubstr("declares custom actions (customDiscreteActionSpec) but has no "
+                        "customDiscreteActions"));
 }
 
 }  // namespace
