@@ -153,7 +153,9 @@ absl::Status ModifyControl(Level& level, Actions* actions) {
   (*actions)[kStrafeLeftRight] = action(controls[3].value, -World::kMaxMove, World::kMaxMove);
   (*actions)[kJump] = controls[4].value > 0 ? 1 : 0;
   (*actions)[kCrouch] = controls[4].value < 0 ? 1 : 0;
-  (*actions)[kFire] = static_cast<long long>(controls[5].value) & 1;
+  // Bit 1 of buttonsDown is fire (a finite value, but maybe beyond any
+  // integer type).
+  (*actions)[kFire] = std::fmod(std::abs(std::trunc(controls[5].value)), 2.0) == 1.0 ? 1 : 0;
   return absl::OkStatus();
 }
 

@@ -100,6 +100,17 @@ absl::StatusOr<double> NumberVar(const SpawnEntity& entity, absl::string_view ke
   return value;
 }
 
+// An integer spawn variable (an id or flags, which DeepMind Lab reads as
+// int), or `fallback` when absent.
+absl::StatusOr<int> IntegerVar(const SpawnEntity& entity, absl::string_view key, int fallback) {
+  absl::StatusOr<double> value = NumberVar(entity, key, fallback);
+  if (!value.ok()) return value.status();
+  if (*value != std::trunc(*value) || std::abs(*value) > 2147483647.0) {
+    return EntityError(entity, absl::StrCat("spawn variable '", key, "' must be an integer"));
+  }
+  return static_cast<int>(*value);
+}
+
 absl::StatusOr<WorldPoint> OriginOf(const SpawnEntity& entity, const TextMap& map) {
   const std::string* origin = entity.Find("origin");
   double x = 0, y = 0, z = 0;
@@ -168,12 +179,9 @@ absl::StatusOr<Pickup> MakePickup(const SpawnEntity& entity, const PickupClass& 
                                   WorldPoint position) {
   Pickup pickup{0, item.kind, position, true};
   pickup.class_name = entity.class_name();
-  absl::StatusOr<double> id = NumberVar(entity, "id", 0);
+  absl::StatusOr<int> id = IntegerVar(entity, "id", 0);
   if (!id.ok()) return id.status();
-  if (*id != std::trunc(*id) || std::abs(*id) > 2147483647.0) {
-    return EntityError(entity, "spawn variable 'id' must be an integer");
-  }
-  pickup.spawn_id = static_cast<int>(*id);
+  pickup.spawn_id = *id;
   absl::StatusOr<double> count = NumberVar(entity, "count", 0);
   if (!count.ok()) return count.status();
   // As DeepMind Lab: a nonzero count replaces the class's quantity.
@@ -312,11 +320,11 @@ absl::StatusOr<PlacedEntities> PlaceEntities(Level& level, const std::vector<Spa
       if (!door_cells.count({entity.cell.row, entity.cell.col})) {
         return EntityError(entity, "the maze's doors come from 'I' and 'H' cells only");
       }
-      absl::StatusOr<double> flags = NumberVar(entity, "spawnflags", 0);
+      absl::StatusOr<int> flags = IntegerVar(entity, "spawnflags", 0);
       if (!flags.ok()) return flags.status();
       const std::string* name = entity.Find("targetname");
       // Bit 1 is Quake III's START_OPEN.
-      if ((static_cast<long long>(*flags) & 1) == 0) {
+      if ((*flags & 1) == 0) {
         if (name != nullptr) doors[*name] = &entity;
         shut.insert({entity.cell.row, entity.cell.col});
       }
@@ -354,7 +362,7 @@ absl::StatusOr<PlacedEntities> PlaceEntities(Level& level, const std::vector<Spa
     const std::string* target = trigger->Find("target");
     auto door = target == nullptr ? doors.end() : doors.find(*target);
     if (door == doors.end()) continue;  // its door is open, or gone
-    absl::StatusOr<double> id = NumberVar(*trigger, "id", 0);
+    absl::StatusOr<int> id = IntegerVar(*trigger, "id", 0);
     if (!id.ok()) return id.status();
     // Quake III's trigger_multiple fires at most every `wait` seconds.
     absl::StatusOr<double> wait = NumberVar(*trigger, "wait", 0.5);
@@ -362,8 +370,7 @@ absl::StatusOr<PlacedEntities> PlaceEntities(Level& level, const std::vector<Spa
     // A door's triggers come in pairs, west or south first (EntitiesOfMap).
     const std::string* angle = door->second->Find("angle");
     placed.triggers.push_back({door->second->cell, angle != nullptr && *angle == "90",
-                               triggers_of[*target]++ % 2, *target, static_cast<int>(*id),
-                               std::max(*wait, 0.0)});
+                               triggers_of[*target]++ % 2, *target, *id, std::max(*wait, 0.0)});
   }
   for (const MapDoor& door : map->doors()) {
     if (!shut.count({door.cell.row, door.cell.col})) map->OpenDoor(door.cell);
