@@ -255,8 +255,9 @@ absl::Status RefuseBots(Level& level) {
       });
   if (!called.ok()) return called.status();
   if (bots == 0) return absl::OkStatus();
-  return absl::UnimplementedError(
-      absl::StrCat("the level adds ", bots, " bots (addBots); the maze engine has no bots"));
+  return absl::UnimplementedError(absl::StrCat("the level adds ", bots,
+                                               bots == 1 ? " bot" : " bots",
+                                               " (addBots); the maze engine has no bots"));
 }
 
 }  // namespace maze
