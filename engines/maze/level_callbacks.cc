@@ -13,15 +13,32 @@ namespace maze {
 
 using engine_plugin::Level;
 
+namespace {
+
+// The player, counted from 1 as DeepMind Lab's callbacks count it.
+constexpr int kPlayerId = 1;
+
+// [-0, +2] (spawnId, playerId), for the pickup callbacks.
+int PushPickupArguments(lua_State* L, int spawn_id) {
+  lua_pushinteger(L, spawn_id);
+  lua_pushinteger(L, kPlayerId);
+  return 2;
+}
+
+// [-0, +3] (spawnId, targetName, playerId), for the trigger callbacks.
+int PushTriggerArguments(lua_State* L, const DoorTrigger& trigger) {
+  lua_pushinteger(L, trigger.spawn_id);
+  lua_pushlstring(L, trigger.target.data(), trigger.target.size());
+  lua_pushinteger(L, kPlayerId);
+  return 3;
+}
+
+}  // namespace
+
 absl::StatusOr<bool> CanPickup(Level& level, int spawn_id) {
   bool can = true;
   absl::StatusOr<bool> called = level.Call(
-      "canPickup", 1,
-      [&](lua_State* L) {
-        lua_pushinteger(L, spawn_id);
-        lua_pushinteger(L, 1);  // the player, counted from 1
-        return 2;
-      },
+      "canPickup", 1, [&](lua_State* L) { return PushPickupArguments(L, spawn_id); },
       [&](lua_State* L, int first) {
         if (!lua_isnil(L, first)) can = lua_toboolean(L, first) != 0;
         return absl::OkStatus();
@@ -33,12 +50,7 @@ absl::StatusOr<bool> CanPickup(Level& level, int spawn_id) {
 absl::StatusOr<std::optional<double>> PickupOverride(Level& level, int spawn_id) {
   std::optional<double> respawn;
   absl::StatusOr<bool> called = level.Call(
-      "pickup", 1,
-      [&](lua_State* L) {
-        lua_pushinteger(L, spawn_id);
-        lua_pushinteger(L, 1);
-        return 2;
-      },
+      "pickup", 1, [&](lua_State* L) { return PushPickupArguments(L, spawn_id); },
       [&](lua_State* L, int first) {
         if (lua_isnil(L, first)) return absl::OkStatus();
         double seconds = 0;
@@ -58,13 +70,7 @@ absl::StatusOr<std::optional<double>> PickupOverride(Level& level, int spawn_id)
 absl::StatusOr<bool> CanTrigger(Level& level, const DoorTrigger& trigger) {
   bool can = true;
   absl::StatusOr<bool> called = level.Call(
-      "canTrigger", 1,
-      [&](lua_State* L) {
-        lua_pushinteger(L, trigger.spawn_id);
-        lua_pushlstring(L, trigger.target.data(), trigger.target.size());
-        lua_pushinteger(L, 1);
-        return 3;
-      },
+      "canTrigger", 1, [&](lua_State* L) { return PushTriggerArguments(L, trigger); },
       [&](lua_State* L, int first) {
         if (!lua_isboolean(L, first)) {
           return absl::InvalidArgumentError(
@@ -80,13 +86,7 @@ absl::StatusOr<bool> CanTrigger(Level& level, const DoorTrigger& trigger) {
 absl::StatusOr<bool> TriggerOverride(Level& level, const DoorTrigger& trigger) {
   bool overridden = false;
   absl::StatusOr<bool> called = level.Call(
-      "trigger", 1,
-      [&](lua_State* L) {
-        lua_pushinteger(L, trigger.spawn_id);
-        lua_pushlstring(L, trigger.target.data(), trigger.target.size());
-        lua_pushinteger(L, 1);
-        return 3;
-      },
+      "trigger", 1, [&](lua_State* L) { return PushTriggerArguments(L, trigger); },
       [&](lua_State* L, int first) {
         if (!lua_isnil(L, first) && !lua_isboolean(L, first)) {
           return absl::InvalidArgumentError(

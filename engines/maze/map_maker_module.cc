@@ -42,10 +42,10 @@ std::string ReadStringField(lua_State* L, int table, const char* key, const char
   return ArgumentError(function, 1, absl::StrCat(key, ": ", why));
 }
 
-// maker:makeEntity{i =, j =, classname =} and maker:makeSpawnPoint{i =, j =}:
-// the entity as DeepMind Lab writes it into a .map file. Upvalue 1 is the
-// map's row count (origins count rows from the bottom, as there).
-NResultsOr MakeEntityIn(lua_State* L, const char* function, bool spawn_point) {
+// The origin of the maker's cell {i =, j =} (the table at 2), as DeepMind
+// Lab writes it: game units, y counting rows from the bottom. Upvalue 1 is
+// the map's row count. Sets *origin, or returns the argument error.
+std::string ReadCellOrigin(lua_State* L, const char* function, std::string* origin) {
   if (!lua_istable(L, 2)) {
     return ArgumentError(function, 1, lua_api::Expected(L, 2, "table"));
   }
@@ -58,6 +58,19 @@ NResultsOr MakeEntityIn(lua_State* L, const char* function, bool spawn_point) {
     if (why.empty() && !std::isfinite(position[k])) why = "finite number expected";
     if (!why.empty()) return ArgumentError(function, 1, absl::StrCat(keys[k], ": ", why));
   }
+  const double rows = lua_tonumber(L, lua_upvalueindex(1));
+  char text[96];
+  std::snprintf(text, sizeof text, "%.17g %.17g 0", (position[1] + 0.5) * kGameUnitsPerCell,
+                (rows - position[0] - 0.5) * kGameUnitsPerCell);
+  *origin = text;
+  return {};
+}
+
+// maker:makeEntity{i =, j =, classname =} and maker:makeSpawnPoint{i =, j =}:
+// the entity as DeepMind Lab writes it into a .map file.
+NResultsOr MakeEntityIn(lua_State* L, const char* function, bool spawn_point) {
+  std::string origin;
+  if (std::string e = ReadCellOrigin(L, function, &origin); !e.empty()) return e;
   SpawnEntity entity;
   entity.vars.emplace_back("classname", "info_player_start");
   if (!spawn_point) {
@@ -67,10 +80,6 @@ NResultsOr MakeEntityIn(lua_State* L, const char* function, bool spawn_point) {
       return e;
     }
   }
-  const double rows = lua_tonumber(L, lua_upvalueindex(1));
-  char origin[96];
-  std::snprintf(origin, sizeof origin, "%.17g %.17g 0", (position[1] + 0.5) * kGameUnitsPerCell,
-                (rows - position[0] - 0.5) * kGameUnitsPerCell);
   entity.vars.emplace_back("origin", origin);
   if (!spawn_point) {
     // attributes: the entity's other spawn variables, strings or numbers.
@@ -110,25 +119,11 @@ NResultsOr MakeEntityIn(lua_State* L, const char* function, bool spawn_point) {
 // door in cell (i, j), 'I' (isEastWest) or 'H', as DeepMind Lab's default
 // handler makes for those characters. The maze draws both kinds alike.
 NResultsOr MakeDoorIn(lua_State* L, const char* function) {
-  if (!lua_istable(L, 2)) {
-    return ArgumentError(function, 1, lua_api::Expected(L, 2, "table"));
-  }
-  double position[2];
-  const char* keys[2] = {"i", "j"};
-  for (int k = 0; k < 2; ++k) {
-    lua_api::PushRawField(L, 2, keys[k]);
-    std::string why = lua_api::ReadNumber(L, -1, &position[k]);
-    lua_pop(L, 1);
-    if (why.empty() && !std::isfinite(position[k])) why = "finite number expected";
-    if (!why.empty()) return ArgumentError(function, 1, absl::StrCat(keys[k], ": ", why));
-  }
+  std::string origin;
+  if (std::string e = ReadCellOrigin(L, function, &origin); !e.empty()) return e;
   lua_api::PushRawField(L, 2, "isEastWest");
   const bool east_west = lua_toboolean(L, -1) != 0;
   lua_pop(L, 1);
-  const double rows = lua_tonumber(L, lua_upvalueindex(1));
-  char origin[96];
-  std::snprintf(origin, sizeof origin, "%.17g %.17g 0", (position[1] + 0.5) * kGameUnitsPerCell,
-                (rows - position[0] - 0.5) * kGameUnitsPerCell);
   SpawnEntity door;
   door.vars = {{"classname", "func_door"}, {"origin", origin}, {"angle", east_west ? "90" : "0"}};
   const std::string text = EntityText(door);
