@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -66,11 +67,21 @@ std::pair<int, int> PixelSpan(double start, double extent, double scale, int lim
   return {static_cast<int>(begin), static_cast<int>(std::max(begin, end))};
 }
 
-void Draw(const Rectangle& rectangle, const Frame& frame) {
+struct PixelBox {
+  int left, right, top, bottom;
+  std::int64_t area() const { return std::int64_t{right - left} * (bottom - top); }
+};
+
+PixelBox PixelsOf(const Rectangle& rectangle, const Frame& frame) {
   const auto [left, right] =
       PixelSpan(rectangle.x, rectangle.width, frame.width / kVirtualWidth, frame.width);
   const auto [top, bottom] =
       PixelSpan(rectangle.y, rectangle.height, frame.height / kVirtualHeight, frame.height);
+  return {left, right, top, bottom};
+}
+
+void Draw(const Rectangle& rectangle, const Frame& frame) {
+  const auto [left, right, top, bottom] = PixelsOf(rectangle, frame);
   const double alpha = rectangle.rgba[3];
   for (int y = top; y < bottom; ++y) {
     std::uint8_t* pixel = frame.rgb + (static_cast<std::size_t>(y) * frame.width + left) * 3;
@@ -119,6 +130,16 @@ absl::Status DrawFilledRectangles(engine_plugin::Level& level, const Frame& fram
         return absl::OkStatus();
       });
   if (!called.ok()) return called.status();
+  // Drawing is work no instruction counts: bounded by the frame's size, as
+  // rendering it is.
+  std::int64_t area = 0;
+  for (const Rectangle& rectangle : rectangles) area += PixelsOf(rectangle, frame).area();
+  const std::int64_t frame_area = std::int64_t{frame.width} * frame.height;
+  if (area > kMaxCoverage * frame_area) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("level callback 'filledRectangles' returned rectangles covering ",
+                     area / frame_area, " frames' worth of pixels; at most ", kMaxCoverage));
+  }
   for (const Rectangle& rectangle : rectangles) Draw(rectangle, frame);
   return absl::OkStatus();
 }

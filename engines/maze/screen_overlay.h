@@ -6,8 +6,10 @@
 // the frame's size; x right, y down from the top-left corner), colours in
 // [0, 1]. Each is drawn over the frame in order, blended by its alpha, as
 // DeepMind Lab draws them (rooms_keys_doors_puzzle shows the key the
-// player carries so). At most kMaxRectangles a frame; a missing or
-// non-finite field is an error naming the rectangle.
+// player carries so). At most kMaxRectangles a frame, covering at most
+// kMaxCoverage frames' worth of pixels in all (drawing is work that no Lua
+// instruction counts, so it is bounded by the frame's size, as rendering
+// is); a missing or non-finite field is an error naming the rectangle.
 #ifndef ENGINES_MAZE_SCREEN_OVERLAY_H_
 #define ENGINES_MAZE_SCREEN_OVERLAY_H_
 
@@ -18,6 +20,7 @@
 namespace maze {
 
 inline constexpr int kMaxRectangles = 1024;
+inline constexpr int kMaxCoverage = 16;
 
 // Calls the level's filledRectangles, if it has one, and draws what it
 // returns onto frame.rgb.

@@ -90,6 +90,9 @@ TEST(ScreenOverlayTest, BadRectanglesAreErrorsNamingThem) {
       {"function api:filledRectangles() local r = {} for i = 1, 1025 do r[i] = {} end "
        "return r end",
        "returned 1025 rectangles; at most 1024 a frame"},
+      {"function api:filledRectangles() local r = {} for i = 1, 17 do r[i] = {x = -1, y = -1, "
+       "width = 1e9, height = 1e9, rgba = {0, 0, 0, 1}} end return r end",
+       "returned rectangles covering 17 frames' worth of pixels; at most 16"},
   };
   for (const auto& [overlay, says] : cases) {
     SCOPED_TRACE(overlay);
