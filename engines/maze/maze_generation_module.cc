@@ -407,7 +407,7 @@ NResultsOr VisitFill(MapLayers& maze, lua_State* L) {
       return absl::StrCat("'", kName, "': func failed at (", row + 1, ", ", col + 1,
                           "): ", called.error());
     }
-    for (const auto [dr, dc] : kNeighbours) {
+    for (const auto& [dr, dc] : kNeighbours) {
       const int r = row + dr, c = col + dc;
       if (r < 0 || r >= maze.rows() || c < 0 || c >= maze.cols()) continue;
       int& seen = distance[r * maze.cols() + c];
