@@ -15,8 +15,9 @@
 //   game:screenShape()         {window = {width=, height=}, buffer = {width=,
 //                                height=}}: the frame's size, as DeepMind
 //                                Lab's levels read it
-//   game:pickups()             {{id=, type='apple'|'goal', position={x, y},
-//                                active=}, ...} of the current map
+//   game:pickups()             {{id=, type='reward'|'goal', classname=,
+//                                quantity=, position={x, y}, active=}, ...}
+//                                of the current map
 //   game:runFiles()            engine_plugin::kRunFilesRoot: DeepMind Lab's
 //                              levels name their game_scripts as
 //                              runFiles() .. '/baselab/game_scripts/...'
@@ -24,17 +25,19 @@
 //                              the bytes of a file the level may read
 //                              (engine_plugin/level_paths.h), as a string
 //                              that must fit under the Lua memory cap
-//   game:renderCustomView{pos = {x, y}, look = {pitch, yaw},
+//   game:renderCustomView{pos = {x, y[, z]}, look = {pitch, yaw[, roll]},
 //                         width = w, height = h}
 //                              a second camera: a new owning ByteTensor
 //                              h x w x 3 (width/height default to the
-//                              engine's)
-// Coordinates and angles are those of world.h.
+//                              engine's); pitched 89 degrees or more down,
+//                              it sees the map from above
+// Positions are DeepMind Lab's game units (kGameUnitsPerCell to a cell, the
+// axes of world.h) and pitch is Quake's, growing looking down
+// (QuakePitch), as DeepMind Lab's levels expect.
 //
-// Example (in a level's pickup callback):
-//   function api:pickup(entity)
-//     if entity.type == 'goal' then game:finishMap() end
-//   end
+// Example (in a level's callback):
+//   local info = game:playerInfo()
+//   if info.cell[2] > 10 then game:finishMap() end
 #ifndef ENGINES_MAZE_GAME_MODULE_H_
 #define ENGINES_MAZE_GAME_MODULE_H_
 
@@ -63,8 +66,9 @@ class GameHost {
   virtual absl::StatusOr<std::string> ReadLevelFile(const std::string& name) const = 0;
 };
 
-// [-0, +1, m] Pushes {id = (1-based), type = 'apple'|'goal', position =
-// {x, y}}: a pickup as the level sees it (game:pickups(), pickup(entity)).
+// [-0, +1, m] Pushes {id = (1-based), type = 'reward'|'goal', classname =,
+// quantity =, position = {x, y} (game units)}: a pickup as the level sees
+// it (game:pickups(), game_entities:entities()).
 void PushPickup(lua_State* L, const Pickup& pickup);
 
 // [-0, +0, m] Makes `require 'dmlab.system.game'` return a module bound to
