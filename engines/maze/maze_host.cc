@@ -334,7 +334,7 @@ absl::Status MazeHost::Render(Level& level, const tensor::Tensor& frame) {
   frame_pixels_ = pixels;
   const Frame drawn{pixels, depth_.data(), width_, height_};
   RenderFirstPerson(world_->map(), world_->pickups(), Camera::Of(world_->pose()), drawn);
-  if (absl::Status s = DrawFilledRectangles(level, drawn); !s.ok()) return s;
+  if (absl::Status s = DrawScreenOverlays(level, drawn); !s.ok()) return s;
   const std::int64_t rgb_shape[] = {height_, width_, 3};
   const std::int64_t depth_shape[] = {height_, width_};
   const engine_plugin::LentBuffer lent[] = {

@@ -18,7 +18,7 @@
 // 3D models here). Actions: DeepMind Lab's seven, then the level's own
 // (customDiscreteActionSpec); level_callbacks.h lists the other callbacks
 // the host makes (pickups, triggers, modifyControl, addBots), and
-// screen_overlay.h filledRectangles.
+// screen_overlay.h screenMessages and filledRectangles.
 // Properties: engine.fps, engine.width, engine.height.
 //
 // Registered as "maze", the host of every level that names none.
