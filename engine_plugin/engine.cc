@@ -84,6 +84,7 @@ struct Engine::State final : Level, ObservationBuffers {
       absl::FunctionRef<absl::Status(lua_State*, int)> read_results) override {
     return script->Call(name, num_results, push_arguments, read_results);
   }
+  bool Defines(const char* name) override { return script->Defines(name); }
   absl::StatusOr<bool> CallLending(const char* name,
                                    absl::Span<const LentBuffer> buffers) override {
     return script->CallLending(name, buffers);

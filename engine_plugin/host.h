@@ -83,6 +83,10 @@ class Level {
       const char* name, int num_results, absl::FunctionRef<int(lua_State* L)> push_arguments,
       absl::FunctionRef<absl::Status(lua_State* L, int first)> read_results) = 0;
 
+  // Whether the level defines api:<name>: for a host whose arguments to it
+  // cost something to make.
+  virtual bool Defines(const char* name) = 0;
+
   // Calls api:<name>(buffer1, buffer2, ...) with each buffer lent to it
   // for exactly that call (at most kMaxLentBuffers). False when the level
   // has no such callback.

@@ -207,6 +207,11 @@ bool LevelScript::PushCallback(const char* name) {
   return true;
 }
 
+bool LevelScript::Defines(const char* name) {
+  const StackScope stack(L_);
+  return PushCallback(name);
+}
+
 absl::Status LevelScript::CallCallback(const char* name, int nargs, int nresults) {
   lua_api::NResultsOr result = vm_->Call(nargs + 1, nresults);
   if (result.ok()) return absl::OkStatus();

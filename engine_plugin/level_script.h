@@ -79,11 +79,12 @@ class LevelScript {
   absl::StatusOr<double> EpisodeLengthSeconds();
   absl::StatusOr<std::vector<ObservationSpec>> CustomObservationSpecs();
   absl::StatusOr<LevelObservation> CustomObservation(const ObservationSpec& spec);
-  // A host's callbacks: Level::Call and Level::CallLending (host.h).
+  // A host's callbacks: Level::Call, CallLending and Defines (host.h).
   absl::StatusOr<bool> Call(const char* name, int num_results,
                             absl::FunctionRef<int(lua_State*)> push_arguments,
                             absl::FunctionRef<absl::Status(lua_State*, int)> read_results);
   absl::StatusOr<bool> CallLending(const char* name, absl::Span<const LentBuffer> buffers);
+  bool Defines(const char* name);
   // Whether one of the level's callbacks is running: a host calling in
   // from inside one (listProperty's visitor) makes a nested call.
   bool in_callback() const { return vm_->in_call(); }

@@ -216,7 +216,7 @@ NResultsOr RenderCustomView(lua_State* L) {
   if (pitch >= kStraightDownDegrees) {
     RenderTopDown(world->map(), world->pickups(), world->pose(), frame);
   } else {
-    RenderFirstPerson(world->map(), world->pickups(), camera, frame);
+    RenderFirstPerson(world->map(), world->pickups(), camera, frame, host->surfaces());
   }
   lua_api::LuaTensor::Push(L, *std::move(view));
   return 1;
@@ -247,6 +247,24 @@ NResultsOr LoadFileToString(lua_State* L) {
   return 1;
 }
 
+NResultsOr UpdateTexture(lua_State* L) {
+  if (std::string e = CheckModuleSelf(L, kModule, "updateTexture"); !e.empty()) return e;
+  std::string name;
+  if (std::string why = lua_api::ReadString(L, 2, &name); !why.empty()) {
+    return ArgumentError("updateTexture", 1, why);
+  }
+  const lua_api::LuaTensor* image = lua_api::LuaTensor::Read(L, 3);
+  if (image == nullptr) {
+    return ArgumentError("updateTexture", 2, lua_api::Expected(L, 3, "ByteTensor"));
+  }
+  GameHost* host = HostOf<GameHost>(L);
+  if (host->world() == nullptr) return NoMapError("updateTexture");
+  if (std::string why = host->UpdateTexture(L, name, image->tensor()); !why.empty()) {
+    return ArgumentError("updateTexture", 2, why);
+  }
+  return 0;
+}
+
 constexpr ModuleFunction kFunctions[] = {
     {"playerInfo", &lua_api::Raising<&PlayerInfo>},
     {"addScore", &lua_api::Raising<&AddScore>},
@@ -257,6 +275,7 @@ constexpr ModuleFunction kFunctions[] = {
     {"renderCustomView", &lua_api::Raising<&RenderCustomView>},
     {"runFiles", &lua_api::Raising<&RunFiles>},
     {"loadFileToString", &lua_api::Raising<&LoadFileToString>},
+    {"updateTexture", &lua_api::Raising<&UpdateTexture>},
 };
 
 // [-0, +1, e] The loader in package.preload.

@@ -31,6 +31,11 @@
 //                              h x w x 3 (width/height default to the
 //                              engine's); pitched 89 degrees or more down,
 //                              it sees the map from above
+//   game:updateTexture(name, image)
+//                              gives the surface `name` (surfaces.h:
+//                              'maze/floor', ...) the texture `image`, a
+//                              ByteTensor H x W x 4 (RGBA), copied
+//                              (texture_hooks.h)
 // Positions are DeepMind Lab's game units (kGameUnitsPerCell to a cell, the
 // axes of world.h) and pitch is Quake's, growing looking down
 // (QuakePitch), as DeepMind Lab's levels expect.
@@ -44,7 +49,9 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "engines/maze/raycaster.h"
+#include "engines/maze/surfaces.h"
 #include "engines/maze/world.h"
 #include "lua_api/lua.h"
 #include "tensor/tensor.h"
@@ -64,6 +71,11 @@ class GameHost {
   virtual int frame_height() const = 0;
   // A file the level names (engine_plugin::Level::ReadFile).
   virtual absl::StatusOr<std::string> ReadLevelFile(const std::string& name) const = 0;
+  // How the current map's surfaces look (the texture callbacks' work).
+  virtual const Surfaces& surfaces() const = 0;
+  // game:updateTexture: "" or what is wrong (SurfaceTextures::Update).
+  virtual std::string UpdateTexture(lua_State* L, absl::string_view name,
+                                    const tensor::Tensor& image) = 0;
 };
 
 // [-0, +1, m] Pushes {id = (1-based), type = 'reward'|'goal', classname =,

@@ -150,6 +150,7 @@ absl::StatusOr<bool> MazeHost::SetSetting(absl::string_view key, absl::string_vi
 
 void MazeHost::RegisterModules(lua_State* L, Level& level) {
   level_ = &level;
+  level_state_ = L;
   RegisterGameModule(L, this);
   RegisterGameEntitiesModule(L, this);
   RegisterMapMakerModule(L, &made_maps_);
@@ -232,7 +233,8 @@ absl::Status MazeHost::LoadMap(Level& level) {
   world_.emplace(*std::move(map), start, std::move(placed->pickups));
   triggers_.clear();
   for (DoorTrigger& trigger : placed->triggers) triggers_.push_back({std::move(trigger), 0});
-  return absl::OkStatus();
+  // As DeepMind Lab's renderer loads a map's textures.
+  return textures_.Load(level, level_state_);
 }
 
 absl::Status MazeHost::Start(Level& level, std::uint64_t seed) {
@@ -333,7 +335,8 @@ absl::Status MazeHost::Render(Level& level, const tensor::Tensor& frame) {
   auto* pixels = reinterpret_cast<std::uint8_t*>(*frame.data());
   frame_pixels_ = pixels;
   const Frame drawn{pixels, depth_.data(), width_, height_};
-  RenderFirstPerson(world_->map(), world_->pickups(), Camera::Of(world_->pose()), drawn);
+  RenderFirstPerson(world_->map(), world_->pickups(), Camera::Of(world_->pose()), drawn,
+                    textures_.surfaces());
   if (absl::Status s = DrawScreenOverlays(level, drawn); !s.ok()) return s;
   const std::int64_t rgb_shape[] = {height_, width_, 3};
   const std::int64_t depth_shape[] = {height_, width_};

@@ -18,7 +18,9 @@
 // 3D models here). Actions: DeepMind Lab's seven, then the level's own
 // (customDiscreteActionSpec); level_callbacks.h lists the other callbacks
 // the host makes (pickups, triggers, modifyControl, addBots), and
-// screen_overlay.h screenMessages and filledRectangles.
+// screen_overlay.h screenMessages and filledRectangles, texture_hooks.h
+// the texture callbacks (replaceTextureName, loadTexture, modifyTexture)
+// with which each map's surfaces are loaded.
 // Properties: engine.fps, engine.width, engine.height.
 //
 // Registered as "maze", the host of every level that names none.
@@ -35,6 +37,7 @@
 #include "engines/maze/game_module.h"
 #include "engines/maze/map_maker_module.h"
 #include "engines/maze/spawn_entities.h"
+#include "engines/maze/texture_hooks.h"
 #include "engines/maze/world.h"
 
 namespace maze {
@@ -78,6 +81,11 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
   absl::StatusOr<std::string> ReadLevelFile(const std::string& name) const override {
     return level_->ReadFile(name);
   }
+  const Surfaces& surfaces() const override { return textures_.surfaces(); }
+  std::string UpdateTexture(lua_State* L, absl::string_view name,
+                            const tensor::Tensor& image) override {
+    return textures_.Update(L, name, image);
+  }
 
  private:
   absl::Status LoadMap(engine_plugin::Level& level);
@@ -89,10 +97,12 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
   std::vector<engine_plugin::ObservationSpec> specs_;  // from Init
   int fps_ = 60;
   engine_plugin::Level* level_ = nullptr;  // from RegisterModules, for the game module
+  lua_State* level_state_ = nullptr;       // from RegisterModules: charged for textures
 
   std::optional<World> world_;
-  MadeMaps made_maps_;  // by dmlab.system.map_maker, for nextMap to name
-  MapText loaded_;      // the map last loaded, for nextMap's '' (the same again)
+  MadeMaps made_maps_;        // by dmlab.system.map_maker, for nextMap to name
+  MapText loaded_;            // the map last loaded, for nextMap's '' (the same again)
+  SurfaceTextures textures_;  // the current map's, from the texture callbacks
   struct ArmedTrigger {
     DoorTrigger trigger;
     double next_time;  // map time (World::time) from which it may fire again

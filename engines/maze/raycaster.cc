@@ -12,10 +12,6 @@
 namespace maze {
 namespace {
 
-struct Rgb {
-  std::uint8_t r, g, b;
-};
-
 // Rows are built as packed pixels (r | g << 8 | b << 16), which a store
 // writes as r, g, b on a little-endian machine.
 static_assert(std::endian::native == std::endian::little);
@@ -35,19 +31,6 @@ void StoreRow(const std::uint32_t* pixels, int n, std::uint8_t* rgb) {
   for (; i < n; ++i) std::memcpy(rgb + 3 * i, &pixels[i], 3);
 }
 
-// One distinct colour per variation letter 'A'..'Z', none of them grey, so
-// regions stay apart in the image.
-constexpr std::array<Rgb, 26> kVariationColours = {{
-    {200, 60, 60},   {60, 160, 70},  {70, 90, 200},   {210, 180, 50},  {170, 70, 190},
-    {60, 180, 180},  {230, 130, 40}, {140, 100, 60},  {230, 120, 160}, {120, 190, 60},
-    {40, 120, 140},  {180, 40, 100}, {110, 110, 210}, {200, 200, 120}, {90, 60, 140},
-    {240, 170, 120}, {30, 100, 60},  {150, 40, 40},   {100, 200, 150}, {190, 150, 220},
-    {130, 130, 40},  {40, 60, 110},  {220, 90, 90},   {90, 150, 220},  {160, 120, 100},
-    {200, 230, 90},
-}};
-constexpr Rgb kPlainWall = {140, 140, 140};
-constexpr Rgb kCeiling = {110, 140, 190};
-constexpr Rgb kFloor = {120, 95, 70};
 constexpr Rgb kFog = {16, 16, 24};  // what distance fades everything towards
 
 constexpr double kFogDensity = 0.1;    // per cell
@@ -93,26 +76,27 @@ const SpriteShape& ShapeOf(const Pickup& pickup) {
   return pickup.quantity < 0 ? kLemonShape : kAppleShape;
 }
 
-// A closed door is drawn as a wall of its own colour: its "variation".
-constexpr char kDoorMark = 1;
-constexpr Rgb kDoorColour = {120, 80, 45};
-
-char WallLook(const TextMap& map, int row, int col) {
-  return map.IsDoor(row, col) ? kDoorMark : map.Variation(row, col);
+// The surface (surfaces.h) of a wall cell: a closed door has its own.
+int WallSurface(const TextMap& map, int row, int col) {
+  return Surfaces::OfWall(map.IsDoor(row, col) ? Surfaces::kDoorLook : map.Variation(row, col));
 }
 
-Rgb WallColour(char variation) {
-  if (variation == kDoorMark) return kDoorColour;
-  return variation >= 'A' && variation <= 'Z' ? kVariationColours[variation - 'A'] : kPlainWall;
+// How much of a colour is kept, against the fog, at `distance` and `shade`.
+double Keep(double distance, double shade = 1.0) {
+  return shade * std::exp(-kFogDensity * distance);
 }
 
-// `colour` faded towards the fog by `distance` and darkened by `shade`.
-Rgb Shade(Rgb colour, double distance, double shade = 1.0) {
-  const double keep = shade * std::exp(-kFogDensity * distance);
+// `colour` faded towards the fog, keeping `keep` of it.
+Rgb Fade(Rgb colour, double keep) {
   auto mix = [keep](std::uint8_t c, std::uint8_t fog) {
     return static_cast<std::uint8_t>(fog + (c - fog) * keep + 0.5);
   };
   return {mix(colour.r, kFog.r), mix(colour.g, kFog.g), mix(colour.b, kFog.b)};
+}
+
+// `colour` faded towards the fog by `distance` and darkened by `shade`.
+Rgb Shade(Rgb colour, double distance, double shade = 1.0) {
+  return Fade(colour, Keep(distance, shade));
 }
 
 // `v` clamped to [lo, hi], with NaN taken as lo: for values about to become
@@ -163,7 +147,8 @@ View ViewOf(const TextMap& map, const Camera& camera, int width, int height) {
 struct Hit {
   double distance;  // along the view direction
   bool x_facing;    // crossed a vertical grid line (a face looking along x)
-  char variation;
+  int surface;
+  double along;  // where across the face, in [0, 1), left to right as seen
 };
 
 // Walks the grid from the camera along `ray` (whose component along the
@@ -197,11 +182,16 @@ Hit CastRay(const TextMap& map, const View& view, double ray_x, double ray_y) {
     const int row = map.rows() - 1 - y_index;
     if (map.IsWall(row, col)) {
       const double distance = x_facing ? side_x - delta_x : side_y - delta_y;
+      // The face runs along y (x-facing) or x; seen from the camera, its
+      // left edge is where the camera's right vector points away from.
+      const double across = x_facing ? view.y + distance * ray_y : view.x + distance * ray_x;
+      const double fraction = across - std::floor(across);
+      const bool reversed = x_facing ? ray_x > 0 : ray_y < 0;
       return {std::clamp(distance, 1e-4, static_cast<double>(kFarDepth)), x_facing,
-              WallLook(map, row, col)};
+              WallSurface(map, row, col), reversed ? 1 - fraction : fraction};
     }
   }
-  return {kFarDepth, x_facing, 0};
+  return {kFarDepth, x_facing, Surfaces::kPlainWall, 0};
 }
 
 // Calls visit(x, y) for every pixel whose centre lies inside the disc at
@@ -247,11 +237,19 @@ struct ColumnScratch {
   std::array<int, kMaxColumns> bottom;            // one past the last wall row
   std::array<std::uint32_t, kMaxColumns> colour;  // packed
   std::array<std::uint32_t, kMaxColumns> row;     // packed
+  // For textured surfaces (null where the wall is one colour): the wall's
+  // texture, where across it the column is, how much of its colour the
+  // fog keeps; and the column's ray, for the floor and ceiling.
+  std::array<const Texture*, kMaxColumns> texture;
+  std::array<float, kMaxColumns> along;
+  std::array<float, kMaxColumns> keep;
+  std::array<float, kMaxColumns> ray_x;
+  std::array<float, kMaxColumns> ray_y;
 };
 
 // Casts the rays of columns [x0, x0 + n) into `scratch`.
-void CastColumns(const TextMap& map, const View& view, const Frame& frame, int x0, int n,
-                 ColumnScratch& scratch) {
+void CastColumns(const TextMap& map, const Surfaces& surfaces, const View& view, const Frame& frame,
+                 int x0, int n, ColumnScratch& scratch) {
   const double to_camera_x = 2.0 / frame.width;
   for (int i = 0; i < n; ++i) {
     // -1 at the image's left edge, +1 at its right, sampled at the pixel centre.
@@ -266,8 +264,13 @@ void CastColumns(const TextMap& map, const View& view, const Frame& frame, int x
     scratch.bottom[i] =
         static_cast<int>(ClampForInt(std::ceil(view.horizon + half - 0.5), 0, frame.height));
     scratch.depth[i] = static_cast<float>(hit.distance);
-    scratch.colour[i] =
-        Pack(Shade(WallColour(hit.variation), hit.distance, hit.x_facing ? kXFacingShade : 1.0));
+    const double keep = Keep(hit.distance, hit.x_facing ? kXFacingShade : 1.0);
+    scratch.colour[i] = Pack(Fade(surfaces.colour(hit.surface), keep));
+    scratch.texture[i] = surfaces.texture(hit.surface);
+    scratch.along[i] = static_cast<float>(hit.along);
+    scratch.keep[i] = static_cast<float>(keep);
+    scratch.ray_x[i] = static_cast<float>(ray_x);
+    scratch.ray_y[i] = static_cast<float>(ray_y);
   }
 }
 
@@ -275,14 +278,16 @@ void CastColumns(const TextMap& map, const View& view, const Frame& frame, int x
 // above and below it, the row's ceiling or floor. A row of floor or ceiling
 // is one colour at one distance, so the inner loops are plain selects that
 // the compiler vectorises (hence `&`, not `&&`: no branch).
-void FillRows(const View& view, const Frame& frame, int x0, int n, ColumnScratch& scratch) {
+void FillRows(const Surfaces& surfaces, const View& view, const Frame& frame, int x0, int n,
+              ColumnScratch& scratch) {
   for (int y = 0; y < frame.height; ++y) {
     // Floor (height 0) and ceiling (height 1) are both half a cell from the
     // eye, so a row's distance is 0.5 * focal over its offset from the horizon.
     const double offset = y + 0.5 - view.horizon;
     const double distance =
         offset == 0 ? kFarDepth : std::min<double>(0.5 * view.focal / std::abs(offset), kFarDepth);
-    const std::uint32_t plane = Pack(Shade(offset > 0 ? kFloor : kCeiling, distance));
+    const std::uint32_t plane =
+        Pack(Shade(surfaces.colour(offset > 0 ? Surfaces::kFloor : Surfaces::kCeiling), distance));
     const float plane_depth = static_cast<float>(distance);
     for (int i = 0; i < n; ++i) {
       const bool wall = (scratch.top[i] <= y) & (y < scratch.bottom[i]);
@@ -298,6 +303,57 @@ void FillRows(const View& view, const Frame& frame, int x0, int n, ColumnScratch
         const float wall_depth = scratch.depth[i];
         depth[i] = wall ? wall_depth : plane_depth;
       }
+    }
+  }
+}
+
+// The texel at fractions (u, v) across and down `texture`.
+Rgb TexelAt(const Texture& texture, double u, double v) {
+  const int col = std::min(static_cast<int>(u * texture.width), texture.width - 1);
+  const int row = std::min(static_cast<int>(v * texture.height), texture.height - 1);
+  return texture
+      .texels[static_cast<std::size_t>(std::max(row, 0)) * texture.width + std::max(col, 0)];
+}
+
+// Draws the textured walls of columns [x0, x0 + n) over the colour that
+// FillRows gave them: the texture spans the wall's face once, top to
+// bottom and left to right.
+void DrawTexturedWalls(const View& view, const Frame& frame, int x0, int n,
+                       const ColumnScratch& scratch) {
+  for (int i = 0; i < n; ++i) {
+    if (scratch.texture[i] == nullptr) continue;
+    const Texture& texture = *scratch.texture[i];
+    const double half = 0.5 * view.focal / scratch.depth[i];
+    const double wall_top = view.horizon - half;
+    for (int y = scratch.top[i]; y < scratch.bottom[i]; ++y) {
+      const double v = (y + 0.5 - wall_top) / (2 * half);
+      Put(frame, x0 + i, y, Fade(TexelAt(texture, scratch.along[i], v), scratch.keep[i]));
+    }
+  }
+}
+
+// Draws a textured floor or ceiling over the colour that FillRows gave it:
+// the texture spans each cell once, its top row to the north (+y).
+void DrawTexturedPlanes(const Surfaces& surfaces, const View& view, const Frame& frame, int x0,
+                        int n, const ColumnScratch& scratch) {
+  const Texture* floor = surfaces.texture(Surfaces::kFloor);
+  const Texture* ceiling = surfaces.texture(Surfaces::kCeiling);
+  if (floor == nullptr && ceiling == nullptr) return;
+  for (int y = 0; y < frame.height; ++y) {
+    const double offset = y + 0.5 - view.horizon;
+    const Texture* texture = offset > 0 ? floor : ceiling;
+    if (texture == nullptr || offset == 0) continue;
+    // As FillRows: the row's distance along the view, where each column's
+    // ray (1 along the view) meets the plane.
+    const double distance = std::min<double>(0.5 * view.focal / std::abs(offset), kFarDepth);
+    const double keep = Keep(distance);
+    for (int i = 0; i < n; ++i) {
+      if (scratch.top[i] <= y && y < scratch.bottom[i]) continue;  // wall
+      const double x = view.x + scratch.ray_x[i] * distance;
+      const double north = view.y + scratch.ray_y[i] * distance;
+      const double u = x - std::floor(x);
+      const double v = 1 - (north - std::floor(north));
+      Put(frame, x0 + i, y, Fade(TexelAt(*texture, u, v), keep));
     }
   }
 }
@@ -382,15 +438,17 @@ struct TopDownProjection {
 }  // namespace
 
 void RenderFirstPerson(const TextMap& map, absl::Span<const Pickup> pickups, const Camera& camera,
-                       const Frame& frame) {
+                       const Frame& frame, const Surfaces& surfaces) {
   if (!Drawable(frame)) return;
   const View view = ViewOf(map, camera, frame.width, frame.height);
   const std::vector<Sprite>& sprites = VisibleSprites(pickups, view, frame.width);
   thread_local ColumnScratch scratch;
   for (int x0 = 0; x0 < frame.width; x0 += kMaxColumns) {
     const int n = std::min(kMaxColumns, frame.width - x0);
-    CastColumns(map, view, frame, x0, n, scratch);
-    FillRows(view, frame, x0, n, scratch);
+    CastColumns(map, surfaces, view, frame, x0, n, scratch);
+    FillRows(surfaces, view, frame, x0, n, scratch);
+    DrawTexturedWalls(view, frame, x0, n, scratch);
+    DrawTexturedPlanes(surfaces, view, frame, x0, n, scratch);
     for (const Sprite& sprite : sprites) DrawSprite(sprite, view, frame, x0, n, scratch);
   }
 }
@@ -425,9 +483,10 @@ void RenderTopDown(const TextMap& map, absl::Span<const Pickup> pickups, const P
       const int col = inside ? static_cast<int>(u) : -1;
       if (col != cached_col) {
         cached_col = col;
-        cell_colour = !inside                ? kLetterbox
-                      : map.IsWall(row, col) ? WallColour(WallLook(map, row, col))
-                                             : kTopDownFloor;
+        cell_colour = !inside ? kLetterbox
+                      : map.IsWall(row, col)
+                          ? Surfaces::BuiltIn().colour(WallSurface(map, row, col))
+                          : kTopDownFloor;
       }
       Put(frame, x, y, cell_colour);
     }

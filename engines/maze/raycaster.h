@@ -1,8 +1,9 @@
 // Raycaster: the reference engine's software renderer.
 //
 // First person: one ray per column through the map's grid (DDA), walls
-// coloured by their region's variation and shaded by distance and by side
-// (x-facing walls darker than y-facing), a floor and a ceiling shaded by
+// coloured by their region's variation (or textured, surfaces.h) and
+// shaded by distance and by side (x-facing walls darker than y-facing), a
+// floor and a ceiling (one colour, or textured per cell) shaded by
 // distance, and pickups as camera-facing sprites, depth-tested per pixel.
 // Pitch shifts the horizon (a y-shear, as in classic raycasters).
 // Top down: a bird's-eye view of the whole map with the player and its
@@ -23,6 +24,7 @@
 #include <cstdint>
 
 #include "absl/types/span.h"
+#include "engines/maze/surfaces.h"
 #include "engines/maze/text_map.h"
 #include "engines/maze/world.h"
 
@@ -46,9 +48,10 @@ struct Frame {
 
 inline constexpr float kFarDepth = 1e4f;
 
-// Draws what `camera` sees. Inactive pickups are not drawn.
+// Draws what `camera` sees, its surfaces looking as `surfaces` says.
+// Inactive pickups are not drawn.
 void RenderFirstPerson(const TextMap& map, absl::Span<const Pickup> pickups, const Camera& camera,
-                       const Frame& frame);
+                       const Frame& frame, const Surfaces& surfaces = Surfaces::BuiltIn());
 
 // Draws the whole map scaled to fit frame.rgb (frame.depth is ignored),
 // with the pickups and the player's position and heading.
