@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <numbers>
+#include <utility>
 #include <vector>
 
 namespace maze {
@@ -148,8 +149,25 @@ struct Hit {
   double distance;  // along the view direction
   bool x_facing;    // crossed a vertical grid line (a face looking along x)
   int surface;
-  double along;  // where across the face, in [0, 1), left to right as seen
 };
+
+// x - floor(x), for |x| < 2^62: without SSE4.1's round instruction,
+// std::floor is a library call, and this runs per pixel.
+double Fraction(double x) {
+  const double whole = static_cast<double>(static_cast<std::int64_t>(x));  // towards zero
+  const double fraction = x - whole;
+  return fraction < 0 ? fraction + 1 : fraction;
+}
+
+// Where across the face `hit` the ray meets it, in [0, 1), left to right as
+// the camera sees it. The face runs along y (x-facing) or x; its left edge
+// is the one the camera's right vector points away from.
+double Along(const View& view, const Hit& hit, double ray_x, double ray_y) {
+  const double across =
+      hit.x_facing ? view.y + hit.distance * ray_y : view.x + hit.distance * ray_x;
+  const double fraction = Fraction(across);
+  return (hit.x_facing ? ray_x > 0 : ray_y < 0) ? 1 - fraction : fraction;
+}
 
 // Walks the grid from the camera along `ray` (whose component along the
 // view direction is 1, so the ray parameter is the perpendicular distance:
@@ -182,16 +200,11 @@ Hit CastRay(const TextMap& map, const View& view, double ray_x, double ray_y) {
     const int row = map.rows() - 1 - y_index;
     if (map.IsWall(row, col)) {
       const double distance = x_facing ? side_x - delta_x : side_y - delta_y;
-      // The face runs along y (x-facing) or x; seen from the camera, its
-      // left edge is where the camera's right vector points away from.
-      const double across = x_facing ? view.y + distance * ray_y : view.x + distance * ray_x;
-      const double fraction = across - std::floor(across);
-      const bool reversed = x_facing ? ray_x > 0 : ray_y < 0;
       return {std::clamp(distance, 1e-4, static_cast<double>(kFarDepth)), x_facing,
-              WallSurface(map, row, col), reversed ? 1 - fraction : fraction};
+              WallSurface(map, row, col)};
     }
   }
-  return {kFarDepth, x_facing, Surfaces::kPlainWall, 0};
+  return {kFarDepth, x_facing, Surfaces::kPlainWall};
 }
 
 // Calls visit(x, y) for every pixel whose centre lies inside the disc at
@@ -237,25 +250,27 @@ struct ColumnScratch {
   std::array<int, kMaxColumns> bottom;            // one past the last wall row
   std::array<std::uint32_t, kMaxColumns> colour;  // packed
   std::array<std::uint32_t, kMaxColumns> row;     // packed
-  // For textured surfaces (null where the wall is one colour): the wall's
-  // texture, where across it the column is, how much of its colour the
-  // fog keeps; and the column's ray, for the floor and ceiling.
+  // The wall's texture, null where it is one colour; where a textured wall
+  // is, where across it the column is and how much of it the fog keeps.
   std::array<const Texture*, kMaxColumns> texture;
   std::array<float, kMaxColumns> along;
   std::array<float, kMaxColumns> keep;
-  std::array<float, kMaxColumns> ray_x;
-  std::array<float, kMaxColumns> ray_y;
 };
+
+// The ray of image column x: 1 along the view direction, so a distance
+// along the ray is one along the view (no fisheye).
+std::pair<double, double> RayOf(const View& view, int x, int width) {
+  // -1 at the image's left edge, +1 at its right, sampled at the pixel centre.
+  const double camera_x = (x + 0.5) * (2.0 / width) - 1;
+  return {view.dir_x + view.right_x * view.plane * camera_x,
+          view.dir_y + view.right_y * view.plane * camera_x};
+}
 
 // Casts the rays of columns [x0, x0 + n) into `scratch`.
 void CastColumns(const TextMap& map, const Surfaces& surfaces, const View& view, const Frame& frame,
                  int x0, int n, ColumnScratch& scratch) {
-  const double to_camera_x = 2.0 / frame.width;
   for (int i = 0; i < n; ++i) {
-    // -1 at the image's left edge, +1 at its right, sampled at the pixel centre.
-    const double camera_x = (x0 + i + 0.5) * to_camera_x - 1;
-    const double ray_x = view.dir_x + view.right_x * view.plane * camera_x;
-    const double ray_y = view.dir_y + view.right_y * view.plane * camera_x;
+    const auto [ray_x, ray_y] = RayOf(view, x0 + i, frame.width);
     const Hit hit = CastRay(map, view, ray_x, ray_y);
     const double half = 0.5 * view.focal / hit.distance;  // the eye is half a wall up
     // Pixel rows whose centre lies in [horizon - half, horizon + half).
@@ -266,11 +281,12 @@ void CastColumns(const TextMap& map, const Surfaces& surfaces, const View& view,
     scratch.depth[i] = static_cast<float>(hit.distance);
     const double keep = Keep(hit.distance, hit.x_facing ? kXFacingShade : 1.0);
     scratch.colour[i] = Pack(Fade(surfaces.colour(hit.surface), keep));
-    scratch.texture[i] = surfaces.texture(hit.surface);
-    scratch.along[i] = static_cast<float>(hit.along);
-    scratch.keep[i] = static_cast<float>(keep);
-    scratch.ray_x[i] = static_cast<float>(ray_x);
-    scratch.ray_y[i] = static_cast<float>(ray_y);
+    const Texture* texture = surfaces.texture(hit.surface);
+    scratch.texture[i] = texture;
+    if (texture != nullptr) {
+      scratch.along[i] = static_cast<float>(Along(view, hit, ray_x, ray_y));
+      scratch.keep[i] = static_cast<float>(keep);
+    }
   }
 }
 
@@ -325,9 +341,14 @@ void DrawTexturedWalls(const View& view, const Frame& frame, int x0, int n,
     const Texture& texture = *scratch.texture[i];
     const double half = 0.5 * view.focal / scratch.depth[i];
     const double wall_top = view.horizon - half;
+    const double v_per_row = 1 / (2 * half);
+    const int col = std::min(static_cast<int>(scratch.along[i] * texture.width), texture.width - 1);
+    const double keep = scratch.keep[i];
     for (int y = scratch.top[i]; y < scratch.bottom[i]; ++y) {
-      const double v = (y + 0.5 - wall_top) / (2 * half);
-      Put(frame, x0 + i, y, Fade(TexelAt(texture, scratch.along[i], v), scratch.keep[i]));
+      const double v = (y + 0.5 - wall_top) * v_per_row;
+      const int row = std::clamp(static_cast<int>(v * texture.height), 0, texture.height - 1);
+      Put(frame, x0 + i, y,
+          Fade(texture.texels[static_cast<std::size_t>(row) * texture.width + col], keep));
     }
   }
 }
@@ -349,10 +370,9 @@ void DrawTexturedPlanes(const Surfaces& surfaces, const View& view, const Frame&
     const double keep = Keep(distance);
     for (int i = 0; i < n; ++i) {
       if (scratch.top[i] <= y && y < scratch.bottom[i]) continue;  // wall
-      const double x = view.x + scratch.ray_x[i] * distance;
-      const double north = view.y + scratch.ray_y[i] * distance;
-      const double u = x - std::floor(x);
-      const double v = 1 - (north - std::floor(north));
+      const auto [ray_x, ray_y] = RayOf(view, x0 + i, frame.width);
+      const double u = Fraction(view.x + ray_x * distance);
+      const double v = 1 - Fraction(view.y + ray_y * distance);
       Put(frame, x0 + i, y, Fade(TexelAt(*texture, u, v), keep));
     }
   }

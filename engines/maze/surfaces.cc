@@ -4,11 +4,6 @@
 
 namespace maze {
 
-int Surfaces::OfWall(char look) {
-  if (look == kDoorLook) return kDoor;
-  return look >= 'A' && look <= 'Z' ? kFirstVariation + (look - 'A') : kPlainWall;
-}
-
 std::string Surfaces::Name(int surface) {
   switch (surface) {
     case kPlainWall:

@@ -54,7 +54,10 @@ class Surfaces {
 
   // The surface of a wall drawn with `look`: a variation letter, kDoorLook
   // or anything else (a plain wall).
-  static int OfWall(char look);
+  static int OfWall(char look) {
+    if (look == kDoorLook) return kDoor;
+    return look >= 'A' && look <= 'Z' ? kFirstVariation + (look - 'A') : kPlainWall;
+  }
   static std::string Name(int surface);
   // The surface called `name`, or -1.
   static int Find(absl::string_view name);
