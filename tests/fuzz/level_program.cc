@@ -6,7 +6,8 @@
 // are decisions (decisions.h) that write a level whose callbacks (init,
 // start, nextMap, hasEpisodeFinished, observeFrame, customObservation,
 // readProperty, writeProperty, updateSpawnVars, createPickup, canPickup,
-// pickup, canTrigger, trigger, modifyControl, filledRectangles,
+// pickup, canTrigger, trigger, modifyControl, screenMessages,
+// filledRectangles, replaceTextureName, loadTexture, modifyTexture,
 // listProperty) run
 // statements aimed at the limits: loops, message handlers that loop
 // (xpcall), a replaced debug.traceback, huge ranks and expands in
@@ -54,6 +55,9 @@ constexpr int kMaxHostCalls = 12;
 constexpr const char* kStatements[] = {
     "SPIN()",
     "xpcall(SPIN, SPIN)",
+    "GAME:updateTexture('maze/floor', tensor.ByteTensor(1, 1, 4):expand(1024, 1024, 4))",
+    "V = pcall(GAME.updateTexture, GAME, a, K)",
+    "for i = 1, 1e9 do GAME:updateTexture('maze/wall_Q', tensor.ByteTensor(64, 64, 4)) end",
     "debug.traceback = SPIN SPIN()",
     "debug = setmetatable({}, {__index = SPIN}) error('x')",
     "for i = 1, 1e9 do pcall(error) end",
@@ -157,7 +161,11 @@ constexpr const char* kCallbacks[] = {"init",
                                       "canTrigger",
                                       "trigger",
                                       "modifyControl",
-                                      "filledRectangles"};
+                                      "screenMessages",
+                                      "filledRectangles",
+                                      "replaceTextureName",
+                                      "loadTexture",
+                                      "modifyTexture"};
 
 // What updateSpawnVars does with the spawn variables `a`.
 constexpr const char* kSpawnVarResults[] = {"a",
@@ -185,6 +193,24 @@ constexpr const char* kRectangles[] = {
     "{{x = -1e308, y = 0, width = 1e308, height = 1e308, rgba = {1, 0, 0, 0.5}}}",
     "{{x = 0, y = 0, width = 640, height = 480, rgba = {0/0, 2, -1, 1}}}", "ONES(2000)", "{{}}",
     "7"};
+
+constexpr const char* kMessages[] = {
+    "{{message = BIG(6), x = 1e308, y = -1e308, alignment = 2, rgba = {0/0, 1, 1, 1}}}",
+    "{{message = '^1^^^' .. string.char(0, 200, 255) .. '^', x = 320, y = 240, alignment = 1}}",
+    "{{message = 'x', shadow = 1}}",
+    "{{message = 'x', alignment = 0.5}}",
+    "MESSAGES(1024)",
+    "ONES(3)",
+    "7"};
+
+// The texture callbacks' answers (`a` is the name they were given).
+constexpr const char* kTextureNames[] = {"nil", "a", "'maze/door'", "BIG(10)", "'x'", "7"};
+constexpr const char* kTextureImages[] = {"nil",
+                                          "tensor.ByteTensor(2, 3, 4):fill(9)",
+                                          "tensor.ByteTensor(1, 1, 4):expand(1024, 1024, 4)",
+                                          "tensor.ByteTensor(1025, 1, 4)",
+                                          "K",
+                                          "tensor.ByteTensor(4, 4, 4):transpose(1, 2)"};
 
 // What nextMap returns: corridors with pickups, doors and other
 // characters, or the map a statement made.
@@ -225,6 +251,8 @@ class LevelWriter {
             "local function ONES(n) local t = {} for i = 1, n do t[i] = 1 end return t end\n"
             "local function SIXES(n) local t = {} for i = 1, n do t[i] = 6 end return t end\n"
             "local function BIG(n) local s = 'x' for i = 1, n do s = s .. s end return s end\n"
+            "local function MESSAGES(n) local t = {} for i = 1, n do\n"
+            "  t[i] = {message = string.rep('W', 79), x = i, y = i} end return t end\n"
             "local V, KEEP, SAVED, MADE, K = nil, {}, nil, nil, tensor.ByteTensor(4):fill(1)\n"
             "local api = {}\n";
     out_ << "function api:nextMap() return " << PickFrom(in_, kMaps)
@@ -254,6 +282,16 @@ class LevelWriter {
         out_ << "  return " << PickFrom(in_, kControls) << "\n";
       } else if (std::strcmp(callback, "filledRectangles") == 0) {
         out_ << "  return " << PickFrom(in_, kRectangles) << "\n";
+      } else if (std::strcmp(callback, "screenMessages") == 0) {
+        out_ << "  return " << PickFrom(in_, kMessages) << "\n";
+      } else if (std::strcmp(callback, "replaceTextureName") == 0) {
+        out_ << "  return " << PickFrom(in_, kTextureNames) << "\n";
+      } else if (std::strcmp(callback, "loadTexture") == 0) {
+        out_ << "  return " << PickFrom(in_, kTextureImages) << "\n";
+      } else if (std::strcmp(callback, "modifyTexture") == 0) {
+        // The lent image, changed and kept past the call.
+        out_ << "  if b then b:narrow(1, 1, 1):fill(255) KEEP[#KEEP + 1] = b end\n";
+        out_ << "  return " << PickFrom(in_, kAnswers) << "\n";
       } else if (std::strcmp(callback, "start") != 0 && std::strcmp(callback, "init") != 0 &&
                  std::strcmp(callback, "observeFrame") != 0) {
         out_ << "  return " << PickFrom(in_, kAnswers) << "\n";
