@@ -232,6 +232,7 @@ absl::Status MazeHost::LoadMap(Level& level) {
   const WorldPoint start = placed->spawns[spawn_random_() % placed->spawns.size()];
   world_.emplace(*std::move(map), start, std::move(placed->pickups));
   triggers_.clear();
+  closing_.clear();
   for (DoorTrigger& trigger : placed->triggers) triggers_.push_back({std::move(trigger), 0});
   // As DeepMind Lab's renderer loads a map's textures.
   return textures_.Load(level, level_state_);
@@ -266,6 +267,7 @@ absl::Status MazeHost::Step(Level& level) {
     if (absl::Status s = Collect(level, id); !s.ok()) return s;
   }
   if (absl::Status s = FireTriggers(level); !s.ok()) return s;
+  CloseDoors();
   if (!map_finished_) return absl::OkStatus();
   map_finished_ = false;
   return LoadMap(level);
@@ -303,14 +305,18 @@ absl::Status MazeHost::Collect(Level& level, int id) {
   return absl::OkStatus();
 }
 
-// DeepMind Lab's trigger_multiple, for the shut doors it targets: while
-// the player presses against the door, at most every `wait` seconds,
-// canTrigger may refuse and trigger may take over; otherwise the door
-// opens, for good (the maze's doors do not close again).
+// DeepMind Lab's trigger_multiple, for the door it targets: while the
+// player presses against the door, or stands in it, at most every `wait`
+// seconds, canTrigger may refuse and trigger may take over; otherwise the
+// door opens, or stays open, for its func_door's wait (Quake III's
+// func_door), after which it closes as soon as the player is out of it. A
+// door open for good (a negative wait) fires nothing more.
 absl::Status MazeHost::FireTriggers(Level& level) {
   for (ArmedTrigger& armed : triggers_) {
     const DoorTrigger& trigger = armed.trigger;
-    if (!world_->map().IsWall(trigger.door.row, trigger.door.col)) continue;  // open
+    if (!world_->map().IsWall(trigger.door.row, trigger.door.col) && trigger.door_wait < 0) {
+      continue;  // open for good
+    }
     if (world_->time() < armed.next_time || !world_->Touches(trigger.door, kTriggerReach)) {
       continue;
     }
@@ -325,9 +331,24 @@ absl::Status MazeHost::FireTriggers(Level& level) {
     if (!*can) continue;
     absl::StatusOr<bool> overridden = TriggerOverride(level, trigger);
     if (!overridden.ok()) return overridden.status();
-    if (!*overridden) world_->OpenDoor(trigger.door);
+    if (!*overridden) {
+      world_->OpenDoor(trigger.door);
+      if (trigger.door_wait >= 0)
+        closing_[{trigger.door.row, trigger.door.col}] = world_->time() + trigger.door_wait;
+    }
   }
   return absl::OkStatus();
+}
+
+void MazeHost::CloseDoors() {
+  for (auto it = closing_.begin(); it != closing_.end();) {
+    const auto [row, col] = it->first;
+    if (world_->time() >= it->second && world_->CloseDoor({row, col})) {
+      it = closing_.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 absl::Status MazeHost::Render(Level& level, const tensor::Tensor& frame) {

@@ -28,9 +28,11 @@
 #define ENGINES_MAZE_MAZE_HOST_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine_plugin/host.h"
@@ -91,6 +93,7 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
   absl::Status LoadMap(engine_plugin::Level& level);
   absl::Status Collect(engine_plugin::Level& level, int id);
   absl::Status FireTriggers(engine_plugin::Level& level);
+  void CloseDoors();
 
   int width_ = 84;
   int height_ = 84;
@@ -108,6 +111,8 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
     double next_time;  // map time (World::time) from which it may fire again
   };
   std::vector<ArmedTrigger> triggers_;  // of the current map's shut doors
+  // Doors open for a while: map time from which each closes, by cell.
+  std::map<std::pair<int, int>, double> closing_;
   std::mt19937_64 spawn_random_;
   Actions actions_{};
   // The level's own discrete actions (customDiscreteActionSpec), after the

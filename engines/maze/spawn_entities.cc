@@ -367,10 +367,13 @@ absl::StatusOr<PlacedEntities> PlaceEntities(Level& level, const std::vector<Spa
     // Quake III's trigger_multiple fires at most every `wait` seconds.
     absl::StatusOr<double> wait = NumberVar(*trigger, "wait", 0.5);
     if (!wait.ok()) return wait.status();
+    absl::StatusOr<double> door_wait = NumberVar(*door->second, "wait", 2);
+    if (!door_wait.ok()) return door_wait.status();
     // A door's triggers come in pairs, west or south first (EntitiesOfMap).
     const std::string* angle = door->second->Find("angle");
     placed.triggers.push_back({door->second->cell, angle != nullptr && *angle == "90",
-                               triggers_of[*target]++ % 2, *target, *id, std::max(*wait, 0.0)});
+                               triggers_of[*target]++ % 2, *target, *id, std::max(*wait, 0.0),
+                               *door_wait});
   }
   for (const MapDoor& door : map->doors()) {
     if (!shut.count({door.cell.row, door.cell.col})) map->OpenDoor(door.cell);

@@ -73,6 +73,9 @@ struct DoorTrigger {
   std::string target;  // the door's targetname
   int spawn_id;        // the trigger's spawn variable `id`, 0 for none
   double wait;         // seconds between firings (Quake's default 0.5)
+  // Seconds the door stays open once opened: its func_door's `wait`
+  // (Quake III's default 2); negative, it never closes.
+  double door_wait;
 };
 
 struct PlacedEntities {

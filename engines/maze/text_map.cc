@@ -249,6 +249,10 @@ void TextMap::OpenDoor(GridCell cell) {
   if (IsDoor(cell.row, cell.col)) walls_[cell.row * cols_ + cell.col] = 0;
 }
 
+void TextMap::CloseDoor(GridCell cell) {
+  if (IsDoor(cell.row, cell.col)) walls_[cell.row * cols_ + cell.col] = 1;
+}
+
 char TextMap::Variation(int row, int col) const {
   if (row < 0 || row >= rows_ || col < 0 || col >= cols_) return 0;
   return variations_[row * cols_ + col];

@@ -144,6 +144,8 @@ class TextMap {
   bool IsDoor(int row, int col) const;
   // Opens the door at `cell` (a cell of doors()); the player walks through.
   void OpenDoor(GridCell cell);
+  // Closes it again.
+  void CloseDoor(GridCell cell);
 
   // The cell's variation letter 'A'..'Z', or 0 for none (and outside).
   char Variation(int row, int col) const;

@@ -122,6 +122,13 @@ class World {
   bool Touches(GridCell cell, double reach) const;
   // Opens a door of the map (TextMap::OpenDoor).
   void OpenDoor(GridCell cell) { map_.OpenDoor(cell); }
+  // Closes it, unless the player is in its cell (a door does not close on
+  // the player): whether it closed.
+  bool CloseDoor(GridCell cell) {
+    if (Touches(cell, 0)) return false;
+    map_.CloseDoor(cell);
+    return true;
+  }
 
   // Moves the player (tests, renderCustomView); no collision check.
   void set_pose(const Pose& pose) { pose_ = pose; }
