@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "engines/maze/sprite_shapes.h"
+
 namespace maze {
 namespace {
 
@@ -50,32 +52,6 @@ constexpr int kMaxColumns = 4096;
 // Sprites nearer than this (cells, along the view) would fill the screen
 // from inside; they are not drawn.
 constexpr double kNearClip = 0.05;
-
-// A pickup is drawn as up to two discs standing on the floor, at its depth.
-struct Disc {
-  double lateral;  // cells to the right of the pickup's centre
-  double height;   // of the disc's centre above the floor, cells
-  double radius;   // cells
-  Rgb colour;
-};
-struct SpriteShape {
-  std::array<Disc, 2> discs;
-};
-// An apple: a red body with a green leaf on top. A goal: a gold coin with a
-// bright centre, larger than an apple.
-constexpr SpriteShape kAppleShape = {
-    {{{0, 0.18, 0.18, {200, 30, 30}}, {0.07, 0.37, 0.06, {40, 170, 50}}}}};
-constexpr SpriteShape kGoalShape = {
-    {{{0, 0.3, 0.3, {230, 170, 30}}, {0, 0.3, 0.15, {255, 235, 100}}}}};
-
-// A lemon: a yellow body with a green leaf, for rewards below zero.
-constexpr SpriteShape kLemonShape = {
-    {{{0, 0.18, 0.18, {235, 215, 40}}, {0.07, 0.37, 0.06, {40, 170, 50}}}}};
-
-const SpriteShape& ShapeOf(const Pickup& pickup) {
-  if (pickup.kind == PickupKind::kGoal) return kGoalShape;
-  return pickup.quantity < 0 ? kLemonShape : kAppleShape;
-}
 
 // The surface (surfaces.h) of a wall cell: a closed door has its own.
 int WallSurface(const TextMap& map, int row, int col) {
@@ -238,7 +214,7 @@ struct Sprite {
   double centre_x;  // image column of the pickup's centre
   double pixels;    // pixels per cell at this depth
   int id;
-  const SpriteShape* shape;
+  SpriteShape shape;
 };
 
 // Per-column results of the rays of one chunk, and one row of its pixels.
@@ -387,7 +363,7 @@ void DrawTexturedPlanes(const Surfaces& surfaces, const View& view, const Frame&
 void DrawSprite(const Sprite& sprite, const View& view, const Frame& frame, int x0, int n,
                 const ColumnScratch& scratch) {
   const float depth = static_cast<float>(sprite.depth);
-  for (const Disc& disc : sprite.shape->discs) {
+  for (const Disc& disc : sprite.shape.discs) {
     const Rgb colour = Shade(disc.colour, sprite.depth);
     const double cx = sprite.centre_x + disc.lateral * sprite.pixels;
     const double cy = view.horizon + (0.5 - disc.height) * sprite.pixels;
@@ -423,7 +399,7 @@ const std::vector<Sprite>& VisibleSprites(absl::Span<const Pickup> pickups, cons
     // Wider than any shape, so nothing that could show is skipped.
     const double reach = pixels;
     if (centre_x + reach < 0 || centre_x - reach > width) continue;
-    sprites.push_back({depth, centre_x, pixels, pickup.id, &ShapeOf(pickup)});
+    sprites.push_back({depth, centre_x, pixels, pickup.id, ShapeOf(pickup)});
   }
   std::sort(sprites.begin(), sprites.end(), [](const Sprite& a, const Sprite& b) {
     return a.depth != b.depth ? a.depth > b.depth : a.id < b.id;

@@ -25,7 +25,11 @@ constexpr int kGoalType = 10;
 struct PickupClass {
   PickupKind kind;
   double quantity;
+  std::string model;  // empty for none
 };
+
+// Longer is not a model name (Quake's own limit is 64).
+constexpr std::size_t kMaxModelLength = 256;
 
 std::string Describe(const SpawnEntity& entity) {
   const std::string* origin = entity.Find("origin");
@@ -165,7 +169,23 @@ absl::StatusOr<std::optional<PickupClass>> CreatePickup(Level& level,
               absl::StrCat("returned a pickup for '", class_name, "' of type ", type,
                            "; the maze has pickups.type.REWARD (9) and GOAL (10) only"));
         }
-        made = PickupClass{type == kGoalType ? PickupKind::kGoal : PickupKind::kReward, quantity};
+        std::string model;
+        lua_api::PushRawField(L, first, "model");
+        const int model_type = lua_type(L, -1);
+        if (model_type == LUA_TSTRING) {
+          std::size_t length = 0;
+          const char* text = lua_tolstring(L, -1, &length);
+          model.assign(text, length);
+        }
+        lua_pop(L, 1);
+        if ((model_type != LUA_TSTRING && model_type != LUA_TNIL) ||
+            model.size() > kMaxModelLength) {
+          return absl::InvalidArgumentError(absl::StrCat("returned a pickup for '", class_name,
+                                                         "' whose model is not a name of ",
+                                                         "at most ", kMaxModelLength, " bytes"));
+        }
+        made = PickupClass{type == kGoalType ? PickupKind::kGoal : PickupKind::kReward, quantity,
+                           std::move(model)};
         return absl::OkStatus();
       });
   if (!called.ok()) return called.status();
@@ -179,6 +199,7 @@ absl::StatusOr<Pickup> MakePickup(const SpawnEntity& entity, const PickupClass& 
                                   WorldPoint position) {
   Pickup pickup{0, item.kind, position, true};
   pickup.class_name = entity.class_name();
+  pickup.model = item.model;
   absl::StatusOr<int> id = IntegerVar(entity, "id", 0);
   if (!id.ok()) return id.status();
   pickup.spawn_id = *id;

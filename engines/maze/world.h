@@ -71,6 +71,7 @@ struct Pickup {
   WorldPoint position;
   bool active;  // false once collected, until it respawns
   std::string class_name = "apple_reward";
+  std::string model;       // its class's model (createPickup's); drawn as that (sprite_shapes.h)
   double quantity = 1;     // the reward it gives (the spawn variable `count`, or its class's)
   int spawn_id = 0;        // the spawn variable `id`: 0 for none
   double wait = 0;         // the spawn variable `wait`: seconds to respawn; 0 or -1 never

@@ -90,6 +90,10 @@ end
   // One createPickup per class; apple_reward falls back to the maze's own.
   EXPECT_EQ(Property(*engine, "created"),
             "lemon_reward strawberry_reward apple_reward watermelon_goal");
+  // Each keeps its class's model, drawn as that; the maze's own apple has none.
+  std::vector<std::string> models;
+  for (const Pickup& pickup : MazeWorldOf(*engine)->pickups()) models.push_back(pickup.model);
+  EXPECT_THAT(models, ::testing::ElementsAre("m", "m", "", "", "m"));
   // The goal at frame 90 (x 6 is within reach of 6.5) reloads the map.
   EXPECT_THAT(WalkEast(*engine, 95), ::testing::ElementsAre(-1.0, 2.0, 1.0, 1.0, 20.0));
   EXPECT_EQ(Property(*engine, "maps"), "2") << "a GOAL ends the map";
@@ -152,6 +156,12 @@ TEST(SpawnEntitiesTest, BadEntitiesAreErrorsNamingThem) {
       {"function api:createPickup(c) return {type = 9} end",
        "'createPickup' returned a pickup for 'apple_reward' whose quantity is not a finite number "
        "(number expected, got nil)"},
+      {"function api:createPickup(c) return {quantity = 1, type = 9, model = 7} end",
+       "'createPickup' returned a pickup for 'apple_reward' whose model is not a name of at most "
+       "256 bytes"},
+      {"function api:createPickup(c) return {quantity = 1, type = 9, model = string.rep('m', "
+       "257)} end",
+       "whose model is not a name of at most 256 bytes"},
       {"function api:createPickup(c) return 'apple' end",
        "must return a pickup (a table) or nil, not string"},
       {"function api:updateSpawnVars(v) v.id = 'x' return v end",
