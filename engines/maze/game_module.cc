@@ -59,7 +59,7 @@ NResultsOr PlayerInfo(lua_State* L) {
   if (world == nullptr) return NoMapError("playerInfo");
   const Pose& pose = world->pose();
   const Motion& motion = world->motion();
-  lua_createtable(L, 0, 8);
+  lua_createtable(L, 0, 9);
   // DeepMind Lab's units and angles: game units, and Quake's pitch, which
   // grows looking down (the world's grows looking up).
   SetTriple(L, "pos", pose.position.x * kGameUnitsPerCell, pose.position.y * kGameUnitsPerCell,
@@ -70,6 +70,8 @@ NResultsOr PlayerInfo(lua_State* L) {
   SetTriple(L, "anglesVel", QuakePitch(motion.pitch_rate), motion.yaw_rate, 0.0);
   lua_pushinteger(L, 1);
   lua_setfield(L, -2, "playerId");
+  lua_pushboolean(L, motion.teleported);
+  lua_setfield(L, -2, "teleported");
   // One player and no teams: no team has scored.
   lua_pushnumber(L, 0);
   lua_setfield(L, -2, "teamScore");

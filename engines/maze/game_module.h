@@ -6,8 +6,9 @@
 //                                {pitch, yaw, roll}, anglesVel (degrees per
 //                                second), cell = {row, col} (1-based map
 //                                cell), playerId = 1, teamScore = 0,
-//                                otherTeamScore = 0}: lists of numbers, as
-//                                DeepMind Lab's
+//                                otherTeamScore = 0, teleported (whether
+//                                a teleporter moved the player this
+//                                frame)}: as DeepMind Lab's
 //   game:addScore(reward)      adds to the reward of the current step
 //   game:finishMap()           ends the map after this frame; the engine
 //                              then loads the level's nextMap()

@@ -149,34 +149,49 @@ NResultsOr MakeDoor(lua_State* L) { return MakeDoorIn(L, "makeDoor"); }
 NResultsOr MakeFenceDoor(lua_State* L) { return MakeDoorIn(L, "makeFenceDoor"); }
 NResultsOr MakeSpawnPoint(lua_State* L) { return MakeEntityIn(L, "makeSpawnPoint", true); }
 
-// Places the entity `text` (made by a maker) into `rows` (a spawn point,
-// as 'P') or `entities` (the rest).
-std::string PlaceEntity(const std::string& text, std::vector<std::string>* rows,
+// Places `entity` into `rows` (a spawn point, as 'P') or `entities` (the
+// rest).
+std::string PlaceEntity(SpawnEntity entity, std::vector<std::string>* rows,
                         std::vector<SpawnEntity>* entities) {
-  absl::StatusOr<SpawnEntity> entity = ParseEntityText(text);
-  if (!entity.ok()) return absl::StrCat("the callback returned ", entity.status().message());
-  const std::string* origin = entity->Find("origin");
+  const std::string* origin = entity.Find("origin");
   double x = 0, y = 0, z = 0;
   if (origin == nullptr || std::sscanf(origin->c_str(), "%lf %lf %lf", &x, &y, &z) != 3) {
-    return absl::StrCat("entity '", entity->class_name(), "' has no origin 'x y z'");
+    return absl::StrCat("entity '", entity.class_name(), "' has no origin 'x y z'");
   }
   const double row = static_cast<double>(rows->size()) - 1 - std::floor(y / kGameUnitsPerCell);
   const double col = std::floor(x / kGameUnitsPerCell);
   if (!(row >= 0 && row < static_cast<double>(rows->size()) && col >= 0 &&
         col < static_cast<double>((*rows)[static_cast<std::size_t>(row)].size()))) {
-    return absl::StrCat("entity '", entity->class_name(), "' lies outside the map");
+    return absl::StrCat("entity '", entity.class_name(), "' lies outside the map");
   }
   char& at = (*rows)[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)];
-  if (at == '*') return absl::StrCat("entity '", entity->class_name(), "' lies inside a wall");
-  entity->cell = {static_cast<int>(row), static_cast<int>(col)};
-  if (entity->class_name() == "info_player_start") {
+  if (at == '*') return absl::StrCat("entity '", entity.class_name(), "' lies inside a wall");
+  entity.cell = {static_cast<int>(row), static_cast<int>(col)};
+  if (entity.class_name() == "info_player_start") {
     at = 'P';
-  } else if (entity->class_name() == "func_door") {
+  } else if (entity.class_name() == "func_door") {
     // A door is a cell of the map: the map's own door entities come of it.
-    const std::string* angle = entity->Find("angle");
+    const std::string* angle = entity.Find("angle");
     at = angle != nullptr && *angle == "90" ? 'I' : 'H';
   } else {
-    entities->push_back(*std::move(entity));
+    entities->push_back(std::move(entity));
+  }
+  return {};
+}
+
+// Places the entities of `text` (made by a maker, or written as DeepMind
+// Lab's custom_entities does) returned by the callback at `cell` into
+// `rows` (spawn points as 'P', doors as 'I' or 'H') or `entities`.
+std::string PlaceEntities(const std::string& text, GridCell cell, std::vector<std::string>* rows,
+                          std::vector<SpawnEntity>* entities) {
+  absl::StatusOr<std::vector<SpawnEntity>> parsed = ParseEntitiesText(text);
+  if (!parsed.ok()) return absl::StrCat("the callback returned ", parsed.status().message());
+  for (SpawnEntity& entity : *parsed) {
+    // A brush entity (a trigger) has no origin: its brushes fill the cell.
+    if (entity.Find("origin") == nullptr) {
+      entity.vars.emplace_back("origin", CellOrigin(cell, static_cast<int>(rows->size())));
+    }
+    if (std::string e = PlaceEntity(std::move(entity), rows, entities); !e.empty()) return e;
   }
   return {};
 }
@@ -224,7 +239,7 @@ std::string RunCallback(lua_State* L, int callback, int maker, int i, int j, cha
   }
   for (const std::string& entity : entities) {
     if (entity.empty()) continue;  // '' handles the cell with nothing
-    if (std::string e = PlaceEntity(entity, rows, made); !e.empty()) return e;
+    if (std::string e = PlaceEntities(entity, {i, j}, rows, made); !e.empty()) return e;
   }
   return {};
 }

@@ -233,6 +233,7 @@ absl::Status MazeHost::LoadMap(Level& level) {
   world_.emplace(*std::move(map), start, std::move(placed->pickups));
   triggers_.clear();
   closing_.clear();
+  teleporters_ = std::move(placed->teleporters);
   for (DoorTrigger& trigger : placed->triggers) triggers_.push_back({std::move(trigger), 0});
   // As DeepMind Lab's renderer loads a map's textures.
   return textures_.Load(level, level_state_);
@@ -268,6 +269,7 @@ absl::Status MazeHost::Step(Level& level) {
   }
   if (absl::Status s = FireTriggers(level); !s.ok()) return s;
   CloseDoors();
+  Teleport();
   if (!map_finished_) return absl::OkStatus();
   map_finished_ = false;
   return LoadMap(level);
@@ -338,6 +340,20 @@ absl::Status MazeHost::FireTriggers(Level& level) {
     }
   }
   return absl::OkStatus();
+}
+
+// Quake III's trigger_teleport: a box 0.48 of a cell wide in the middle
+// of its cell; the player whose body reaches it is sent on.
+void MazeHost::Teleport() {
+  constexpr double kReach = 0.24 + World::kPlayerRadius;
+  const WorldPoint& player = world_->pose().position;
+  for (const Teleporter& teleporter : teleporters_) {
+    const WorldPoint centre = world_->map().CellCentre(teleporter.cell);
+    if (std::abs(player.x - centre.x) < kReach && std::abs(player.y - centre.y) < kReach) {
+      world_->Teleport(teleporter.destination, teleporter.yaw);
+      return;
+    }
+  }
 }
 
 void MazeHost::CloseDoors() {

@@ -94,6 +94,7 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
   absl::Status Collect(engine_plugin::Level& level, int id);
   absl::Status FireTriggers(engine_plugin::Level& level);
   void CloseDoors();
+  void Teleport();
 
   int width_ = 84;
   int height_ = 84;
@@ -110,7 +111,8 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
     DoorTrigger trigger;
     double next_time;  // map time (World::time) from which it may fire again
   };
-  std::vector<ArmedTrigger> triggers_;  // of the current map's shut doors
+  std::vector<ArmedTrigger> triggers_;   // of the current map's shut doors
+  std::vector<Teleporter> teleporters_;  // of the current map
   // Doors open for a while: map time from which each closes, by cell.
   std::map<std::pair<int, int>, double> closing_;
   std::mt19937_64 spawn_random_;

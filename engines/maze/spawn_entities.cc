@@ -230,35 +230,44 @@ std::string EntityText(const SpawnEntity& entity) {
   return text;
 }
 
-absl::StatusOr<SpawnEntity> ParseEntityText(absl::string_view text) {
-  SpawnEntity entity;
+absl::StatusOr<std::vector<SpawnEntity>> ParseEntitiesText(absl::string_view text) {
   auto malformed = [&] {
     return absl::InvalidArgumentError(absl::StrCat(
-        "'", text, "' is not an entity made by maker:makeEntity ({\"key\" \"value\" ...})"));
+        "'", text, "' is not entities as maker:makeEntity writes them ({\"key\" \"value\" ...})"));
   };
-  std::size_t at = text.find('{');
-  if (at == absl::string_view::npos) return malformed();
-  std::optional<std::string> class_name;
-  std::vector<std::string> quoted;
-  for (++at; at < text.size(); ++at) {
-    if (text[at] == '}') break;
-    if (text[at] != '"') continue;
-    const std::size_t end = text.find('"', at + 1);
-    if (end == absl::string_view::npos) return malformed();
-    quoted.emplace_back(text.substr(at + 1, end - at - 1));
-    at = end;
-  }
-  if (at >= text.size() || quoted.empty() || quoted.size() % 2 != 0) return malformed();
-  for (std::size_t i = 0; i < quoted.size(); i += 2) {
-    if (quoted[i] == "classname") {
-      class_name = quoted[i + 1];
-    } else {
-      entity.vars.emplace_back(quoted[i], quoted[i + 1]);
+  std::vector<SpawnEntity> entities;
+  std::vector<std::string> quoted;  // the current entity's, at depth 1
+  int depth = 0;
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    const char c = text[at];
+    if (c == '"') {
+      const std::size_t end = text.find('"', at + 1);
+      if (end == absl::string_view::npos || depth == 0) return malformed();
+      if (depth == 1) quoted.emplace_back(text.substr(at + 1, end - at - 1));
+      at = end;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}') {
+      if (depth == 0) return malformed();
+      if (--depth > 0) continue;  // the end of a brush
+      if (quoted.empty() || quoted.size() % 2 != 0) return malformed();
+      SpawnEntity entity;
+      std::optional<std::string> class_name;
+      for (std::size_t i = 0; i < quoted.size(); i += 2) {
+        if (quoted[i] == "classname") {
+          class_name = quoted[i + 1];
+        } else {
+          entity.vars.emplace_back(quoted[i], quoted[i + 1]);
+        }
+      }
+      if (!class_name || class_name->empty()) return malformed();
+      entity.vars.emplace(entity.vars.begin(), "classname", *std::move(class_name));
+      entities.push_back(std::move(entity));
+      quoted.clear();
     }
   }
-  if (!class_name || class_name->empty()) return malformed();
-  entity.vars.emplace(entity.vars.begin(), "classname", *std::move(class_name));
-  return entity;
+  if (depth != 0 || entities.empty()) return malformed();
+  return entities;
 }
 
 std::string CellOrigin(GridCell cell, int rows) {
@@ -335,6 +344,8 @@ absl::StatusOr<PlacedEntities> PlaceEntities(Level& level, const std::vector<Spa
   std::set<std::pair<int, int>> door_cells;
   for (const MapDoor& door : map->doors()) door_cells.insert({door.cell.row, door.cell.col});
   std::set<std::pair<int, int>> shut;
+  std::vector<std::pair<GridCell, std::string>> teleports;            // trigger cell, target
+  std::map<std::string, std::pair<WorldPoint, double>> destinations;  // by name: where, yaw
   for (const SpawnEntity& entity : entities) {
     const std::string& class_name = entity.class_name();
     if (class_name == "func_door") {
@@ -355,10 +366,25 @@ absl::StatusOr<PlacedEntities> PlaceEntities(Level& level, const std::vector<Spa
       triggers.push_back(&entity);
       continue;
     }
+    if (class_name == "misc_model") continue;  // decoration, not drawn
     absl::StatusOr<WorldPoint> origin = OriginOf(entity, *map);
     if (!origin.ok()) return origin.status();
     if (class_name == "info_player_start") {
       placed.spawns.push_back(*origin);
+      continue;
+    }
+    if (class_name == "trigger_teleport") {
+      const std::string* target = entity.Find("target");
+      if (target == nullptr) return EntityError(entity, "a trigger_teleport needs a target");
+      teleports.push_back({map->CellAt(*origin), *target});
+      continue;
+    }
+    if (class_name == "misc_teleporter_dest") {
+      const std::string* name = entity.Find("targetname");
+      if (name == nullptr) return EntityError(entity, "a misc_teleporter_dest needs a targetname");
+      absl::StatusOr<double> angle = NumberVar(entity, "angle", 0);
+      if (!angle.ok()) return angle.status();
+      destinations[*name] = {*origin, *angle};
       continue;
     }
     auto [it, fresh] = classes.try_emplace(class_name);
@@ -395,6 +421,15 @@ absl::StatusOr<PlacedEntities> PlaceEntities(Level& level, const std::vector<Spa
     placed.triggers.push_back({door->second->cell, angle != nullptr && *angle == "90",
                                triggers_of[*target]++ % 2, *target, *id, std::max(*wait, 0.0),
                                *door_wait});
+  }
+  for (const auto& [cell, target] : teleports) {
+    auto destination = destinations.find(target);
+    if (destination == destinations.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the trigger_teleport at row ", cell.row + 1, ", column ", cell.col + 1,
+                       " targets '", target, "', which no misc_teleporter_dest is named"));
+    }
+    placed.teleporters.push_back({cell, destination->second.first, destination->second.second});
   }
   for (const MapDoor& door : map->doors()) {
     if (!shut.count({door.cell.row, door.cell.col})) map->OpenDoor(door.cell);

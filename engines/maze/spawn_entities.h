@@ -23,7 +23,11 @@
 //      pickups.type.REWARD (9) | GOAL (10), ...}), falling back to the
 //      maze's own apple_reward (a reward of 1) and goal (10). A pickup's
 //      spawn variables `id`, `count` (its reward instead of the quantity)
-//      and `wait` (seconds to respawn, -1 never) are read.
+//      and `wait` (seconds to respawn, -1 never) are read. Quake III's
+//      teleporters: a trigger_teleport {target =} sends the player who
+//      walks into the middle of its cell to the misc_teleporter_dest
+//      {targetname =, origin =, angle =} of that name, facing its angle;
+//      misc_model (decoration) is dropped.
 //   Any other class, pickup type or malformed variable is an error naming
 //   the entity and what the maze lacks.
 #ifndef ENGINES_MAZE_SPAWN_ENTITIES_H_
@@ -50,9 +54,11 @@ struct SpawnEntity {
   const std::string& class_name() const { return vars.front().second; }
 };
 
-// The entity as DeepMind Lab writes it into a .map file, and back.
+// The entity as DeepMind Lab writes it into a .map file; and the entities
+// of such text (one or more {"key" "value" ...} blocks, whose brushes, the
+// blocks inside them, are skipped).
 std::string EntityText(const SpawnEntity& entity);
-absl::StatusOr<SpawnEntity> ParseEntityText(absl::string_view text);
+absl::StatusOr<std::vector<SpawnEntity>> ParseEntitiesText(absl::string_view text);
 
 // "x y 0" for the centre of `cell` of a map of `rows` rows.
 std::string CellOrigin(GridCell cell, int rows);
@@ -78,10 +84,18 @@ struct DoorTrigger {
   double door_wait;
 };
 
+// A trigger_teleport and where it sends the player.
+struct Teleporter {
+  GridCell cell;  // the trigger's: it fills the middle of its cell
+  WorldPoint destination;
+  double yaw;  // degrees, as Pose
+};
+
 struct PlacedEntities {
   std::vector<WorldPoint> spawns;
   std::vector<Pickup> pickups;
   std::vector<DoorTrigger> triggers;
+  std::vector<Teleporter> teleporters;
 };
 
 // Step 2: opens the doors of *map that stay open and places the rest.

@@ -60,7 +60,8 @@ inline double QuakePitch(double pitch) { return 0.0 - pitch; }
 struct Motion {
   WorldPoint velocity;
   double pitch_rate = 0;
-  double yaw_rate = 0;  // the shorter way round
+  double yaw_rate = 0;      // the shorter way round
+  bool teleported = false;  // this frame (Teleport)
 };
 
 // A pickup as DeepMind Lab has them: an item of a class (its own, or one
@@ -133,6 +134,13 @@ class World {
 
   // Moves the player (tests, renderCustomView); no collision check.
   void set_pose(const Pose& pose) { pose_ = pose; }
+  // A teleporter's work: the player stands at `to`, facing `yaw`, from
+  // this frame (motion().teleported).
+  void Teleport(WorldPoint to, double yaw) {
+    pose_.position = to;
+    pose_.yaw = yaw;
+    motion_.teleported = true;
+  }
 
  private:
   TextMap map_;

@@ -145,7 +145,7 @@ TEST_F(MapMakerModuleTest, WhatTheMazeLacksIsAnErrorNamingIt) {
        "a string, a list of strings or nil expected"},
       {"map_maker:mapFromTextLevel{entityLayer = '****\\n*PX*\\n****', callback = "
        "function() return 'apple' end}",
-       "not an entity made by maker:makeEntity"},
+       "is not entities as maker:makeEntity writes them"},
       {"map_maker:mapFromTextLevel{entityLayer = '****\\n*PX*\\n****', callback = "
        "function() error('from the callback') end}",
        "from the callback"},

@@ -398,5 +398,78 @@ TEST(SpawnEntitiesTest, AClosedDoorOpensAgainAndWaitsAgain) {
   EXPECT_FALSE(DoorShut(*engine));
 }
 
+// Quake III's teleporters, written into the map as DeepMind Lab's
+// custom_entities writes them: a misc_model and a trigger_teleport (a brush
+// entity, no origin) at 'T', the misc_teleporter_dest at 't'.
+constexpr char kTeleporterLevel[] = R"(
+local maker = require 'dmlab.system.map_maker'
+local game = require 'dmlab.system.game'
+local api = {seen = {}}
+local function box(x, y)
+  local face = '( %%d %%d 8 ) ( %%d %%d 8 ) ( %%d %%d 8 ) common/caulk 0 0 0 0 0 0 0 0\n'
+  return '  {\n' .. face:format(x + 24, y + 24, x - 24, y + 24, x - 24, y - 24) .. '  }\n'
+end
+function api:init()
+  api.map = maker:mapFromTextLevel{
+    mapName = 'teleporting',
+    entityLayer = '*********\n*P T* t *\n*********\n',
+    callback = function(i, j, c, m)
+      local x, y = (j + 0.5) * 100, (3 - i - 0.5) * 100
+      if c == 'T' then
+        return '{\n  "model" "models/teleport_platform.md3"\n  "origin" "' .. x .. ' ' .. y ..
+               ' 0"\n  "classname" "misc_model"\n}\n{\n  "classname" "trigger_teleport"\n' ..
+               '  "target" "%s"\n' .. box(x, y) .. '}\n'
+      elseif c == 't' then
+        return '{\n  "classname" "misc_teleporter_dest"\n  "origin" "' .. x .. ' ' .. y ..
+               ' 48"\n  "angle" "-90"\n  "targetname" "there"\n}\n'
+      end
+    end}
+end
+function api:nextMap() return api.map end
+function api:hasEpisodeFinished()
+  if game:playerInfo().teleported then api.seen[#api.seen + 1] = game:episodeTimeSeconds() end
+  return false
+end
+function api:readProperty() return tostring(#api.seen) end
+return api
+)";
+
+TEST(SpawnEntitiesTest, TeleportersSendThePlayerToTheirDestination) {
+  char source[4096];
+  std::snprintf(source, sizeof source, kTeleporterLevel, "there");
+  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("teleporting", source));
+  ASSERT_NE(engine, nullptr);
+  const absl::Status started = engine->Start(0, 0);
+  ASSERT_TRUE(started.ok()) << started;
+  EXPECT_EQ(Property(*engine, "seen"), "0");
+  // East into the teleporter's cell (column 3, x in [3, 4)): its box is the
+  // middle 0.48 of the cell, reached by the player's 0.25 radius at x 3.01.
+  engine->Act(Forward());
+  double reward = 0;
+  int frame = 0;
+  for (; frame < 120 && MazeWorldOf(*engine)->pose().position.x < 6; ++frame) {
+    ASSERT_TRUE(engine->Advance(1, &reward).ok());
+  }
+  const maze::Pose& pose = MazeWorldOf(*engine)->pose();
+  EXPECT_DOUBLE_EQ(pose.position.x, 6.5);  // the destination's cell, beyond the wall
+  EXPECT_DOUBLE_EQ(pose.position.y, 1.5);
+  EXPECT_DOUBLE_EQ(pose.yaw, -90);            // facing south, as the destination's angle says
+  EXPECT_EQ(Property(*engine, "seen"), "1");  // playerInfo().teleported, that frame only
+  ASSERT_TRUE(engine->Advance(5, &reward).ok());
+  EXPECT_EQ(Property(*engine, "seen"), "1");
+}
+
+TEST(SpawnEntitiesTest, ATeleporterToNowhereIsAnError) {
+  char source[4096];
+  std::snprintf(source, sizeof source, kTeleporterLevel, "elsewhere");
+  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("teleporting_nowhere", source));
+  ASSERT_NE(engine, nullptr);
+  const absl::Status started = engine->Start(0, 0);
+  EXPECT_FALSE(started.ok());
+  EXPECT_THAT(std::string(started.message()),
+              HasSubstr("the trigger_teleport at row 2, column 4 targets 'elsewhere', which no "
+                        "misc_teleporter_dest is named"));
+}
+
 }  // namespace
 }  // namespace engine_plugin
