@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "engines/maze/maze_simplify.h"
 #include "engines/maze/text_map.h"
 
 namespace maze {
@@ -92,7 +93,8 @@ class Regions {
 class Grid {
  public:
   Grid(int height, int width)
-      : stride_(width + 1),
+      : height_(height),
+        stride_(width + 1),
         entities_(static_cast<std::size_t>(height) * stride_, '*'),
         variations_(entities_.size(), '.') {
     for (int row = 0; row < height; ++row) {
@@ -102,6 +104,7 @@ class Grid {
   char& Entity(int row, int col) { return entities_[Index(row, col)]; }
   char& Variation(int row, int col) { return variations_[Index(row, col)]; }
   const std::string& entities() const { return entities_; }
+  void Simplify() { SimplifyMaze(height_, stride_ - 1, &entities_); }
   const std::string& variations() const { return variations_; }
 
  private:
@@ -109,6 +112,7 @@ class Grid {
     return static_cast<std::size_t>(row) * stride_ + col;
   }
 
+  int height_;
   int stride_;
   std::string entities_;
   std::string variations_;
@@ -192,7 +196,8 @@ absl::Status ValidateMazeOptions(const MazeOptions& options, OptionNames names) 
   if (options.apples < 0) return bad("apples must be >= 0, got ", options.apples);
   if (options.spawns < 0) return bad("spawns must be >= 0, got ", options.spawns);
   const std::int64_t wanted = std::int64_t{options.spawns} + options.apples + options.goal;
-  if (wanted > GuaranteedFloorCells(options)) {
+  // (Simplified mazes guarantee less: GenerateMaze counts their floor.)
+  if (!options.simplify && wanted > GuaranteedFloorCells(options)) {
     return bad("spawns + apples + goal = ", wanted, " exceed the ", GuaranteedFloorCells(options),
                " floor cells that every ", options.height, " x ", options.width, " maze has");
   }
@@ -308,13 +313,21 @@ absl::StatusOr<MapLayers> GenerateMaze(const MazeOptions& options) {
   }
   random.ShuffleFirst(walls, walls.size());
   Regions connected(region_count);
+  std::vector<const Wall*> doors;
   for (const Wall& wall : walls) {
     // A wall inside one connected set opens by chance alone: loops.
     if (connected.Join(wall.a, wall.b) || random.Chance(options.extra_connection_probability)) {
+      grid.Entity(wall.row, wall.col) = ' ';
       const int room_count = static_cast<int>(rooms.size());
       const bool enters_room = wall.a != wall.b && (wall.a < room_count || wall.b < room_count);
-      grid.Entity(wall.row, wall.col) = options.has_doors && enters_room ? wall.door : ' ';
+      if (options.has_doors && enters_room) doors.push_back(&wall);
     }
+  }
+  // DeepMind Lab's simplify, before doors: a door never opens onto a dead
+  // end it filled.
+  if (options.simplify) grid.Simplify();
+  for (const Wall* door : doors) {
+    if (grid.Entity(door->row, door->col) == ' ') grid.Entity(door->row, door->col) = door->door;
   }
 
   // 4. Each room's spawns, then its objects, on distinct floor cells of it.
@@ -344,9 +357,9 @@ absl::StatusOr<MapLayers> GenerateMaze(const MazeOptions& options) {
   const std::size_t wanted =
       static_cast<std::size_t>(options.spawns) + options.apples + (options.goal ? 1 : 0);
   if (wanted > floor.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("spawns + apples + goal = ", wanted,
-                                                   " exceed the ", floor.size(),
-                                                   " floor cells that the rooms' entities left"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "spawns + apples + goal = ", wanted, " exceed the ", floor.size(), " floor cells that ",
+        options.simplify ? "simplify and " : "", "the rooms' entities left"));
   }
   random.ShuffleFirst(floor, wanted);
   std::string items(options.spawns, 'P');

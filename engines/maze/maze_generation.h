@@ -76,6 +76,9 @@ struct MazeOptions {
   // region is a door, 'H' in a wall running east-west, 'I' in one running
   // north-south, rather than floor.
   bool has_doors = false;
+  // DeepMind Lab's simplify (maze_simplify.h): dead ends and horseshoe
+  // bends removed once the regions are joined, before the doors.
+  bool simplify = false;
   // Then pickups and spawn points anywhere, each on its own floor cell
   // that room entities left. apples >= 0, spawns >= 0, and spawns + apples
   // + goal must not exceed the floor cells that every maze of this size

@@ -174,7 +174,7 @@ NResultsOr RandomMazeGeneration(lua_State* L) {
           L, index, kName,
           {"seed", "height", "width", "maxRooms", "roomMinSize", "roomMaxSize", "roomMaxAttempts",
            "extraConnectionProbability", "maxVariations", "hasDoors", "spawn", "roomSpawnCount",
-           "object", "roomObjectCount", "apples", "goal", "spawns"});
+           "object", "roomObjectCount", "apples", "goal", "spawns", "simplify"});
       !e.empty()) {
     return e;
   }
@@ -206,9 +206,11 @@ NResultsOr RandomMazeGeneration(lua_State* L) {
     }
     *field = character[0];
   }
-  if (std::string e = ReadField(L, index, kName, "hasDoors", ReadBool, &options.has_doors);
-      !e.empty()) {
-    return e;
+  // DeepMind Lab simplifies unless told not to.
+  options.simplify = true;
+  for (const auto& [key, field] :
+       {std::pair{"hasDoors", &options.has_doors}, std::pair{"simplify", &options.simplify}}) {
+    if (std::string e = ReadField(L, index, kName, key, ReadBool, field); !e.empty()) return e;
   }
   if (std::string e = ReadField(L, index, kName, "seed", ReadSeed, &options.seed); !e.empty()) {
     return e;

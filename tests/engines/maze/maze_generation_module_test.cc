@@ -70,12 +70,12 @@ TEST_F(MazeGenerationModuleTest, TheEngineCanReadAMazeAsAMap) {
   EXPECT_EQ(ReadMaze(L, LUA_GLOBALSINDEX), nullptr) << "a table is not a maze";
   lua_pop(L, 1);
 
-  const std::string entity = Out(
-      "out = mg.randomMazeGeneration{seed = 3, height = 15, width = 21, apples = 4, "
-      "goal = true}:entityLayer()");
-  const std::string variations = Out(
-      "out = mg.randomMazeGeneration{seed = 3, height = 15, width = 21, apples = 4, "
-      "goal = true}:variationsLayer()");
+  const std::string entity =
+      Out("out = mg.randomMazeGeneration{seed = 3, height = 15, width = 21, apples = 4, "
+          "goal = true}:entityLayer()");
+  const std::string variations =
+      Out("out = mg.randomMazeGeneration{seed = 3, height = 15, width = 21, apples = 4, "
+          "goal = true}:variationsLayer()");
   absl::StatusOr<TextMap> random_map = TextMap::Parse(entity, variations);
   ASSERT_TRUE(random_map.ok()) << random_map.status();
   EXPECT_EQ(random_map->rows(), 15);
@@ -95,6 +95,7 @@ TEST_F(MazeGenerationModuleTest, RandomMazesFollowTheirOptions) {
                 "assert(a:entityLayer() ~= c:entityLayer(), 'another seed, another maze')"),
             "");
   EXPECT_EQ(Out("local m = mg.randomMazeGeneration{height = 7, width = 9, maxRooms = 0,\n"
+                "    simplify = false,\n"
                 "    roomMinSize = 1, roomMaxSize = 1, roomMaxAttempts = 0,\n"
                 "    extraConnectionProbability = 0, apples = 3, goal = true, spawns = 2}\n"
                 "local _, apples = m:entityLayer():gsub('A', '')\n"
@@ -131,7 +132,8 @@ TEST_F(MazeGenerationModuleTest, WorldPositionsAreDeepMindLabsGameUnits) {
 // visitRandomPath: a path of neighbouring floor cells from `from` to `to`,
 // the same for the same seed; false where none is.
 TEST_F(MazeGenerationModuleTest, VisitRandomPathWalksNeighbouringFloorCells) {
-  ASSERT_EQ(Run("maze = mg.randomMazeGeneration{seed = 3, height = 15, width = 15}\n"
+  ASSERT_EQ(Run("maze = mg.randomMazeGeneration{seed = 3, height = 15, width = 15, "
+                "simplify = false}\n"
                 "function path(seed, wall)\n"
                 "  local cells = {}\n"
                 "  local found = maze:visitRandomPath{seed = seed, from = {2, 2}, to = {14, 14},\n"
@@ -154,7 +156,8 @@ TEST_F(MazeGenerationModuleTest, VisitRandomPathWalksNeighbouringFloorCells) {
                 "end\n"
                 "local again_found, again = path(5)\n"
                 "assert(#again == #cells and again[#again][1] == 14)\n"
-                "for k = 1, #cells do assert(again[k][1] == cells[k][1] and again[k][2] == cells[k][2]) end\n"
+                "for k = 1, #cells do assert(again[k][1] == cells[k][1] and again[k][2] == "
+                "cells[k][2]) end\n"
                 "out = 'ok'"),
             "ok");
   // Walls of every floor character: no path, and func never called.
@@ -268,9 +271,16 @@ TEST_F(MazeGenerationModuleTest, RandomMazeErrorsUseTheLuaOptionNames) {
   EXPECT_EQ(Run("assert(mg.randomMazeGeneration{seed = 1, maxRooms = 1, object = 'O', "
                 "roomObjectCount = 2}:entityLayer():find('O'))"),
             "");
-  EXPECT_EQ(Run("mg.randomMazeGeneration{height = 3, width = 3, apples = 1}"),
+  EXPECT_EQ(Run("mg.randomMazeGeneration{height = 3, width = 3, apples = 1, simplify = false}"),
             "bad argument #1 to 'randomMazeGeneration' (spawns + apples + goal = 2 exceed the 1 "
             "floor cells that every 3 x 3 maze has)");
+  // Simplified, a maze of corridors alone is all dead ends: nothing is left.
+  EXPECT_EQ(Run("mg.randomMazeGeneration{height = 9, width = 9, maxRooms = 0, apples = 1, "
+                "extraConnectionProbability = 0}"),
+            "randomMazeGeneration: spawns + apples + goal = 2 exceed the 0 floor cells that "
+            "simplify and the rooms' entities left");
+  EXPECT_EQ(Run("mg.randomMazeGeneration{simplify = 1}"),
+            "bad argument #1 to 'randomMazeGeneration' (simplify: boolean expected, got number 1)");
 }
 
 TEST_F(MazeGenerationModuleTest, MethodErrorsNameTheMethodAndTheArgument) {
