@@ -104,6 +104,18 @@ NResultsOr FinishMap(lua_State* L) {
   return 0;
 }
 
+NResultsOr Console(lua_State* L) {
+  if (std::string e = CheckModuleSelf(L, kModule, "console"); !e.empty()) return e;
+  std::string command;
+  if (std::string why = lua_api::ReadString(L, 2, &command); !why.empty()) {
+    return ArgumentError("console", 1, why);
+  }
+  if (std::string why = HostOf<GameHost>(L)->Console(command); !why.empty()) {
+    return ArgumentError("console", 1, why);
+  }
+  return 0;
+}
+
 NResultsOr EpisodeTimeSeconds(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "episodeTimeSeconds"); !e.empty()) return e;
   lua_pushnumber(L, HostOf<GameHost>(L)->EpisodeTimeSeconds());
@@ -271,6 +283,7 @@ constexpr ModuleFunction kFunctions[] = {
     {"playerInfo", &lua_api::Raising<&PlayerInfo>},
     {"addScore", &lua_api::Raising<&AddScore>},
     {"finishMap", &lua_api::Raising<&FinishMap>},
+    {"console", &lua_api::Raising<&Console>},
     {"episodeTimeSeconds", &lua_api::Raising<&EpisodeTimeSeconds>},
     {"screenShape", &lua_api::Raising<&ScreenShape>},
     {"pickups", &lua_api::Raising<&Pickups>},

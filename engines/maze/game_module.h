@@ -12,6 +12,11 @@
 //   game:addScore(reward)      adds to the reward of the current step
 //   game:finishMap()           ends the map after this frame; the engine
 //                              then loads the level's nextMap()
+//   game:console(command)      DeepMind Lab's console, which on the maze
+//                              knows 'dm_pickup <id>': the player picks
+//                              up every pickup whose spawn variable id
+//                              is <id> in the next frame, as if touched;
+//                              any other command is an error naming it
 //   game:episodeTimeSeconds()  frames so far / fps
 //   game:screenShape()         {window = {width=, height=}, buffer = {width=,
 //                                height=}}: the frame's size, as DeepMind
@@ -67,6 +72,8 @@ class GameHost {
   virtual const World* world() const = 0;
   virtual void AddScore(double reward) = 0;
   virtual void FinishMap() = 0;
+  // game:console: "" or what is wrong with `command`.
+  virtual std::string Console(absl::string_view command) = 0;
   virtual double EpisodeTimeSeconds() const = 0;
   virtual int frame_width() const = 0;
   virtual int frame_height() const = 0;

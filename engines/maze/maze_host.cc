@@ -10,6 +10,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "engine_plugin/host_registry.h"
 #include "engine_plugin/level_files.h"
 #include "engines/maze/game_entities_module.h"
@@ -190,6 +191,16 @@ std::vector<engine_plugin::ContinuousActionSpec> MazeHost::ContinuousActions() c
 
 void MazeHost::AddScore(double reward) { level_->AddReward(reward); }
 
+std::string MazeHost::Console(absl::string_view command) {
+  std::vector<absl::string_view> words = absl::StrSplit(command, ' ', absl::SkipEmpty());
+  int spawn_id = 0;
+  if (words.size() == 2 && words[0] == "dm_pickup" && absl::SimpleAtoi(words[1], &spawn_id)) {
+    console_pickups_.push_back(spawn_id);
+    return "";
+  }
+  return absl::StrCat("the maze's console knows 'dm_pickup <id>' only, not '", command, "'");
+}
+
 double MazeHost::EpisodeTimeSeconds() const { return level_->EpisodeTimeSeconds(); }
 
 absl::Status MazeHost::LoadMap(Level& level) {
@@ -264,7 +275,17 @@ absl::Status MazeHost::Step(Level& level) {
   }
   Actions actions = actions_;  // as modifyControl leaves them, for this frame
   if (absl::Status s = ModifyControl(level, &actions); !s.ok()) return s;
-  for (int id : world_->Step(actions, 1.0 / fps_)) {
+  std::vector<int> collected = world_->Step(actions, 1.0 / fps_);
+  // Then what the console picked up, as if touched.
+  for (const int spawn_id : std::exchange(console_pickups_, {})) {
+    for (const Pickup& pickup : world_->pickups()) {
+      if (pickup.active && pickup.spawn_id == spawn_id) {
+        world_->Take(pickup.id);
+        collected.push_back(pickup.id);
+      }
+    }
+  }
+  for (int id : collected) {
     if (absl::Status s = Collect(level, id); !s.ok()) return s;
   }
   if (absl::Status s = FireTriggers(level); !s.ok()) return s;

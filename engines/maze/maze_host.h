@@ -77,6 +77,7 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
   const World* world() const override { return world_ ? &*world_ : nullptr; }
   void AddScore(double reward) override;
   void FinishMap() override { map_finished_ = true; }
+  std::string Console(absl::string_view command) override;
   double EpisodeTimeSeconds() const override;
   int frame_width() const override { return width_; }
   int frame_height() const override { return height_; }
@@ -123,6 +124,7 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
   std::vector<int> custom_values_;
   bool custom_pending_ = false;
   bool map_finished_ = false;
+  std::vector<int> console_pickups_;  // spawn ids dm_pickup named, for the next frame
   // The last frame rendered: the plugin keeps its buffer until the next
   // step, and a Tensor held here would keep the pool from recycling it.
   const std::uint8_t* frame_pixels_ = nullptr;

@@ -115,6 +115,8 @@ class World {
   // A collected pickup that the level would not let go (canPickup) is
   // back; and one collected shows again `seconds` from now.
   void Restore(int id) { pickups_[id].active = true; }
+  // A pickup taken other than by touch (DeepMind Lab's dm_pickup).
+  void Take(int id) { pickups_[id].active = false; }
   void RespawnAfter(int id, double seconds) { pickups_[id].respawn_at = time_ + seconds; }
 
   // Seconds of Step on this map.

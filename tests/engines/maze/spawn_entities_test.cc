@@ -471,5 +471,37 @@ TEST(SpawnEntitiesTest, ATeleporterToNowhereIsAnError) {
                         "misc_teleporter_dest is named"));
 }
 
+// DeepMind Lab's console command dm_pickup: the player picks up every
+// pickup of that id in the next frame, wherever it is, as if touched.
+TEST(SpawnEntitiesTest, ConsolePickupTakesEveryPickupOfItsId) {
+  std::unique_ptr<Engine> engine = StartLevel("console", R"(
+local game = require 'dmlab.system.game'
+function api:updateSpawnVars(v)
+  if v.classname == 'apple_reward' then v.id = tostring(number(v) % 2 == 1 and 7 or 8) end
+  return v
+end
+function api:canPickup(id) log('asked', id) return true end
+function api:modifyControl()
+  if not api.done then
+    api.done = true
+    game:console('dm_pickup 7')
+    local ok, why = pcall(game.console, game, 'weapnext')
+    log('refused', why)
+  end
+end
+)");
+  ASSERT_NE(engine, nullptr);
+  engine->Act(std::vector<int>(7, 0));  // standing still, far from most
+  double reward = 0;
+  ASSERT_TRUE(engine->Advance(1, &reward).ok());
+  EXPECT_EQ(reward, 2);  // apples 1 and 3 (of id 7)
+  EXPECT_EQ(Property(*engine, "asked"), "7 7");
+  std::vector<bool> active;
+  for (const Pickup& pickup : MazeWorldOf(*engine)->pickups()) active.push_back(pickup.active);
+  EXPECT_THAT(active, ::testing::ElementsAre(false, true, false, true, true));
+  EXPECT_THAT(Property(*engine, "refused"),
+              HasSubstr("the maze's console knows 'dm_pickup <id>' only, not 'weapnext'"));
+}
+
 }  // namespace
 }  // namespace engine_plugin
