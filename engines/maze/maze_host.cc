@@ -195,7 +195,13 @@ std::string MazeHost::Console(absl::string_view command) {
   std::vector<absl::string_view> words = absl::StrSplit(command, ' ', absl::SkipEmpty());
   int spawn_id = 0;
   if (words.size() == 2 && words[0] == "dm_pickup" && absl::SimpleAtoi(words[1], &spawn_id)) {
-    console_pickups_.push_back(spawn_id);
+    // Marks, one per pickup: however often a level asks, this stays the
+    // size of the map's pickups.
+    if (!world_) return "no map is loaded yet";
+    console_pickups_.resize(world_->pickups().size());
+    for (const Pickup& pickup : world_->pickups()) {
+      if (pickup.spawn_id == spawn_id) console_pickups_[pickup.id] = true;
+    }
     return "";
   }
   return absl::StrCat("the maze's console knows 'dm_pickup <id>' only, not '", command, "'");
@@ -277,14 +283,12 @@ absl::Status MazeHost::Step(Level& level) {
   if (absl::Status s = ModifyControl(level, &actions); !s.ok()) return s;
   std::vector<int> collected = world_->Step(actions, 1.0 / fps_);
   // Then what the console picked up, as if touched.
-  for (const int spawn_id : std::exchange(console_pickups_, {})) {
-    for (const Pickup& pickup : world_->pickups()) {
-      if (pickup.active && pickup.spawn_id == spawn_id) {
-        world_->Take(pickup.id);
-        collected.push_back(pickup.id);
-      }
-    }
+  for (std::size_t id = 0; id < console_pickups_.size(); ++id) {
+    if (!console_pickups_[id] || !world_->pickup(static_cast<int>(id)).active) continue;
+    world_->Take(static_cast<int>(id));
+    collected.push_back(static_cast<int>(id));
   }
+  console_pickups_.clear();
   for (int id : collected) {
     if (absl::Status s = Collect(level, id); !s.ok()) return s;
   }

@@ -124,7 +124,8 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
   std::vector<int> custom_values_;
   bool custom_pending_ = false;
   bool map_finished_ = false;
-  std::vector<int> console_pickups_;  // spawn ids dm_pickup named, for the next frame
+  // Per pickup, whether dm_pickup named it, for the next frame.
+  std::vector<bool> console_pickups_;
   // The last frame rendered: the plugin keeps its buffer until the next
   // step, and a Tensor held here would keep the pool from recycling it.
   const std::uint8_t* frame_pixels_ = nullptr;

@@ -15,7 +15,8 @@
 // memory growth, val() of huge views, option tables whose __index errors,
 // and DeepMind Lab's modules (image files and scaling, made maps and
 // their callbacks, doors and their triggers, pickups of any class, files
-// by name, entities, matrices, visitFill, visitRandomPath). Then the decisions
+// by name, entities, matrices, visitFill, visitRandomPath, teleporters,
+// the console, simplified mazes). Then the decisions
 // drive the host: start, advance, observation, retain, events, properties,
 // and listProperty visitors that call the engine back (read, write,
 // start, advance, observation).
@@ -145,6 +146,18 @@ constexpr const char* kStatements[] = {
     "callback = function(i, j, c, m) if c == 'D' then return m:makeFenceDoor{i = i, j = j} end "
     "if c == 'x' then return {m:makeEntity{i = i, j = j, classname = 'x', attributes = {id = "
     "'1', wait = '0.01', count = BIG(20)}}, m:makeDoor{i = i, j = j}} end end}",
+    // Teleporters as DeepMind Lab's custom_entities writes them: brushes
+    // (nested), two entities in one string, an angle that is no number.
+    "MADE = MAKER:mapFromTextLevel{mapName = 't', entityLayer = '*******\\n*PT*t *\\n*******\\n', "
+    "callback = function(i, j, c) if c == 'T' then return '{ \"classname\" \"misc_model\" "
+    "\"origin\" \"350 150 0\" } { \"classname\" \"trigger_teleport\" \"target\" \"d\" "
+    "{ ( 1 2 3 ) { } } }' end if c == 't' then return '{ \"classname\" "
+    "\"misc_teleporter_dest\" \"targetname\" \"d\" \"origin\" \"450 150 48\" \"angle\" "
+    "\"' .. BIG(4) .. '\" }' end end}",
+    "GAME:console('dm_pickup 1') GAME:console('dm_pickup ' .. BIG(8))",
+    "for i = 1, 1e9 do GAME:console('dm_pickup ' .. i) end",
+    "V = maze_generation.randomMazeGeneration{seed = 5, height = 63, width = 63, simplify = true, "
+    "maxRooms = 0, extraConnectionProbability = 1}",
 };
 
 constexpr const char* kCallbacks[] = {"init",
