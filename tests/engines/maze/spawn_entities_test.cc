@@ -66,6 +66,22 @@ std::unique_ptr<Engine> StartLevel(const std::string& name, const std::string& b
   return started.ok() ? std::move(engine) : nullptr;
 }
 
+// The level `format` with its %s filled by `fill`, written as `name`.
+std::string FilledLevel(const std::string& name, const char* format, const char* fill) {
+  char source[4096];
+  std::snprintf(source, sizeof source, format, fill);
+  return WriteLevel(name, source);
+}
+
+// That level, started; null (and a failure) on any error.
+std::unique_ptr<Engine> StartFilled(const std::string& name, const char* format, const char* fill) {
+  std::unique_ptr<Engine> engine = InitEngine(FilledLevel(name, format, fill));
+  if (engine == nullptr) return nullptr;
+  const absl::Status started = engine->Start(0, 0);
+  EXPECT_TRUE(started.ok()) << started;
+  return started.ok() ? std::move(engine) : nullptr;
+}
+
 TEST(SpawnEntitiesTest, CreatePickupGivesEachClassItsQuantityAndType) {
   std::unique_ptr<Engine> engine = StartLevel("classes", R"(
 local CLASSES = {'lemon_reward', 'strawberry_reward', 'apple_reward', 'apple_reward'}
@@ -224,11 +240,8 @@ TEST(SpawnEntitiesTest, DoorsOpenOrShutAsTheirSpawnVariablesSay) {
   };
   for (const auto& [update, passes] : cases) {
     SCOPED_TRACE(update);
-    char source[2048];
-    std::snprintf(source, sizeof source, kDoorLevel, update);
-    std::unique_ptr<Engine> engine = InitEngine(WriteLevel("door", source));
+    std::unique_ptr<Engine> engine = StartFilled("door", kDoorLevel, update);
     ASSERT_NE(engine, nullptr);
-    ASSERT_TRUE(engine->Start(0, 0).ok());
     // DeepMind Lab's door: named by its column and its row from the bottom,
     // with a trigger on each side.
     EXPECT_EQ(Property(*engine, ""),
@@ -263,11 +276,7 @@ return api
 )";
 
 std::unique_ptr<Engine> StartTriggerLevel(const char* callbacks) {
-  char source[2048];
-  std::snprintf(source, sizeof source, kTriggerLevel, callbacks);
-  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("triggers", source));
-  if (engine == nullptr || !engine->Start(0, 0).ok()) return nullptr;
-  return engine;
+  return StartFilled("triggers", kTriggerLevel, callbacks);
 }
 
 // A trigger fires while the player presses against its shut door, at most
@@ -341,11 +350,8 @@ void Idle(Engine& engine, int frames) {
 TEST(SpawnEntitiesTest, DoorsCloseAfterTheirWaitButNotOnThePlayer) {
   for (const char* wait : {"", "v.wait = '0.5'", "v.wait = '-1'"}) {
     SCOPED_TRACE(wait);
-    char source[2048];
-    std::snprintf(source, sizeof source, kClosingDoorLevel, wait);
-    std::unique_ptr<Engine> engine = InitEngine(WriteLevel("closing_door", source));
+    std::unique_ptr<Engine> engine = StartFilled("closing_door", kClosingDoorLevel, wait);
     ASSERT_NE(engine, nullptr);
-    ASSERT_TRUE(engine->Start(0, 0).ok());
     EXPECT_TRUE(DoorShut(*engine));
     // Walk until the player stands in the door's cell (x in [3, 4)), then stop.
     engine->Act(Forward());
@@ -372,11 +378,8 @@ TEST(SpawnEntitiesTest, DoorsCloseAfterTheirWaitButNotOnThePlayer) {
 // Standing at a door that closed opens it again (its trigger fires), and
 // it then stays open for its whole wait.
 TEST(SpawnEntitiesTest, AClosedDoorOpensAgainAndWaitsAgain) {
-  char source[2048];
-  std::snprintf(source, sizeof source, kClosingDoorLevel, "v.wait = '1'");
-  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("reopening_door", source));
+  std::unique_ptr<Engine> engine = StartFilled("reopening_door", kClosingDoorLevel, "v.wait = '1'");
   ASSERT_NE(engine, nullptr);
-  ASSERT_TRUE(engine->Start(0, 0).ok());
   engine->Act(Forward());
   double reward = 0;
   int opened_at = -1;
@@ -435,12 +438,8 @@ return api
 )";
 
 TEST(SpawnEntitiesTest, TeleportersSendThePlayerToTheirDestination) {
-  char source[4096];
-  std::snprintf(source, sizeof source, kTeleporterLevel, "there");
-  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("teleporting", source));
+  std::unique_ptr<Engine> engine = StartFilled("teleporting", kTeleporterLevel, "there");
   ASSERT_NE(engine, nullptr);
-  const absl::Status started = engine->Start(0, 0);
-  ASSERT_TRUE(started.ok()) << started;
   EXPECT_EQ(Property(*engine, "seen"), "0");
   // East into the teleporter's cell (column 3, x in [3, 4)): its box is the
   // middle 0.48 of the cell, reached by the player's 0.25 radius at x 3.01.
@@ -460,9 +459,8 @@ TEST(SpawnEntitiesTest, TeleportersSendThePlayerToTheirDestination) {
 }
 
 TEST(SpawnEntitiesTest, ATeleporterToNowhereIsAnError) {
-  char source[4096];
-  std::snprintf(source, sizeof source, kTeleporterLevel, "elsewhere");
-  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("teleporting_nowhere", source));
+  std::unique_ptr<Engine> engine =
+      InitEngine(FilledLevel("teleporting_nowhere", kTeleporterLevel, "elsewhere"));
   ASSERT_NE(engine, nullptr);
   const absl::Status started = engine->Start(0, 0);
   EXPECT_FALSE(started.ok());
