@@ -39,7 +39,7 @@
 //                              it sees the map from above
 //   game:updateTexture(name, image)
 //                              gives the surface `name` (surfaces.h:
-//                              'maze/floor', ...) the texture `image`, a
+//                              'maze/ceiling', ...) the texture `image`, a
 //                              ByteTensor H x W x 4 (RGBA), copied
 //                              (texture_hooks.h)
 // Positions are DeepMind Lab's game units (kGameUnitsPerCell to a cell, the

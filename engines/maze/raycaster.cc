@@ -331,15 +331,18 @@ void DrawTexturedWalls(const View& view, const Frame& frame, int x0, int n,
 
 // Draws a textured floor or ceiling over the colour that FillRows gave it:
 // the texture spans each cell once, its top row to the north (+y).
-void DrawTexturedPlanes(const Surfaces& surfaces, const View& view, const Frame& frame, int x0,
-                        int n, const ColumnScratch& scratch) {
-  const Texture* floor = surfaces.texture(Surfaces::kFloor);
+// Draws the floor where it differs from cell to cell (surfaces.floors_vary:
+// each cell's variation has its floor) or is textured, and a textured
+// ceiling, over the colour that FillRows gave them. Textures span each
+// cell once, their top row to the north (+y).
+void DrawPlanes(const TextMap& map, const Surfaces& surfaces, const View& view, const Frame& frame,
+                int x0, int n, const ColumnScratch& scratch) {
+  const bool floors = surfaces.floors_vary();
   const Texture* ceiling = surfaces.texture(Surfaces::kCeiling);
-  if (floor == nullptr && ceiling == nullptr) return;
+  if (!floors && ceiling == nullptr) return;
   for (int y = 0; y < frame.height; ++y) {
     const double offset = y + 0.5 - view.horizon;
-    const Texture* texture = offset > 0 ? floor : ceiling;
-    if (texture == nullptr || offset == 0) continue;
+    if (offset == 0 || (offset > 0 ? !floors : ceiling == nullptr)) continue;
     // As FillRows: the row's distance along the view, where each column's
     // ray (1 along the view) meets the plane.
     const double distance = std::min<double>(0.5 * view.focal / std::abs(offset), kFarDepth);
@@ -347,9 +350,24 @@ void DrawTexturedPlanes(const Surfaces& surfaces, const View& view, const Frame&
     for (int i = 0; i < n; ++i) {
       if (scratch.top[i] <= y && y < scratch.bottom[i]) continue;  // wall
       const auto [ray_x, ray_y] = RayOf(view, x0 + i, frame.width);
-      const double u = Fraction(view.x + ray_x * distance);
-      const double v = 1 - Fraction(view.y + ray_y * distance);
-      Put(frame, x0 + i, y, Fade(TexelAt(*texture, u, v), keep));
+      const double x = view.x + ray_x * distance;
+      const double north = view.y + ray_y * distance;
+      const double u = Fraction(x);
+      const double v = 1 - Fraction(north);
+      int surface = Surfaces::kCeiling;
+      if (offset > 0) {
+        // The cell under the point (outside the map: no variation).
+        const double col = x - u, from_bottom = north - (1 - v);
+        const bool inside =
+            col >= 0 && col < map.cols() && from_bottom >= 0 && from_bottom < map.rows();
+        surface =
+            Surfaces::OfFloor(inside ? map.Variation(map.rows() - 1 - static_cast<int>(from_bottom),
+                                                     static_cast<int>(col))
+                                     : 0);
+      }
+      const Texture* texture = surfaces.texture(surface);
+      Put(frame, x0 + i, y,
+          Fade(texture != nullptr ? TexelAt(*texture, u, v) : surfaces.colour(surface), keep));
     }
   }
 }
@@ -444,7 +462,7 @@ void RenderFirstPerson(const TextMap& map, absl::Span<const Pickup> pickups, con
     CastColumns(map, surfaces, view, frame, x0, n, scratch);
     FillRows(surfaces, view, frame, x0, n, scratch);
     DrawTexturedWalls(view, frame, x0, n, scratch);
-    DrawTexturedPlanes(surfaces, view, frame, x0, n, scratch);
+    DrawPlanes(map, surfaces, view, frame, x0, n, scratch);
     for (const Sprite& sprite : sprites) DrawSprite(sprite, view, frame, x0, n, scratch);
   }
 }

@@ -11,10 +11,14 @@ std::string Surfaces::Name(int surface) {
     case kDoor:
       return "maze/door";
     case kFloor:
-      return "maze/floor";
+      return "textures/map/lab_games/lg_floor_placeholder_0_d.tga";
     case kCeiling:
       return "maze/ceiling";
     default:
+      if (surface >= kFirstFloorVariation) {
+        return absl::StrCat("textures/map/lab_games/lg_floor_placeholder_",
+                            std::string(1, 'A' + (surface - kFirstFloorVariation)), "_d.tga");
+      }
       return absl::StrCat("maze/wall_", std::string(1, 'A' + (surface - kFirstVariation)));
   }
 }
@@ -33,8 +37,8 @@ const Surfaces& Surfaces::BuiltIn() {
 
 std::array<Rgb, Surfaces::kCount> Surfaces::BuiltInColours() {
   // One distinct colour per variation letter, none of them grey, so
-  // regions stay apart in the image.
-  return {{
+  // regions stay apart in the image; every floor the same.
+  std::array<Rgb, kCount> colours = {{
       {140, 140, 140},  // plain wall
       {200, 60, 60},   {60, 160, 70},  {70, 90, 200},   {210, 180, 50},  {170, 70, 190},
       {60, 180, 180},  {230, 130, 40}, {140, 100, 60},  {230, 120, 160}, {120, 190, 60},
@@ -46,6 +50,21 @@ std::array<Rgb, Surfaces::kCount> Surfaces::BuiltInColours() {
       {120, 95, 70},    // floor
       {110, 140, 190},  // ceiling
   }};
+  for (int floor = kFirstFloorVariation; floor < kCount; ++floor) colours[floor] = colours[kFloor];
+  return colours;
+}
+
+void Surfaces::SetColour(int surface, Rgb colour) {
+  colours_[surface] = colour;
+  textures_[surface] = nullptr;
+  UpdateFloorsVary();
+}
+
+void Surfaces::UpdateFloorsVary() {
+  floors_vary_ = textures_[kFloor] != nullptr;
+  for (int floor = kFirstFloorVariation; floor < kCount && !floors_vary_; ++floor) {
+    floors_vary_ = textures_[floor] != nullptr || !(colours_[floor] == colours_[kFloor]);
+  }
 }
 
 void Surfaces::Set(int surface, const std::uint8_t* rgba, int height, int width) {
@@ -66,6 +85,7 @@ void Surfaces::Set(int surface, const std::uint8_t* rgba, int height, int width)
   } else {
     textures_[surface] = std::move(texture);
   }
+  UpdateFloorsVary();
 }
 
 }  // namespace maze

@@ -184,7 +184,8 @@ std::string SurfaceTextures::Update(lua_State* L, absl::string_view name,
   if (surface < 0) {
     return absl::StrCat("the maze has no texture named '", name,
                         "' (its surfaces: maze/wall, maze/wall_A .. maze/wall_Z, maze/door, "
-                        "maze/floor, maze/ceiling)");
+                        "maze/ceiling, textures/map/lab_games/lg_floor_placeholder_0_d.tga and "
+                        "_A_d.tga .. _Z_d.tga)");
   }
   Image copy;
   if (std::string why = CopyImage(L, image, &copy); !why.empty()) return why;

@@ -1,8 +1,8 @@
 // DeepMind Lab's texture callbacks, on the maze's surfaces (surfaces.h).
 //
-// Each time the host loads a map, for each surface in turn (maze/wall,
-// maze/wall_A .. maze/wall_Z, maze/door, maze/floor, maze/ceiling), as
-// DeepMind Lab's renderer loads a texture:
+// Each time the host loads a map, for each surface in turn (surfaces.h
+// names them: the walls, the door, the floors, the ceiling), as DeepMind
+// Lab's renderer loads a texture:
 //   1. replaceTextureName(name) may return the name of the texture to load
 //      instead (nil keeps it);
 //   2. loadTexture(loaded name) may return a ByteTensor(H, W, 4), RGBA,

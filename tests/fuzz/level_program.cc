@@ -56,7 +56,7 @@ constexpr int kMaxHostCalls = 12;
 constexpr const char* kStatements[] = {
     "SPIN()",
     "xpcall(SPIN, SPIN)",
-    "GAME:updateTexture('maze/floor', tensor.ByteTensor(1, 1, 4):expand(1024, 1024, 4))",
+    "GAME:updateTexture('textures/map/lab_games/lg_floor_placeholder_B_d.tga', tensor.ByteTensor(1, 1, 4):expand(1024, 1024, 4))",
     "V = pcall(GAME.updateTexture, GAME, a, K)",
     "for i = 1, 1e9 do GAME:updateTexture('maze/wall_Q', tensor.ByteTensor(64, 64, 4)) end",
     "debug.traceback = SPIN SPIN()",

@@ -2,7 +2,8 @@
 // the api's callbacks and calls what it wrapped) and stacked on one level:
 // a time limit that shows the seconds left top right (screenMessages, as
 // decorators/timeout.lua) and ends the episode; a floor recolouring
-// (modifyTexture, as decorators/custom_floors.lua); a teleporter written
+// per variation (modifyTexture, as decorators/custom_floors.lua, on
+// DeepMind Lab's own floor image names); a teleporter written
 // into the map as common/custom_entities.lua writes it; and a pickup taken
 // by the console's dm_pickup. Checks what the agent sees and gets.
 #include <cstdint>
@@ -31,6 +32,10 @@ local api = {}
 local ENTITIES = '***********\n' ..
                  '*aP  T* tA*\n' ..
                  '***********\n'
+-- The room is variation A.
+local VARIATIONS = '...........\n' ..
+                   '........AA.\n' ..
+                   '...........\n'
 
 local function teleporter(x, y)
   local face = '( %%d %%d 8 ) ( %%d %%d 8 ) ( %%d %%d 8 ) common/caulk 0 0 0 0 0 0 0 0\n'
@@ -44,6 +49,7 @@ function api:init()
   api.map = map_maker:mapFromTextLevel{
     mapName = 'decorated',
     entityLayer = ENTITIES,
+    variationsLayer = VARIATIONS,
     callback = function(i, j, c, maker)
       local x, y = (j + 0.5) * 100, (3 - i - 0.5) * 100
       if c == 'T' then return teleporter(x, y) end
@@ -86,13 +92,16 @@ local function decorateWithTimeout(api, seconds)
   end
 end
 
--- decorators/custom_floors.lua's way: the floor's red halved.
-local function decorateWithFloorColour(api, red)
+-- decorators/custom_floors.lua's way: each variation's floor (DeepMind
+-- Lab's placeholder images; '0' outside any variation) scaled by a colour.
+local function decorateWithFloorColours(api, colours)
   local modifyTexture = api.modifyTexture
   function api:modifyTexture(name, texture)
     local modified = modifyTexture and modifyTexture(api, name, texture) or false
-    if name == 'maze/floor' then
-      texture:select(3, 1):mul(red)
+    local variation = name:match('lg_floor_placeholder_(.)_d%%.tga')
+    local colour = variation and colours[variation]
+    if colour then
+      for channel = 1, 3 do texture:select(3, channel):mul(colour[channel] / 255) end
       return true
     end
     return modified
@@ -147,25 +156,46 @@ TEST(DmlabDecoratorsTest, TheTimeLeftShowsTopRightAndEndsTheEpisode) {
   EXPECT_EQ(*status, EpisodeStatus::kTerminated);
 }
 
-TEST(DmlabDecoratorsTest, TheFloorIsRecolouredAndTheRestIsNot) {
+// Walks east into the room beyond the teleporter.
+void IntoTheRoom(Engine& engine) {
+  engine.Act(Forward());
+  double reward = 0;
+  for (int frame = 0; frame < 120 && MazeWorldOf(engine)->pose().position.x < 8; ++frame) {
+    ASSERT_TRUE(engine.Advance(1, &reward).ok());
+  }
+  ASSERT_DOUBLE_EQ(MazeWorldOf(engine)->pose().position.x, 8.5);
+}
+
+TEST(DmlabDecoratorsTest, EachVariationsFloorIsRecolouredAndTheRestIsNot) {
+  const std::string colours =
+      "decorateWithFloorColours(api, {A = {255, 0, 0}, ['0'] = {255, 255, 128}})";
   std::unique_ptr<Engine> plain = Started("plain_floor", "");
-  std::unique_ptr<Engine> red = Started("red_floor", "decorateWithFloorColour(api, 0.5)");
+  std::unique_ptr<Engine> coloured = Started("coloured_floor", colours);
   ASSERT_NE(plain, nullptr);
-  ASSERT_NE(red, nullptr);
-  // The bottom row is floor: less red, the same green and blue.
+  ASSERT_NE(coloured, nullptr);
+  // The corridor's floor (no variation): less blue, the same red and green.
   const std::uint8_t* before = Pixel(*plain, 42, 83);
-  const std::uint8_t* after = Pixel(*red, 42, 83);
-  EXPECT_LT(after[0], before[0]);
+  const std::uint8_t* after = Pixel(*coloured, 42, 83);
+  EXPECT_EQ(after[0], before[0]);
   EXPECT_EQ(after[1], before[1]);
-  EXPECT_EQ(after[2], before[2]);
+  EXPECT_LT(after[2], before[2]);
   // The top row is ceiling, untouched.
-  EXPECT_EQ(std::memcmp(Pixel(*plain, 0, 0), Pixel(*red, 0, 0), 84 * 3), 0);
+  EXPECT_EQ(std::memcmp(Pixel(*plain, 0, 0), Pixel(*coloured, 0, 0), 84 * 3), 0);
+  // In the room (variation A), its floor is red.
+  IntoTheRoom(*plain);
+  IntoTheRoom(*coloured);
+  const std::uint8_t* grey = Pixel(*plain, 42, 83);
+  const std::uint8_t* red = Pixel(*coloured, 42, 83);
+  EXPECT_EQ(red[0], grey[0]);
+  EXPECT_LT(red[1] + 40, grey[1]);
+  EXPECT_GT(red[0], red[1] + 40);
+  EXPECT_GT(red[0], red[2] + 40);
 }
 
 TEST(DmlabDecoratorsTest, TheTeleporterAndTheConsoleGetThePlayerTheApple) {
   std::unique_ptr<Engine> both =
       Started("all_decorations",
-              "decorateWithTimeout(api, 60)\ndecorateWithFloorColour(api, 0.5)\n"
+              "decorateWithTimeout(api, 60)\ndecorateWithFloorColours(api, {A = {0, 255, 0}})\n"
               "function api:canPickup(id) api.asked = (api.asked or 0) + 1 return true end\n"
               "function api:readProperty() return tostring(api.asked or 0) end");
   ASSERT_NE(both, nullptr);

@@ -18,12 +18,15 @@
 namespace engine_plugin {
 namespace {
 
+constexpr char kFloor[] = "textures/map/lab_games/lg_floor_placeholder_0_d.tga";
+
 using ::testing::HasSubstr;
 
 constexpr char kLevel[] = R"(
 local tensor = require 'dmlab.system.tensor'
 local game = require 'dmlab.system.game'
 local api = {seen = {}}
+local FLOOR = 'textures/map/lab_games/lg_floor_placeholder_0_d.tga'
 local function see(...) api.seen[#api.seen + 1] = table.concat({...}, ' ') end
 -- Looking along a corridor: walls on both sides, floor and ceiling ahead.
 function api:nextMap() return "**********\n*P       *\n**********\n" end
@@ -66,7 +69,7 @@ function api:replaceTextureName(name)
 end
 function api:loadTexture(name)
   see('load', name)
-  if name == 'maze/floor' then return tensor.ByteTensor(2, 3, 4):fill(9) end
+  if name == FLOOR then return tensor.ByteTensor(2, 3, 4):fill(9) end
 end
 function api:modifyTexture(name, image)
   see('modify', name, image:size(1), image:size(2), image(1, 1, 1):val(), image(1, 1, 4):val())
@@ -80,9 +83,9 @@ end
                               "replace maze/wall_A,"));
   EXPECT_THAT(seen, HasSubstr("replace maze/wall_B,load maze/door,modify maze/wall_B 64 64 120 "
                               "255,"));
-  EXPECT_THAT(seen, HasSubstr("load maze/floor,modify maze/floor 2 3 9 9,"));
+  EXPECT_THAT(seen, HasSubstr("load textures/map/lab_games/lg_floor_placeholder_0_d.tga,modify textures/map/lab_games/lg_floor_placeholder_0_d.tga 2 3 9 9,"));
   EXPECT_THAT(seen, HasSubstr("replace maze/ceiling,load maze/ceiling,modify maze/ceiling 64 64"));
-  EXPECT_EQ(std::count(seen.begin(), seen.end(), ','), 3 * 30 - 1);
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), ','), 3 * 56 - 1);
   // And again for the next map.
   ASSERT_TRUE(engine->Start(1, 0).ok());
   EXPECT_EQ(Seen(*engine).size(), 2 * seen.size() + 1);
@@ -94,10 +97,10 @@ TEST(TextureHooksTest, UntouchedTexturesLookAsTheMazesOwnColours) {
   std::unique_ptr<Engine> touched = Started("touched", R"(
 function api:modifyTexture(name, image) return true end
 function api:loadTexture(name)
-  if name == 'maze/floor' then return tensor.ByteTensor(4, 4, 4):fill(0) end
+  if name == FLOOR then return tensor.ByteTensor(4, 4, 4):fill(0) end
 end
 function api:replaceTextureName(name)
-  if name == 'maze/floor' then return 'maze/floor' end
+  if name == FLOOR then return FLOOR end
 end
 )");
   ASSERT_NE(plain, nullptr);
@@ -119,7 +122,7 @@ function api:modifyTexture(name, image)
   if name == 'maze/wall' then
     image:narrow(2, 1, 32):fill(0):select(3, 1):fill(255)
     image:narrow(2, 33, 32):fill(0):select(3, 3):fill(255)
-  elseif name == 'maze/floor' or name == 'maze/ceiling' then
+  elseif name == FLOOR or name == 'maze/ceiling' then
     image:fill(255)
     for i = 1, 2 do for j = 1, 2 do
       if i ~= j then image:narrow(1, 32 * i - 31, 32):narrow(2, 32 * j - 31, 32):select(3, 1):fill(0) end
@@ -177,9 +180,9 @@ function api:modifyControl(c)
   game:updateTexture('maze/ceiling', image:transpose(1, 2))  -- any layout
   local ok, why = pcall(game.updateTexture, game, 'maze/sky', image)
   see(why)
-  ok, why = pcall(game.updateTexture, game, 'maze/floor', tensor.ByteTensor(8, 8, 3))
+  ok, why = pcall(game.updateTexture, game, FLOOR, tensor.ByteTensor(8, 8, 3))
   see(why)
-  ok, why = pcall(game.updateTexture, game, 'maze/floor', tensor.DoubleTensor(8, 8, 4))
+  ok, why = pcall(game.updateTexture, game, FLOOR, tensor.DoubleTensor(8, 8, 4))
   see(why)
 end
 )");
@@ -237,14 +240,14 @@ TEST(TextureHooksTest, TexturesAreChargedToTheLevelsTensorBudget) {
   // The level's 4 MiB texture fits its 6 MiB; the maze's copy does not.
   std::unique_ptr<Engine> engine = InitEngine(WriteLevel("big_texture", Source(R"(
 function api:loadTexture(name)
-  if name == 'maze/floor' then return tensor.ByteTensor(1024, 1024, 4) end
+  if name == FLOOR then return tensor.ByteTensor(1024, 1024, 4) end
 end
 )")),
                                               {{"tensorMemoryLimitMegabytes", "6"}});
   ASSERT_NE(engine, nullptr);
   const absl::Status started = engine->Start(0, 0);
   EXPECT_FALSE(started.ok());
-  EXPECT_THAT(std::string(started.message()), HasSubstr("'loadTexture' for 'maze/floor'"));
+  EXPECT_THAT(std::string(started.message()), HasSubstr("'loadTexture' for '" + std::string(kFloor) + "'"));
   EXPECT_THAT(std::string(started.message()), HasSubstr("would exceed the tensor memory limit"));
 }
 
