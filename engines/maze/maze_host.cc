@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -20,6 +21,7 @@
 #include "engines/maze/raycaster.h"
 #include "engines/maze/screen_overlay.h"
 #include "engines/maze/spawn_entities.h"
+#include "engines/maze/sprite_shapes.h"
 #include "engines/maze/text_map.h"
 #include "levels/builtin_levels.h"
 #include "lua_api/read.h"
@@ -246,6 +248,9 @@ absl::Status MazeHost::LoadMap(Level& level) {
   if (!placed.ok()) return Annotate(placed.status(), "the level's map");
   // mt19937_64's output is fixed by the standard, so the spawn point is
   // the same on every platform (the modulo bias is below 2^-50).
+  if (absl::Status s = ColourSkins(level, &placed->pickups); !s.ok()) {
+    return Annotate(s, "the level's map");
+  }
   const WorldPoint start = placed->spawns[spawn_random_() % placed->spawns.size()];
   world_.emplace(*std::move(map), start, std::move(placed->pickups));
   triggers_.clear();
@@ -254,6 +259,23 @@ absl::Status MazeHost::LoadMap(Level& level) {
   for (DoorTrigger& trigger : placed->triggers) triggers_.push_back({std::move(trigger), 0});
   // As DeepMind Lab's renderer loads a map's textures.
   return textures_.Load(level, level_state_);
+}
+
+// Each model's skin, once a map, through the texture callbacks.
+absl::Status MazeHost::ColourSkins(Level& level, std::vector<Pickup>* pickups) {
+  std::map<std::string, std::optional<Rgb>> skins;
+  for (Pickup& pickup : *pickups) {
+    if (pickup.model.empty()) continue;
+    auto [it, fresh] = skins.try_emplace(pickup.model);
+    if (fresh) {
+      absl::StatusOr<std::optional<Rgb>> skin =
+          ModelSkinColour(level, level_state_, pickup.model, ShapeOf(pickup).discs[0].colour);
+      if (!skin.ok()) return skin.status();
+      it->second = *skin;
+    }
+    pickup.skin = it->second;
+  }
+  return absl::OkStatus();
 }
 
 absl::Status MazeHost::Start(Level& level, std::uint64_t seed) {

@@ -94,6 +94,7 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
   absl::Status LoadMap(engine_plugin::Level& level);
   absl::Status Collect(engine_plugin::Level& level, int id);
   absl::Status FireTriggers(engine_plugin::Level& level);
+  absl::Status ColourSkins(engine_plugin::Level& level, std::vector<Pickup>* pickups);
   void CloseDoors();
   void Teleport();
 

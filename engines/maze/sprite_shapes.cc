@@ -76,10 +76,12 @@ SpriteShape ShapeOf(const Pickup& pickup) {
     if (pickup.kind == PickupKind::kGoal) return kGoalShape;
     return pickup.quantity < 0 ? kLemonShape : kAppleShape;
   }
+  SpriteShape shape = HashedShape(pickup.model);
   for (const ModelShape& known : kModelShapes) {
-    if (known.model == pickup.model) return known.shape;
+    if (known.model == pickup.model) shape = known.shape;
   }
-  return HashedShape(pickup.model);
+  if (pickup.skin) shape.discs[0].colour = *pickup.skin;
+  return shape;
 }
 
 }  // namespace maze

@@ -9,7 +9,9 @@
 // hash of its name, so that two models look apart and a model looks the
 // same in every episode. A pickup with no model (the maze's own 'A' and
 // 'G', and classes without one) is drawn by what it gives: an apple for a
-// reward of 0 or more, a lemon below, a gold coin for a goal.
+// reward of 0 or more, a lemon below, a gold coin for a goal. A model
+// whose skin the level's texture callbacks coloured (Pickup::skin) has
+// that colour for its body.
 #ifndef ENGINES_MAZE_SPRITE_SHAPES_H_
 #define ENGINES_MAZE_SPRITE_SHAPES_H_
 

@@ -1,9 +1,13 @@
 #include "engines/maze/texture_hooks.h"
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "lua_api/lua.h"
 #include "lua_api/lua_tensor.h"
@@ -63,13 +67,12 @@ std::string CopyImage(lua_State* L, const tensor::Tensor& source, Image* image) 
   return copied.ok() ? "" : std::string(copied.message());
 }
 
-// The maze's own texture of `surface`: its built-in colour throughout.
-std::string BuiltInImage(lua_State* L, int surface, Image* image) {
+// A texture of one colour throughout, as the engine's own are.
+std::string OneColourImage(lua_State* L, Rgb colour, Image* image) {
   if (std::string why = MakeImage(L, kBuiltInTextureSide, kBuiltInTextureSide, image);
       !why.empty()) {
     return why;
   }
-  const Rgb colour = Surfaces::BuiltIn().colour(surface);
   for (std::size_t i = 0; i < image->rgba.size(); i += 4) {
     image->rgba[i] = colour.r;
     image->rgba[i + 1] = colour.g;
@@ -83,19 +86,19 @@ void PushName(lua_State* L, const std::string& name) {
   lua_pushlstring(L, name.data(), name.size());
 }
 
-}  // namespace
+// A texture loaded as DeepMind Lab's renderer loads one, through the
+// level's hooks: its image (empty when no hook made or touched one: then
+// `colour` is the engine's own texture's colour, which is one colour).
+struct HookedTexture {
+  Image image;
+  Rgb colour;
+};
 
-absl::Status SurfaceTextures::Load(engine_plugin::Level& level, lua_State* L) {
-  surfaces_ = Surfaces();
-  charges_ = {};
-  for (int surface = 0; surface < Surfaces::kCount; ++surface) {
-    if (absl::Status s = LoadSurface(level, L, surface); !s.ok()) return s;
-  }
-  return absl::OkStatus();
-}
-
-absl::Status SurfaceTextures::LoadSurface(engine_plugin::Level& level, lua_State* L, int surface) {
-  const std::string name = Surfaces::Name(surface);
+// Loads `name`. `built_in(loaded name)` is the colour of the engine's own
+// texture of that name, or nullopt where it has none.
+absl::StatusOr<HookedTexture> LoadThroughHooks(
+    engine_plugin::Level& level, lua_State* L, const std::string& name,
+    absl::FunctionRef<std::optional<Rgb>(const std::string&)> built_in) {
   std::string loaded_name = name;
   absl::StatusOr<bool> called = level.Call(
       "replaceTextureName", 1, [&](lua_State* L) { return PushName(L, name), 1; },
@@ -117,7 +120,8 @@ absl::Status SurfaceTextures::LoadSurface(engine_plugin::Level& level, lua_State
       });
   if (!called.ok()) return called.status();
 
-  Image image;
+  HookedTexture texture;
+  Image& image = texture.image;
   called = level.Call(
       "loadTexture", 1, [&](lua_State* L) { return PushName(L, loaded_name), 1; },
       [&](lua_State* L, int first) {
@@ -131,19 +135,22 @@ absl::Status SurfaceTextures::LoadSurface(engine_plugin::Level& level, lua_State
         return absl::InvalidArgumentError(absl::StrCat("for '", loaded_name, "': ", why));
       });
   if (!called.ok()) return called.status();
-  // Otherwise the maze's own, if it has one of that name.
-  const int built_in = image.rgba.empty() ? Surfaces::Find(loaded_name) : surface;
-  if (built_in < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the texture '", loaded_name, "' (replaceTextureName's name for '", name,
-                     "') is neither the maze's nor given by loadTexture"));
+  // Otherwise the engine's own, if it has one of that name.
+  if (image.rgba.empty()) {
+    std::optional<Rgb> own = built_in(loaded_name);
+    if (!own) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the texture '", loaded_name, "' (replaceTextureName's name for '", name,
+                       "') is neither the maze's nor given by loadTexture"));
+    }
+    texture.colour = *own;
   }
 
   // The image is made only for a level that modifies textures: an
-  // untouched built-in surface stays one colour, at no cost.
+  // untouched built-in texture stays one colour, at no cost.
   if (level.Defines("modifyTexture")) {
     if (image.rgba.empty()) {
-      if (std::string why = BuiltInImage(L, built_in, &image); !why.empty()) {
+      if (std::string why = OneColourImage(L, texture.colour, &image); !why.empty()) {
         return absl::ResourceExhaustedError(absl::StrCat("texture '", name, "': ", why));
       }
     }
@@ -167,15 +174,62 @@ absl::Status SurfaceTextures::LoadSurface(engine_plugin::Level& level, lua_State
         });
     if (!called.ok()) return called.status();
   }
+  return texture;
+}
 
+}  // namespace
+
+absl::Status SurfaceTextures::Load(engine_plugin::Level& level, lua_State* L) {
+  surfaces_ = Surfaces();
+  charges_ = {};
+  for (int surface = 0; surface < Surfaces::kCount; ++surface) {
+    if (absl::Status s = LoadSurface(level, L, surface); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SurfaceTextures::LoadSurface(engine_plugin::Level& level, lua_State* L, int surface) {
+  absl::StatusOr<HookedTexture> loaded = LoadThroughHooks(
+      level, L, Surfaces::Name(surface), [](const std::string& name) -> std::optional<Rgb> {
+        const int own = Surfaces::Find(name);
+        if (own < 0) return std::nullopt;
+        return Surfaces::BuiltIn().colour(own);
+      });
+  if (!loaded.ok()) return loaded.status();
+  Image& image = loaded->image;
   if (image.rgba.empty()) {
-    surfaces_.SetColour(surface, Surfaces::BuiltIn().colour(built_in));
+    surfaces_.SetColour(surface, loaded->colour);
     return absl::OkStatus();
   }
   surfaces_.Set(surface, image.rgba.data(), image.height, image.width);
   // A texture of one colour is kept as that colour: its bytes go.
   if (surfaces_.texture(surface) != nullptr) charges_[surface] = std::move(image.charge);
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<Rgb>> ModelSkinColour(engine_plugin::Level& level, lua_State* L,
+                                                   const std::string& model, Rgb colour) {
+  // DeepMind Lab's models name their skins after themselves; a prefix (a
+  // decorator's "HRP_3:") stays, a transform suffix ("%scale{2}") goes.
+  std::string skin = model.substr(0, model.find('%'));
+  if (absl::EndsWith(skin, ".md3")) skin.resize(skin.size() - 4);
+  skin += "_d.tga";
+  absl::StatusOr<HookedTexture> loaded =
+      LoadThroughHooks(level, L, skin, [colour](const std::string&) { return colour; });
+  if (!loaded.ok()) return loaded.status();
+  const Image& image = loaded->image;
+  if (image.rgba.empty()) return std::nullopt;
+  // The sprite shows the skin's mean colour.
+  std::array<std::uint64_t, 3> sum = {0, 0, 0};
+  for (std::size_t i = 0; i < image.rgba.size(); i += 4) {
+    for (int c = 0; c < 3; ++c) sum[c] += image.rgba[i + c];
+  }
+  const std::uint64_t texels = image.rgba.size() / 4;
+  const Rgb mean = {static_cast<std::uint8_t>((sum[0] + texels / 2) / texels),
+                    static_cast<std::uint8_t>((sum[1] + texels / 2) / texels),
+                    static_cast<std::uint8_t>((sum[2] + texels / 2) / texels)};
+  if (mean == colour) return std::nullopt;
+  return mean;
 }
 
 std::string SurfaceTextures::Update(lua_State* L, absl::string_view name,

@@ -24,6 +24,7 @@
 #define ENGINES_MAZE_TEXTURE_HOOKS_H_
 
 #include <array>
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -57,6 +58,18 @@ class SurfaceTextures {
   Surfaces surfaces_;
   std::array<lua_api::TensorMemoryCharge, Surfaces::kCount> charges_;
 };
+
+// A model's skin through the same callbacks, for a pickup drawn as its
+// model (sprite_shapes.h): the skin is named after the model as DeepMind
+// Lab's are ("HRP_3:models/hr_cake.md3%scale{2}" has the skin
+// "HRP_3:models/hr_cake_d.tga": a decorator's prefix kept, a transform
+// dropped), the engine's own is a texture of `colour`, and the sprite
+// shows the mean colour of what the callbacks leave; nullopt when they
+// change nothing. DeepMind Lab's human_recognisable_pickups colours its
+// objects so, through the skin's alpha, which the engine's own skin has
+// opaque.
+absl::StatusOr<std::optional<Rgb>> ModelSkinColour(engine_plugin::Level& level, lua_State* L,
+                                                   const std::string& model, Rgb colour);
 
 }  // namespace maze
 

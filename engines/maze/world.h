@@ -25,9 +25,11 @@
 #define ENGINES_MAZE_WORLD_H_
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "engines/maze/surfaces.h"
 #include "engines/maze/text_map.h"
 
 namespace maze {
@@ -72,7 +74,10 @@ struct Pickup {
   WorldPoint position;
   bool active;  // false once collected, until it respawns
   std::string class_name = "apple_reward";
-  std::string model;       // its class's model (createPickup's); drawn as that (sprite_shapes.h)
+  std::string model;  // its class's model (createPickup's); drawn as that (sprite_shapes.h)
+  // Its model's skin colour after the level's texture callbacks
+  // (texture_hooks.h ModelSkinColour), when they changed it.
+  std::optional<Rgb> skin;
   double quantity = 1;     // the reward it gives (the spawn variable `count`, or its class's)
   int spawn_id = 0;        // the spawn variable `id`: 0 for none
   double wait = 0;         // the spawn variable `wait`: seconds to respawn; 0 or -1 never

@@ -83,7 +83,8 @@ end
                               "replace maze/wall_A,"));
   EXPECT_THAT(seen, HasSubstr("replace maze/wall_B,load maze/door,modify maze/wall_B 64 64 120 "
                               "255,"));
-  EXPECT_THAT(seen, HasSubstr("load textures/map/lab_games/lg_floor_placeholder_0_d.tga,modify textures/map/lab_games/lg_floor_placeholder_0_d.tga 2 3 9 9,"));
+  EXPECT_THAT(seen, HasSubstr("load textures/map/lab_games/lg_floor_placeholder_0_d.tga,modify "
+                              "textures/map/lab_games/lg_floor_placeholder_0_d.tga 2 3 9 9,"));
   EXPECT_THAT(seen, HasSubstr("replace maze/ceiling,load maze/ceiling,modify maze/ceiling 64 64"));
   EXPECT_EQ(std::count(seen.begin(), seen.end(), ','), 3 * 56 - 1);
   // And again for the next map.
@@ -247,8 +248,47 @@ end
   ASSERT_NE(engine, nullptr);
   const absl::Status started = engine->Start(0, 0);
   EXPECT_FALSE(started.ok());
-  EXPECT_THAT(std::string(started.message()), HasSubstr("'loadTexture' for '" + std::string(kFloor) + "'"));
+  EXPECT_THAT(std::string(started.message()),
+              HasSubstr("'loadTexture' for '" + std::string(kFloor) + "'"));
   EXPECT_THAT(std::string(started.message()), HasSubstr("would exceed the tensor memory limit"));
+}
+
+// A pickup's model has a skin, loaded through the same callbacks, as
+// DeepMind Lab's human_recognisable_pickups colours its objects: the
+// sprite's body takes the mean colour the callbacks leave.
+TEST(TextureHooksTest, ModelSkinsColourTheirPickups) {
+  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("skins", Source(R"(
+function api:nextMap() return "*******\n*P A  *\n*******\n" end
+function api:createPickup(class)
+  return {name = 'cake', classname = class, type = 9, quantity = 1,
+          model = 'HRP_7:models/hr_cake.md3%scale{1.5}'}
+end
+function api:replaceTextureName(name)
+  if name:sub(1, 4) == 'HRP_' then return name:match('.*:(.*)') end
+end
+function api:loadTexture(name) see('load', name) end
+function api:modifyTexture(name, image)
+  if name:sub(1, 4) == 'HRP_' then
+    see('modify', name, image:size(1), image(1, 1, 4):val())
+    image:select(3, 1):fill(255)
+    image:select(3, 2):fill(0)
+    image:narrow(1, 1, 32):select(3, 3):fill(0)
+    image:narrow(1, 33, 32):select(3, 3):fill(100)
+    return true
+  end
+  return false
+end
+)")));
+  ASSERT_NE(engine, nullptr);
+  const absl::Status started = engine->Start(0, 0);
+  ASSERT_TRUE(started.ok()) << started;
+  const std::string seen = Seen(*engine);
+  EXPECT_THAT(seen,
+              HasSubstr("load models/hr_cake_d.tga,modify HRP_7:models/hr_cake_d.tga 64 255"));
+  const std::vector<maze::Pickup>& pickups = MazeWorldOf(*engine)->pickups();
+  ASSERT_EQ(pickups.size(), 1u);
+  ASSERT_TRUE(pickups[0].skin.has_value());
+  EXPECT_EQ(*pickups[0].skin, (maze::Rgb{255, 0, 50}));  // the mean of the skin
 }
 
 }  // namespace
