@@ -2,7 +2,8 @@
 // a 15 x 15 maze with pickups. The baseline, `frame_fill`, writes every
 // byte of the same frame once (rgb and depth), so a render's ratio to it
 // says how many plain passes over the frame it costs; `first_person_textured`
-// draws every surface textured, against `first_person`'s flat colours.
+// draws every surface textured, and `first_person_room_floors` each room's
+// floor its own colour, against `first_person`'s flat colours.
 //
 //   bazel run -c opt //benchmarks:render_benchmark
 //   ... -- --benchmark_filter='first_person'
@@ -130,6 +131,26 @@ void BM_first_person_textured(benchmark::State& state) {
   }
 }
 
+// Each variation's floor a colour of its own (DeepMind Lab's custom_floors,
+// as its language levels use): the per-cell floor pass, flat colours.
+void BM_first_person_room_floors(benchmark::State& state) {
+  const World world = MakeWorld();
+  const std::vector<Pose> poses = Poses(world);
+  Surfaces surfaces;
+  for (int v = 0; v < 26; ++v) {
+    surfaces.SetColour(
+        Surfaces::kFirstFloorVariation + v,
+        {static_cast<std::uint8_t>(9 * v), 200, static_cast<std::uint8_t>(255 - 9 * v)});
+  }
+  Buffers buffers(state.range(0), state.range(1));
+  std::size_t i = 0;
+  for (auto _ : state) {
+    RenderFirstPerson(world.map(), world.pickups(), Camera::Of(poses[i]), buffers.frame, surfaces);
+    i = i + 1 == poses.size() ? 0 : i + 1;
+    benchmark::ClobberMemory();
+  }
+}
+
 void BM_top_down(benchmark::State& state) {
   const World world = MakeWorld();
   const std::vector<Pose> poses = Poses(world);
@@ -155,6 +176,7 @@ void BM_world_step(benchmark::State& state) {
 BENCHMARK(BM_frame_fill)->Args({84, 84})->Args({320, 240});
 BENCHMARK(BM_first_person)->Args({84, 84})->Args({320, 240});
 BENCHMARK(BM_first_person_textured)->Args({84, 84})->Args({320, 240});
+BENCHMARK(BM_first_person_room_floors)->Args({84, 84})->Args({320, 240});
 BENCHMARK(BM_top_down)->Args({84, 84});
 BENCHMARK(BM_world_step);
 

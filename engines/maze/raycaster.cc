@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <numbers>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -347,6 +348,12 @@ void DrawPlanes(const TextMap& map, const Surfaces& surfaces, const View& view, 
     // ray (1 along the view) meets the plane.
     const double distance = std::min<double>(0.5 * view.focal / std::abs(offset), kFarDepth);
     const double keep = Keep(distance);
+    // Runs of pixels see the same cell: its surface is looked up, and a
+    // colour faded, once a run.
+    double cell_x = -1e300, cell_north = -1e300;
+    int surface = Surfaces::kCeiling;
+    const Texture* texture = ceiling;
+    std::optional<Rgb> faded;
     for (int i = 0; i < n; ++i) {
       if (scratch.top[i] <= y && y < scratch.bottom[i]) continue;  // wall
       const auto [ray_x, ray_y] = RayOf(view, x0 + i, frame.width);
@@ -354,20 +361,25 @@ void DrawPlanes(const TextMap& map, const Surfaces& surfaces, const View& view, 
       const double north = view.y + ray_y * distance;
       const double u = Fraction(x);
       const double v = 1 - Fraction(north);
-      int surface = Surfaces::kCeiling;
-      if (offset > 0) {
+      if (offset > 0 && (x - u != cell_x || north - (1 - v) != cell_north)) {
+        cell_x = x - u;
+        cell_north = north - (1 - v);
         // The cell under the point (outside the map: no variation).
-        const double col = x - u, from_bottom = north - (1 - v);
         const bool inside =
-            col >= 0 && col < map.cols() && from_bottom >= 0 && from_bottom < map.rows();
+            cell_x >= 0 && cell_x < map.cols() && cell_north >= 0 && cell_north < map.rows();
         surface =
-            Surfaces::OfFloor(inside ? map.Variation(map.rows() - 1 - static_cast<int>(from_bottom),
-                                                     static_cast<int>(col))
+            Surfaces::OfFloor(inside ? map.Variation(map.rows() - 1 - static_cast<int>(cell_north),
+                                                     static_cast<int>(cell_x))
                                      : 0);
+        texture = surfaces.texture(surface);
+        faded.reset();
       }
-      const Texture* texture = surfaces.texture(surface);
-      Put(frame, x0 + i, y,
-          Fade(texture != nullptr ? TexelAt(*texture, u, v) : surfaces.colour(surface), keep));
+      if (texture != nullptr) {
+        Put(frame, x0 + i, y, Fade(TexelAt(*texture, u, v), keep));
+      } else {
+        if (!faded) faded = Fade(surfaces.colour(surface), keep);
+        Put(frame, x0 + i, y, *faded);
+      }
     }
   }
 }
