@@ -246,15 +246,16 @@ absl::Status MazeHost::LoadMap(Level& level) {
   }
   absl::StatusOr<PlacedEntities> placed = PlaceEntities(level, entities, &*map);
   if (!placed.ok()) return Annotate(placed.status(), "the level's map");
-  // mt19937_64's output is fixed by the standard, so the spawn point is
-  // the same on every platform (the modulo bias is below 2^-50).
   if (absl::Status s = ColourSkins(level, &placed->pickups); !s.ok()) {
     return Annotate(s, "the level's map");
   }
+  // mt19937_64's output is fixed by the standard, so the spawn point is
+  // the same on every platform (the modulo bias is below 2^-50).
   const WorldPoint start = placed->spawns[spawn_random_() % placed->spawns.size()];
   world_.emplace(*std::move(map), start, std::move(placed->pickups));
   triggers_.clear();
   closing_.clear();
+  console_pickups_.clear();  // marks of the last map's pickups
   teleporters_ = std::move(placed->teleporters);
   for (DoorTrigger& trigger : placed->triggers) triggers_.push_back({std::move(trigger), 0});
   // As DeepMind Lab's renderer loads a map's textures.

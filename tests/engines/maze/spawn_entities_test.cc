@@ -501,5 +501,30 @@ end
               HasSubstr("the maze's console knows 'dm_pickup <id>' only, not 'weapnext'"));
 }
 
+// Marks made on one map mean nothing on the next: a console pickup asked
+// for as the goal ends the map is dropped with it.
+TEST(SpawnEntitiesTest, ConsolePickupsDoNotOutliveTheirMap) {
+  std::unique_ptr<Engine> engine = StartLevel("console_then_goal", R"(
+local game = require 'dmlab.system.game'
+function api:updateSpawnVars(v)
+  if v.classname == 'apple_reward' then v.id = '7' end
+  if v.classname == 'goal' then v.id = '9' end
+  return v
+end
+function api:canPickup(id)
+  if id == 9 then game:console('dm_pickup 7') end
+  return true
+end
+)");
+  ASSERT_NE(engine, nullptr);
+  EXPECT_THAT(WalkEast(*engine, 95), ::testing::ElementsAre(1.0, 1.0, 1.0, 1.0, 10.0));
+  EXPECT_EQ(Property(*engine, "maps"), "2");
+  engine->Act(std::vector<int>(7, 0));
+  double reward = 0;
+  ASSERT_TRUE(engine->Advance(1, &reward).ok());
+  EXPECT_EQ(reward, 0);
+  for (const Pickup& pickup : MazeWorldOf(*engine)->pickups()) EXPECT_TRUE(pickup.active);
+}
+
 }  // namespace
 }  // namespace engine_plugin
