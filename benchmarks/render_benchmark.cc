@@ -97,31 +97,10 @@ void BM_frame_fill(benchmark::State& state) {
   }
 }
 
-void BM_first_person(benchmark::State& state) {
+// Renders the maze from each pose in turn, its surfaces as `surfaces` say.
+void RenderPoses(benchmark::State& state, const Surfaces& surfaces) {
   const World world = MakeWorld();
   const std::vector<Pose> poses = Poses(world);
-  Buffers buffers(state.range(0), state.range(1));
-  std::size_t i = 0;
-  for (auto _ : state) {
-    RenderFirstPerson(world.map(), world.pickups(), Camera::Of(poses[i]), buffers.frame);
-    i = i + 1 == poses.size() ? 0 : i + 1;
-    benchmark::ClobberMemory();
-  }
-}
-
-// Every surface textured (64 x 64 texels of noise): the cost of the
-// texture callbacks' look against first_person's flat colours.
-void BM_first_person_textured(benchmark::State& state) {
-  const World world = MakeWorld();
-  const std::vector<Pose> poses = Poses(world);
-  Surfaces surfaces;
-  std::vector<std::uint8_t> rgba(64 * 64 * 4);
-  std::uint32_t seed = 1;
-  for (std::uint8_t& byte : rgba)
-    byte = static_cast<std::uint8_t>((seed = seed * 1664525 + 1013904223) >> 24);
-  for (int surface = 0; surface < Surfaces::kCount; ++surface) {
-    surfaces.Set(surface, rgba.data(), 64, 64);
-  }
   Buffers buffers(state.range(0), state.range(1));
   std::size_t i = 0;
   for (auto _ : state) {
@@ -131,24 +110,33 @@ void BM_first_person_textured(benchmark::State& state) {
   }
 }
 
+void BM_first_person(benchmark::State& state) { RenderPoses(state, Surfaces::BuiltIn()); }
+
+// Every surface textured (64 x 64 texels of noise): the cost of the
+// texture callbacks' look against first_person's flat colours.
+void BM_first_person_textured(benchmark::State& state) {
+  Surfaces surfaces;
+  std::vector<std::uint8_t> rgba(64 * 64 * 4);
+  std::uint32_t seed = 1;
+  for (std::uint8_t& byte : rgba) {
+    byte = static_cast<std::uint8_t>((seed = seed * 1664525 + 1013904223) >> 24);
+  }
+  for (int surface = 0; surface < Surfaces::kCount; ++surface) {
+    surfaces.Set(surface, rgba.data(), 64, 64);
+  }
+  RenderPoses(state, surfaces);
+}
+
 // Each variation's floor a colour of its own (DeepMind Lab's custom_floors,
 // as its language levels use): the per-cell floor pass, flat colours.
 void BM_first_person_room_floors(benchmark::State& state) {
-  const World world = MakeWorld();
-  const std::vector<Pose> poses = Poses(world);
   Surfaces surfaces;
   for (int v = 0; v < 26; ++v) {
     surfaces.SetColour(
         Surfaces::kFirstFloorVariation + v,
         {static_cast<std::uint8_t>(9 * v), 200, static_cast<std::uint8_t>(255 - 9 * v)});
   }
-  Buffers buffers(state.range(0), state.range(1));
-  std::size_t i = 0;
-  for (auto _ : state) {
-    RenderFirstPerson(world.map(), world.pickups(), Camera::Of(poses[i]), buffers.frame, surfaces);
-    i = i + 1 == poses.size() ? 0 : i + 1;
-    benchmark::ClobberMemory();
-  }
+  RenderPoses(state, surfaces);
 }
 
 void BM_top_down(benchmark::State& state) {
