@@ -9,6 +9,7 @@ local rewards = require 'dmlab.system.mujoco.rewards'
 
 local kEpisodeSteps = 1000
 local kCosineBound = math.cos(math.rad(30))
+local upright = rewards.makeTolerance{bounds = {kCosineBound, 1}}
 
 local api = {}
 local steps = 0
@@ -27,7 +28,7 @@ end
 function api:afterStep(state)
   steps = steps + 1
   local cosine = state.xmat(pole)(9):val()
-  local reward = rewards.tolerance(cosine, {bounds = {kCosineBound, 1}})
+  local reward = upright(cosine)
   return reward, steps >= kEpisodeSteps and 'truncated' or nil
 end
 

@@ -12,6 +12,8 @@ local rewards = require 'dmlab.system.mujoco.rewards'
 
 local kEpisodeSteps = 1000
 local kTargetSize = 0.015
+local near = rewards.makeTolerance{bounds = {0, kTargetSize}, margin = kTargetSize}
+local small = rewards.makeTolerance{margin = 1, valueAtMargin = 0, sigmoid = 'quadratic'}
 
 local api = {}
 local steps = 0
@@ -31,10 +33,8 @@ function api:afterStep(state)
   steps = steps + 1
   local offset = state.geom_xpos(mass):clone():csub(state.site_xpos(target))
   local distance = math.sqrt(offset:clone():cmul(offset):sum())
-  local nearTarget = rewards.tolerance(distance,
-                                       {bounds = {0, kTargetSize}, margin = kTargetSize})
-  local control = rewards.tolerance(state.ctrl,
-                                    {margin = 1, valueAtMargin = 0, sigmoid = 'quadratic'})
+  local nearTarget = near(distance)
+  local control = small(state.ctrl)
   local smallControl = (4 + control:sum() / control:size()) / 5
   return nearTarget * smallControl, steps >= kEpisodeSteps and 'truncated' or nil
 end

@@ -14,6 +14,7 @@ local rewards = require 'dmlab.system.mujoco.rewards'
 
 local kEpisodeSteps = 1000
 local kRadii = 0.05 + 0.01
+local touching = rewards.makeTolerance{bounds = {0, kRadii}}
 
 local api = {}
 local steps = 0
@@ -47,7 +48,7 @@ function api:afterStep(state)
   steps = steps + 1
   local offset = state.xpos(target):narrow(1, 1, 2):clone():csub(state.xpos(finger):narrow(1, 1, 2))
   local distance = math.sqrt(offset:clone():cmul(offset):sum())
-  local reward = rewards.tolerance(distance, {bounds = {0, kRadii}})
+  local reward = touching(distance)
   return reward, steps >= kEpisodeSteps and 'truncated' or nil
 end
 

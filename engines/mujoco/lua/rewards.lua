@@ -6,12 +6,17 @@
 -- options.sigmoid says, to options.valueAtMargin (default 0.1) at
 -- options.margin (default 0: then 0 outside the bounds) from the nearer
 -- bound. x is a number or a DoubleTensor (elementwise, a new tensor).
+-- makeTolerance(options) is the same as a function of x alone, with the
+-- options checked once: for options fixed when a level loads.
 --
 --   local rewards = require 'dmlab.system.mujoco.rewards'
 --   local upright = rewards.tolerance(cosine, {bounds = {0.95, 1}})
 --   local still = rewards.tolerance(speed, {margin = 5})
 --   local small = rewards.tolerance(ctrl, {margin = 1, valueAtMargin = 0,
 --                                          sigmoid = 'quadratic'})
+--   local smallControl = rewards.makeTolerance{margin = 1, valueAtMargin = 0,
+--                                              sigmoid = 'quadratic'}
+--   local small = smallControl(ctrl)
 local rewards = {}
 
 local abs, cos, cosh, exp, log = math.abs, math.cos, math.cosh, math.exp, math.log
@@ -82,15 +87,11 @@ local sigmoids = {
 -- Sigmoids that may reach 0 at the margin.
 local reachesZero = {linear = true, quadratic = true, cosine = true}
 
--- Raised from checkOptions, by way of remember, for tolerance's caller.
-local function optionsError(message)
-  error("'tolerance': " .. message, 5)
-end
-
--- The options' values, checked.
+-- The options' values, checked: lower, upper, margin, at, scale; or nil
+-- and what is wrong with them.
 local function checkOptions(options)
   if type(options) ~= 'table' then
-    optionsError('argument #2 must be a table of options, not ' .. type(options))
+    return nil, 'argument #2 must be a table of options, not ' .. type(options)
   end
   local lower, upper = 0, 0
   local bounds = options.bounds
@@ -99,71 +100,83 @@ local function checkOptions(options)
   local name = options.sigmoid or 'gaussian'
   local v = options.valueAtMargin or 0.1
   if type(lower) ~= 'number' or type(upper) ~= 'number' or not (lower <= upper) then
-    optionsError('bounds must be {lower, upper} with lower <= upper')
+    return nil, 'bounds must be {lower, upper} with lower <= upper'
   end
   if type(margin) ~= 'number' or not (margin >= 0) then
-    optionsError('margin must be a number >= 0')
+    return nil, 'margin must be a number >= 0'
   end
   local sigmoid = sigmoids[name]
-  if sigmoid == nil then optionsError("unknown sigmoid '" .. tostring(name) .. "'") end
+  if sigmoid == nil then return nil, "unknown sigmoid '" .. tostring(name) .. "'" end
   if type(v) ~= 'number' or not (v < 1 and (v > 0 or (v == 0 and reachesZero[name]))) then
-    optionsError('valueAtMargin must be in (0, 1) (or 0 for linear, quadratic and cosine)')
+    return nil, 'valueAtMargin must be in (0, 1) (or 0 for linear, quadratic and cosine)'
   end
   return lower, upper, margin, sigmoid.at, sigmoid.scale(v)
 end
 
--- A level passes the same options table every control step: what was
--- checked is remembered with the raw fields it was checked from, and used
--- again while they are unchanged (comparing is cheaper than checking).
+-- The tolerance of x under checked options: a closure, so that each call
+-- reads upvalues rather than tables (this runs every control step, and in
+-- Lua 5.1 each table read costs about as much as the arithmetic).
+local function compile(name, lower, upper, margin, at, scale)
+  local function ofValue(value)
+    if value >= lower and value <= upper then return 1 end
+    if margin == 0 then return 0 end
+    return at((value < lower and lower - value or value - upper) / margin, scale)
+  end
+  return function(x)
+    if type(x) == 'number' then
+      if x >= lower and x <= upper then return 1 end
+      if margin == 0 then return 0 end
+      return at((x < lower and lower - x or x - upper) / margin, scale)
+    end
+    if type(x) == 'userdata' and x.clone then return x:clone():apply(ofValue) end
+    error("'" .. name .. "': argument #1 must be a number or a tensor, not " .. type(x), 2)
+  end
+end
+
+-- makeTolerance(options) checks options once and returns tolerance(x,
+-- options) as a function of x alone: for options fixed when a level
+-- loads, at about half the cost a call of tolerance(x, options).
+function rewards.makeTolerance(options)
+  local lower, upper, margin, at, scale = checkOptions(options)
+  if lower == nil then error("'makeTolerance': " .. upper, 2) end
+  return compile('makeTolerance function', lower, upper, margin, at, scale)
+end
+
+-- tolerance(x, options) remembers the function made of each options table
+-- with the raw fields it was made from, and makes it again when one
+-- changes (comparing is cheaper than checking).
 local checked = setmetatable({}, {__mode = 'k'})
 
 local function remember(options)
   local lower, upper, margin, at, scale = checkOptions(options)
+  if lower == nil then error("'tolerance': " .. upper, 3) end
   local bounds = options.bounds
   local seen = {
-    bounds = bounds, rawLower = bounds and bounds[1], rawUpper = bounds and bounds[2],
+    bounds = bounds, lower = bounds and bounds[1], upper = bounds and bounds[2],
     margin = options.margin, sigmoid = options.sigmoid, valueAtMargin = options.valueAtMargin,
-    lower = lower, upper = upper, marginValue = margin, at = at, scale = scale,
+    measure = compile('tolerance', lower, upper, margin, at, scale),
   }
   checked[options] = seen
   return seen
 end
 
 -- No options: bounds {0, 0}, no margin.
-local kDefaults = {lower = 0, upper = 0, marginValue = 0}
+local measureWithDefaults = compile('tolerance', 0, 0, 0, sigmoids.gaussian.at, 0)
 
--- tolerance runs every control step, and each Lua call costs as much as a
--- dozen table reads here: the options are read and x measured inline.
 function rewards.tolerance(x, options)
-  local seen = kDefaults
-  if options ~= nil then
-    seen = checked[options]
-    if seen == nil then
+  if options == nil then return measureWithDefaults(x) end
+  local seen = checked[options]
+  if seen == nil then
+    seen = remember(options)
+  else
+    local bounds = options.bounds
+    if bounds ~= seen.bounds or options.margin ~= seen.margin or
+       options.sigmoid ~= seen.sigmoid or options.valueAtMargin ~= seen.valueAtMargin or
+       (bounds ~= nil and (bounds[1] ~= seen.lower or bounds[2] ~= seen.upper)) then
       seen = remember(options)
-    else
-      local bounds = options.bounds
-      if bounds ~= seen.bounds or options.margin ~= seen.margin or
-         options.sigmoid ~= seen.sigmoid or options.valueAtMargin ~= seen.valueAtMargin or
-         (bounds ~= nil and (bounds[1] ~= seen.rawLower or bounds[2] ~= seen.rawUpper)) then
-        seen = remember(options)
-      end
     end
   end
-  local lower, upper, margin, at, scale = seen.lower, seen.upper, seen.marginValue, seen.at,
-                                          seen.scale
-  if type(x) == 'number' then
-    if x >= lower and x <= upper then return 1 end
-    if margin == 0 then return 0 end
-    return at((x < lower and lower - x or x - upper) / margin, scale)
-  end
-  if type(x) == 'userdata' and x.clone then
-    return x:clone():apply(function(value)
-      if value >= lower and value <= upper then return 1 end
-      if margin == 0 then return 0 end
-      return at((value < lower and lower - value or value - upper) / margin, scale)
-    end)
-  end
-  error("'tolerance': argument #1 must be a number or a tensor, not " .. type(x), 2)
+  return seen.measure(x)
 end
 
 return rewards

@@ -110,6 +110,62 @@ testing.case("tolerance's errors point at its caller's line", function()
                      'a changed table: ' .. message)
 end)
 
+testing.case('makeTolerance(options)(x) is tolerance(x, options), options checked once', function()
+  local random = require 'dmlab.system.random'
+  random:seed(7)
+  for _, sigmoid in ipairs{'gaussian', 'hyperbolic', 'long_tail', 'reciprocal', 'cosine',
+                           'linear', 'quadratic', 'tanh_squared'} do
+    for _, options in ipairs{
+      {bounds = {-1, 2}, margin = 0.5, sigmoid = sigmoid, valueAtMargin = 0.3},
+      {margin = 2, sigmoid = sigmoid},
+      {bounds = {0.5, 0.5}, sigmoid = sigmoid},
+    } do
+      local measure = rewards.makeTolerance(options)
+      for _ = 1, 50 do
+        local x = random:uniformReal(-5, 5)
+        testing.assertEqual(measure(x), rewards.tolerance(x, options), sigmoid .. ' at ' .. x)
+      end
+      local xs = tensor.DoubleTensor{-3, -1, 0, 0.5, 2, 2.25, 4}
+      testing.assertTrue(measure(xs) == rewards.tolerance(xs, options), sigmoid .. ' a tensor')
+    end
+  end
+  local options = {margin = 1}
+  local measure = rewards.makeTolerance(options)
+  options.margin = 2
+  near(measure(2), gaussian(2, 0.1), 'read when made: a later change is not seen')
+  testing.assertError(function() measure('x') end, "'makeTolerance function': argument #1")
+end)
+
+testing.case("docs/mujoco.md's makeTolerance example runs", function()
+  local doc = assert(io.open('docs/mujoco.md')):read('*a')
+  local ran = 0
+  for block in doc:gmatch('```lua\n(.-)```') do
+    if block:find('makeTolerance', 1, true) then
+      assert(loadstring(block, 'docs/mujoco.md'))()
+      ran = ran + 1
+    end
+  end
+  testing.assertEqual(ran, 1)
+end)
+
+testing.case('makeTolerance names its bad options at its caller', function()
+  for _, bad in ipairs{
+    {options = {bounds = {2, 1}}, says = 'lower <= upper'},
+    {options = {margin = -1}, says = 'margin'},
+    {options = {margin = 0 / 0}, says = 'margin'},
+    {options = {sigmoid = 'cubic'}, says = "'cubic'"},
+    {options = {valueAtMargin = 0}, says = 'valueAtMargin'},
+    {options = 5, says = 'table of options'},
+  } do
+    local line = debug.getinfo(1, 'l').currentline
+    local ok, message = pcall(function() rewards.makeTolerance(bad.options) end)
+    testing.assertTrue(not ok and message:find("'makeTolerance': ", 1, true) ~= nil, message)
+    testing.assertTrue(message:find(bad.says, 1, true) ~= nil, message)
+    testing.assertTrue(message:find('task_rewards_test.lua:' .. line + 1 .. ':', 1, true) ~= nil,
+                       message)
+  end
+end)
+
 testing.case('cartpole: upright * centred * small control * small velocity', function()
   for _, name in ipairs{'cartpole_balance', 'cartpole_swingup'} do
     local api = level(name)

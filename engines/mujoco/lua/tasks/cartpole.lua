@@ -12,23 +12,23 @@
 --   return require('dmlab.system.mujoco.tasks.cartpole').level{swingUp = true}
 local rewards = require 'dmlab.system.mujoco.rewards'
 
-local cos, tolerance = math.cos, rewards.tolerance
+local cos = math.cos
 
 local cartpole = {}
 
 local kEpisodeSteps = 1000
-local kCentred = {margin = 2}
-local kSmallControl = {margin = 1, valueAtMargin = 0, sigmoid = 'quadratic'}
-local kSmallVelocity = {margin = 5}
+local centredness = rewards.makeTolerance{margin = 2}
+local smallness = rewards.makeTolerance{margin = 1, valueAtMargin = 0, sigmoid = 'quadratic'}
+local stillness = rewards.makeTolerance{margin = 5}
 
 -- The reward of the state lent to a callback. The pole's angle cosine is
 -- its xmat's zz, which for a pole hinged on a sliding cart is cos(qpos[2]).
 function cartpole.reward(state)
   local qpos, qvel = state.qpos:val(), state.qvel:val()
   local upright = (cos(qpos[2]) + 1) / 2
-  local centred = (1 + tolerance(qpos[1], kCentred)) / 2
-  local smallControl = (4 + tolerance(state.ctrl:val(), kSmallControl)) / 5
-  local smallVelocity = (1 + tolerance(qvel[2], kSmallVelocity)) / 2
+  local centred = (1 + centredness(qpos[1])) / 2
+  local smallControl = (4 + smallness(state.ctrl:val())) / 5
+  local smallVelocity = (1 + stillness(qvel[2])) / 2
   return upright * centred * smallControl * smallVelocity
 end
 
