@@ -117,20 +117,16 @@ end
 -- reads upvalues rather than tables (this runs every control step, and in
 -- Lua 5.1 each table read costs about as much as the arithmetic).
 local function compile(name, lower, upper, margin, at, scale)
-  local function ofValue(value)
-    if value >= lower and value <= upper then return 1 end
-    if margin == 0 then return 0 end
-    return at((value < lower and lower - value or value - upper) / margin, scale)
-  end
-  return function(x)
+  local function measure(x)
     if type(x) == 'number' then
       if x >= lower and x <= upper then return 1 end
       if margin == 0 then return 0 end
       return at((x < lower and lower - x or x - upper) / margin, scale)
     end
-    if type(x) == 'userdata' and x.clone then return x:clone():apply(ofValue) end
+    if type(x) == 'userdata' and x.clone then return x:clone():apply(measure) end
     error("'" .. name .. "': argument #1 must be a number or a tensor, not " .. type(x), 2)
   end
+  return measure
 end
 
 -- makeTolerance(options) checks options once and returns tolerance(x,
