@@ -4,6 +4,13 @@
 //                           with its reward (three tolerance() calls, in
 //                           Lua, on the lent state) every control step
 //   PluginBare/skip:N       a level with no callbacks: the plugin alone
+//   RawBallInCup/skip:2     ball_in_cup_catch's model (contacts) at the
+//                           task's own control step, two 0.01 s steps,
+//                           from the level's start state with the ball
+//                           at the middle of its random range
+//   PluginBallInCup/skip:2  the level through the plugin, its reward (a
+//                           view, a clone, a difference, in Lua) every
+//                           control step
 //   RawRender/84x84         mj_step, then mjv_updateScene, mjr_render and
 //                           mjr_readPixels into a reused buffer
 //   RawRender/84x84/rebind  the same, making the context current before
@@ -11,13 +18,15 @@
 //                           does so that an instance may step on any thread
 //   PluginRender/84x84      a step and RGB_INTERLEAVED through the plugin
 //                           (a pool buffer, rows flipped top first)
-// Both sides run the same model (levels/models/cartpole.xml) with the
+// Both sides of each pair run the same model (levels/models/) with the
 // same settings; report the ratios of one run (docs/mujoco.md).
 //
 //   bazel run -c opt //benchmarks:mujoco_benchmark
 #include <GL/osmesa.h>
 #include <mujoco/mujoco.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "benchmark/benchmark.h"
 #include "engine_plugin/engine.h"
 #include "levels/builtin_levels.h"
@@ -34,15 +44,16 @@ namespace {
 
 using engine_plugin::Engine;
 
-// levels/models/cartpole.xml, compiled straight from the binary's copy.
-mjModel* LoadCartpole() {
-  const std::string xml(*levels::FindBuiltinLevelFile("models/cartpole.xml"));
+// A model of levels/models/ (e.g. "cartpole.xml"), compiled straight from
+// the binary's copy.
+mjModel* LoadModel(const std::string& name) {
+  const std::string xml(*levels::FindBuiltinLevelFile("models/" + name));
   mjVFS* vfs = new mjVFS;
   mj_defaultVFS(vfs);
-  mj_makeEmptyFileVFS(vfs, "cartpole.xml", static_cast<int>(xml.size()));
+  mj_makeEmptyFileVFS(vfs, name.c_str(), static_cast<int>(xml.size()));
   std::copy(xml.begin(), xml.end(), static_cast<char*>(vfs->filedata[0]));
   char error[1000];
-  mjModel* model = mj_loadXML("cartpole.xml", vfs, error, sizeof(error));
+  mjModel* model = mj_loadXML(name.c_str(), vfs, error, sizeof(error));
   mj_deleteVFS(vfs);
   delete vfs;
   return model;
@@ -55,7 +66,7 @@ double Control(std::int64_t step) { return 0.5 * std::sin(0.1 * static_cast<doub
 
 void Raw(benchmark::State& state) {
   const int skip = static_cast<int>(state.range(0));
-  mjModel* m = LoadCartpole();
+  mjModel* m = LoadModel("cartpole.xml");
   mjData* d = mj_makeData(m);
   std::int64_t step = 0;
   for (auto _ : state) {
@@ -67,8 +78,35 @@ void Raw(benchmark::State& state) {
   mj_deleteModel(m);
 }
 
-std::unique_ptr<Engine> Started(benchmark::State& state, const std::string& level,
-                                int frame_skip) {
+// ball_in_cup_catch's start state (levels/ball_in_cup_catch.lua's reset),
+// with the ball where the level's draws put it on average.
+void StartBallInCup(const mjModel* m, mjData* d) {
+  const auto qpos = [m](const char* joint) {
+    return m->jnt_qposadr[mj_name2id(m, mjOBJ_JOINT, joint)];
+  };
+  mj_resetData(m, d);
+  d->qpos[qpos("ball_x")] = 0.15;
+  d->qpos[qpos("ball_z")] = 0.225;
+  d->qfrc_applied[m->jnt_dofadr[mj_name2id(m, mjOBJ_JOINT, "cup_z")]] = 0.1 * 9.81;
+  mj_forward(m, d);
+}
+
+void RawBallInCup(benchmark::State& state) {
+  const int skip = static_cast<int>(state.range(0));
+  mjModel* m = LoadModel("ball_in_cup.xml");
+  mjData* d = mj_makeData(m);
+  std::int64_t step = 0;
+  for (auto _ : state) {
+    if (step % 500 == 0) StartBallInCup(m, d);  // the task's episodes
+    const double control = Control(step++);
+    for (int i = 0; i < m->nu; ++i) d->ctrl[i] = control;
+    for (int i = 0; i < skip; ++i) mj_step(m, d);
+  }
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+std::unique_ptr<Engine> Started(benchmark::State& state, const std::string& level, int frame_skip) {
   absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(level);
   absl::Status status = engine.status();
   if (status.ok()) status = (*engine)->SetSetting("frameSkip", std::to_string(frame_skip));
@@ -81,9 +119,18 @@ std::unique_ptr<Engine> Started(benchmark::State& state, const std::string& leve
   return *std::move(engine);
 }
 
+constexpr std::size_t kMaxActuators = 4;
+
 void Step(benchmark::State& state, Engine& engine, std::int64_t& step) {
   double reward = 0;
-  engine.ActContinuous({Control(step++)}).IgnoreError();
+  // Every actuator gets the control, as in the raw loops (no allocation:
+  // the benchmarked levels have at most kMaxActuators).
+  std::array<double, kMaxActuators> controls;
+  controls.fill(Control(step++));
+  const std::size_t actuators = engine.continuous_actions().size();
+  if (actuators > controls.size()) state.SkipWithError("more actuators than kMaxActuators");
+  engine.ActContinuous(absl::MakeConstSpan(controls.data(), std::min(actuators, controls.size())))
+      .IgnoreError();
   absl::StatusOr<engine_plugin::EpisodeStatus> status = engine.Advance(1, &reward);
   if (!status.ok()) {
     state.SkipWithError(status.status().ToString().c_str());
@@ -115,11 +162,13 @@ std::string BareLevel() {
 
 void PluginBare(benchmark::State& state) { PluginSteps(state, BareLevel()); }
 
+void PluginBallInCup(benchmark::State& state) { PluginSteps(state, "ball_in_cup_catch"); }
+
 constexpr int kSize = 84;
 
 void RawRender(benchmark::State& state) {
   const bool rebind = state.range(0) != 0;
-  mjModel* m = LoadCartpole();
+  mjModel* m = LoadModel("cartpole.xml");
   mjData* d = mj_makeData(m);
   OSMesaContext context = OSMesaCreateContextExt(OSMESA_RGBA, 24, 8, 0, nullptr);
   unsigned char surface[4];
@@ -187,6 +236,8 @@ void PluginRender(benchmark::State& state) {
 BENCHMARK(Raw)->ArgName("skip")->Arg(1)->Arg(5);
 BENCHMARK(Plugin)->ArgName("skip")->Arg(1)->Arg(5);
 BENCHMARK(PluginBare)->ArgName("skip")->Arg(1)->Arg(5);
+BENCHMARK(RawBallInCup)->ArgName("skip")->Arg(2);
+BENCHMARK(PluginBallInCup)->ArgName("skip")->Arg(2);
 BENCHMARK(RawRender)->Name("RawRender/84x84")->Arg(0);
 BENCHMARK(RawRender)->Name("RawRender/84x84/rebind")->Arg(1);
 BENCHMARK(PluginRender)->Name("PluginRender/84x84");
