@@ -64,19 +64,27 @@ mjModel* LoadModel(const std::string& name) {
 // more on whichever side drifted there.
 double Control(std::int64_t step) { return 0.5 * std::sin(0.1 * static_cast<double>(step)); }
 
-void Raw(benchmark::State& state) {
+// A raw loop over a model of levels/models/: each episode_steps control
+// steps, start(m, d) begins an episode as the task's level does; each
+// control step sets every actuator to the control and steps physics
+// state.range(0) times.
+void RawSteps(benchmark::State& state, const std::string& model_name,
+              void (*start)(const mjModel*, mjData*), int episode_steps) {
   const int skip = static_cast<int>(state.range(0));
-  mjModel* m = LoadModel("cartpole.xml");
+  mjModel* m = LoadModel(model_name);
   mjData* d = mj_makeData(m);
   std::int64_t step = 0;
   for (auto _ : state) {
-    if (step % 1000 == 0) mj_resetData(m, d);  // the task's episodes
-    d->ctrl[0] = Control(step++);
+    if (step % episode_steps == 0) start(m, d);
+    const double control = Control(step++);
+    for (int i = 0; i < m->nu; ++i) d->ctrl[i] = control;
     for (int i = 0; i < skip; ++i) mj_step(m, d);
   }
   mj_deleteData(d);
   mj_deleteModel(m);
 }
+
+void StartCartpole(const mjModel* m, mjData* d) { mj_resetData(m, d); }
 
 // ball_in_cup_catch's start state (levels/ball_in_cup_catch.lua's reset),
 // with the ball where the level's draws put it on average.
@@ -91,19 +99,10 @@ void StartBallInCup(const mjModel* m, mjData* d) {
   mj_forward(m, d);
 }
 
+void Raw(benchmark::State& state) { RawSteps(state, "cartpole.xml", StartCartpole, 1000); }
+
 void RawBallInCup(benchmark::State& state) {
-  const int skip = static_cast<int>(state.range(0));
-  mjModel* m = LoadModel("ball_in_cup.xml");
-  mjData* d = mj_makeData(m);
-  std::int64_t step = 0;
-  for (auto _ : state) {
-    if (step % 500 == 0) StartBallInCup(m, d);  // the task's episodes
-    const double control = Control(step++);
-    for (int i = 0; i < m->nu; ++i) d->ctrl[i] = control;
-    for (int i = 0; i < skip; ++i) mj_step(m, d);
-  }
-  mj_deleteData(d);
-  mj_deleteModel(m);
+  RawSteps(state, "ball_in_cup.xml", StartBallInCup, 500);
 }
 
 std::unique_ptr<Engine> Started(benchmark::State& state, const std::string& level, int frame_skip) {
