@@ -6,8 +6,8 @@
 //   PluginBare/skip:N       a level with no callbacks: the plugin alone
 //   RawBallInCup/skip:2     ball_in_cup_catch's model (contacts) at the
 //                           task's own control step, two 0.01 s steps,
-//                           from the level's start state with the ball
-//                           at the middle of its random range
+//                           from the start state the plugin's episodes
+//                           have (the level's draws for seed 1)
 //   PluginBallInCup/skip:2  the level through the plugin, its reward (a
 //                           view, a clone, a difference, in Lua) every
 //                           control step
@@ -39,6 +39,7 @@
 #include "benchmark/benchmark.h"
 #include "engine_plugin/engine.h"
 #include "levels/builtin_levels.h"
+#include "tensor/typed_view.h"
 
 namespace {
 
@@ -86,15 +87,35 @@ void RawSteps(benchmark::State& state, const std::string& model_name,
 
 void StartCartpole(const mjModel* m, mjData* d) { mj_resetData(m, d); }
 
-// ball_in_cup_catch's start state (levels/ball_in_cup_catch.lua's reset),
-// with the ball where the level's draws put it on average.
+// The joint positions ball_in_cup_catch starts from in the plugin
+// benchmark's episodes (episode 0, seed 1, each time): the raw loop starts
+// from the very same state, so that both sides simulate the same
+// trajectory, with the same contacts. The level draws the ball's place at
+// random, and where it falls changes what a physics step costs.
+std::vector<double> BallInCupStart() {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create("ball_in_cup_catch");
+  absl::Status status = engine.status();
+  if (status.ok()) status = (*engine)->Init();
+  if (status.ok()) status = (*engine)->Start(0, 1);
+  const auto& specs = status.ok() ? (*engine)->observation_specs()
+                                  : std::vector<engine_plugin::ObservationSpec>{};
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    if (specs[i].name != "QPOS") continue;
+    absl::StatusOr<engine_plugin::ObservationValue> qpos =
+        (*engine)->Observation(static_cast<int>(i));
+    if (!qpos.ok()) break;
+    return *tensor::TypedView<double>::Of(qpos->tensor)->ToVector();
+  }
+  std::fprintf(stderr, "ball_in_cup_catch's start state: %s\n", status.ToString().c_str());
+  std::abort();
+}
+
+// ball_in_cup_catch's start (levels/ball_in_cup_catch.lua's reset): the
+// level's start qpos, and the cup's weight carried by an applied force.
 void StartBallInCup(const mjModel* m, mjData* d) {
-  const auto qpos = [m](const char* joint) {
-    return m->jnt_qposadr[mj_name2id(m, mjOBJ_JOINT, joint)];
-  };
+  static const std::vector<double> start = BallInCupStart();
   mj_resetData(m, d);
-  d->qpos[qpos("ball_x")] = 0.15;
-  d->qpos[qpos("ball_z")] = 0.225;
+  std::copy(start.begin(), start.end(), d->qpos);
   d->qfrc_applied[m->jnt_dofadr[mj_name2id(m, mjOBJ_JOINT, "cup_z")]] = 0.1 * 9.81;
   mj_forward(m, d);
 }
