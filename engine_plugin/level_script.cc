@@ -25,10 +25,14 @@ namespace {
 
 const char* TypeName(ObservationType type) {
   switch (type) {
-    case ObservationType::kBytes: return "Bytes";
-    case ObservationType::kDoubles: return "Doubles";
-    case ObservationType::kFloats: return "Floats";
-    case ObservationType::kString: return "String";
+    case ObservationType::kBytes:
+      return "Bytes";
+    case ObservationType::kDoubles:
+      return "Doubles";
+    case ObservationType::kFloats:
+      return "Floats";
+    case ObservationType::kString:
+      return "String";
   }
   return "?";
 }
@@ -196,9 +200,27 @@ absl::StatusOr<std::unique_ptr<LevelScript>> LevelScript::Load(
   return script;
 }
 
+void LevelScript::PushCallbackName(const char* name) {
+  const absl::string_view wanted(name);
+  for (const auto& [known, ref] : callback_names_) {
+    if (known == wanted) {
+      lua_rawgeti(L_, LUA_REGISTRYINDEX, ref);
+      return;
+    }
+  }
+  lua_pushstring(L_, name);
+  // A host names its callbacks from a fixed set; one that makes names up
+  // as it goes does not grow the list without end.
+  constexpr std::size_t kMaxCallbackNames = 32;
+  if (callback_names_.size() == kMaxCallbackNames) return;
+  lua_pushvalue(L_, -1);
+  callback_names_.emplace_back(name, luaL_ref(L_, LUA_REGISTRYINDEX));
+}
+
 bool LevelScript::PushCallback(const char* name) {
   lua_rawgeti(L_, LUA_REGISTRYINDEX, api_ref_);
-  lua_api::PushRawField(L_, -1, name);
+  PushCallbackName(name);
+  lua_rawget(L_, -2);
   if (lua_isnil(L_, -1)) {
     lua_pop(L_, 2);
     return false;
@@ -242,9 +264,9 @@ absl::Status LevelScript::Start(int episode, std::uint64_t seed) {
   lua_api::LuaRandom* generator = lua_api::LuaRandom::Read(L_, -1);
   if (generator == nullptr) {
     std::string got = lua_api::TypeNameAt(L_, -1);
-    return absl::InvalidArgumentError(absl::StrCat(
-        "require 'dmlab.system.random' gave ", got, ", not the random module: the level "
-        "replaced it, so the engine cannot seed it"));
+    return absl::InvalidArgumentError(absl::StrCat("require 'dmlab.system.random' gave ", got,
+                                                   ", not the random module: the level "
+                                                   "replaced it, so the engine cannot seed it"));
   }
   generator->Seed(seed);
   if (!PushCallback("start")) return absl::OkStatus();
@@ -272,10 +294,10 @@ absl::StatusOr<std::optional<EpisodeEnd>> LevelScript::HasEpisodeFinished(double
   if (word == "truncated") return EpisodeEnd::kTruncated;
   constexpr absl::string_view kExpected =
       "a boolean, nil, 'terminated' or 'truncated' (a time limit)";
-  return absl::InvalidArgumentError(absl::StrCat(
-      "level callback 'hasEpisodeFinished': ",
-      is_string ? absl::StrCat(kExpected, " expected, got '", word, "'")
-                : lua_api::Expected(L_, result, kExpected)));
+  return absl::InvalidArgumentError(
+      absl::StrCat("level callback 'hasEpisodeFinished': ",
+                   is_string ? absl::StrCat(kExpected, " expected, got '", word, "'")
+                             : lua_api::Expected(L_, result, kExpected)));
 }
 
 absl::StatusOr<double> LevelScript::EpisodeLengthSeconds() {
@@ -286,9 +308,9 @@ absl::StatusOr<double> LevelScript::EpisodeLengthSeconds() {
   // Only a number: a string such as '30' is what a setting would be.
   const double seconds = lua_type(L_, -1) == LUA_TNUMBER ? lua_tonumber(L_, -1) : -1;
   if (!(seconds > 0) || seconds > 1e9) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the level's api.episodeLengthSeconds: ",
-        lua_api::Expected(L_, -1, "a number of seconds in (0, 1e9] or nil")));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the level's api.episodeLengthSeconds: ",
+                     lua_api::Expected(L_, -1, "a number of seconds in (0, 1e9] or nil")));
   }
   return seconds;
 }
@@ -343,8 +365,8 @@ absl::StatusOr<LevelObservation> LevelScript::CustomObservation(const Observatio
   lua_api::LuaTensor* returned = lua_api::LuaTensor::Read(L_, stack.at(1));
   if (returned == nullptr) {
     std::string got = lua_api::TypeNameAt(L_, stack.at(1));
-    return absl::InvalidArgumentError(absl::StrCat(
-        what, ": ", lua_api::LuaTensor::TypeName(expected), " expected, got ", got));
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": ", lua_api::LuaTensor::TypeName(expected), " expected, got ", got));
   }
   tensor::Tensor value = returned->tensor();
   if (absl::Status valid = value.CheckValid(); !valid.ok()) {
@@ -356,8 +378,7 @@ absl::StatusOr<LevelObservation> LevelScript::CustomObservation(const Observatio
     return absl::InvalidArgumentError(absl::StrCat(
         what, ": ", TypeName(spec.type), " ", ShapeText(spec.shape), " (",
         lua_api::LuaTensor::TypeName(expected), ") expected, got ",
-        lua_api::LuaTensor::TypeName(value.dtype()), " ",
-        ShapeText({shape.data(), shape.size()})));
+        lua_api::LuaTensor::TypeName(value.dtype()), " ", ShapeText({shape.data(), shape.size()})));
   }
   if (value.owns_storage() && value.layout().IsContiguous()) {
     result.value.tensor = std::move(value);
@@ -387,8 +408,7 @@ absl::StatusOr<bool> LevelScript::Call(
     return status;
   }
   if (absl::Status read = read_results(L_, stack.at(1)); !read.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("level callback '", name, "' ", read.message()));
+    return absl::InvalidArgumentError(absl::StrCat("level callback '", name, "' ", read.message()));
   }
   return true;
 }
@@ -415,8 +435,7 @@ absl::StatusOr<bool> LevelScript::CallLending(const char* name,
     if (!lent.ok()) return lent.status();
     lua_api::LuaTensor::Push(L_, *std::move(lent));
   }
-  if (absl::Status status = CallCallback(name, static_cast<int>(buffers.size()), 0);
-      !status.ok()) {
+  if (absl::Status status = CallCallback(name, static_cast<int>(buffers.size()), 0); !status.ok()) {
     return status;
   }
   return true;

@@ -92,8 +92,7 @@ class LevelScript {
   // Properties (nullopt: the level has no such callback or returned nil).
   absl::StatusOr<std::optional<std::string>> ReadProperty(absl::string_view key);
   // nullopt when the level has no writeProperty; else whether it accepted.
-  absl::StatusOr<std::optional<bool>> WriteProperty(absl::string_view key,
-                                                    absl::string_view value);
+  absl::StatusOr<std::optional<bool>> WriteProperty(absl::string_view key, absl::string_view value);
   // Calls listProperty(key, callback); callback(childKey, mode) with mode a
   // string of 'r', 'w', 'l'. False when the level has no listProperty.
   absl::StatusOr<bool> ListProperty(absl::string_view key,
@@ -107,6 +106,10 @@ class LevelScript {
   // [-0, +2 or +0, -] Pushes api[name] (raw) and api; false (nothing
   // pushed) when the level does not define it.
   bool PushCallback(const char* name);
+  // [-0, +1, -] `name` as a Lua string, interned once and kept in the
+  // registry: pushing a C string hashes it, and the engine looks up a few
+  // callbacks by name every step.
+  void PushCallbackName(const char* name);
   // [-(nargs + 2), +nresults, -] Calls what PushCallback pushed.
   absl::Status CallCallback(const char* name, int nargs, int nresults);
 
@@ -114,6 +117,7 @@ class LevelScript {
   std::unique_ptr<Sandbox> vm_;
   lua_State* L_;
   int api_ref_;
+  std::vector<std::pair<std::string, int>> callback_names_;  // name, registry ref
 };
 
 }  // namespace engine_plugin

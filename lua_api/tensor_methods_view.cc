@@ -80,17 +80,19 @@ lua_Number AsLuaNumber(T value) {
   return static_cast<lua_Number>(static_cast<tensor::ComputeType<T>>(value));
 }
 
-// [-0, +1, m] Nested tables of `values` (row-major) for dimensions `dim`
-// onwards of `shape`, starting at values[*next].
+// [-0, +1, m] Nested tables of the elements of dimensions `dim` onwards
+// of `layout`, read straight from the storage: `first` is element 0's
+// address, `offset` (in elements) the start of this slice.
 template <typename T>
-void PushNested(lua_State* L, const tensor::Shape& shape, int dim, const std::vector<T>& values,
-                std::size_t* next) {
-  lua_createtable(L, static_cast<int>(shape[dim]), 0);
-  for (Index i = 0; i < shape[dim]; ++i) {
-    if (dim + 1 == static_cast<int>(shape.size())) {
-      lua_pushnumber(L, AsLuaNumber(values[(*next)++]));
+void PushNested(lua_State* L, const T* first, const tensor::Layout& layout, int dim, Index offset) {
+  const Index extent = layout.shape()[dim];
+  const Index stride = layout.strides()[dim];
+  lua_createtable(L, static_cast<int>(extent), 0);
+  for (Index i = 0; i < extent; ++i, offset += stride) {
+    if (dim + 1 == layout.rank()) {
+      lua_pushnumber(L, AsLuaNumber(first[offset]));
     } else {
-      PushNested(L, shape, dim + 1, values, next);
+      PushNested(L, first, layout, dim + 1, offset);
     }
     lua_rawseti(L, -2, static_cast<int>(i + 1));
   }
@@ -119,17 +121,16 @@ NResultsOr PushValues(const Tensor& t, lua_State* L) {
   if (absl::Status charged = tensor::ChargeWork(t.num_elements()); !charged.ok()) {
     return StatusError("val", charged);
   }
+  absl::StatusOr<std::byte*> data = t.data();
+  if (!data.ok()) return StatusError("val", data.status());
+  if (!t.device().is_cpu()) return "'val': element access needs a CPU tensor";
   return tensor::DispatchDType(t.dtype(), [&](auto tag) -> NResultsOr {
     using T = typename decltype(tag)::type;
-    absl::StatusOr<tensor::TypedView<T>> view = tensor::TypedView<T>::Of(t);
-    if (!view.ok()) return StatusError("val", view.status());
-    absl::StatusOr<std::vector<T>> values = view->ToVector();
-    if (!values.ok()) return StatusError("val", values.status());
+    const T* first = reinterpret_cast<const T*>(*data);
     if (t.rank() == 1 && t.shape()[0] == 1) {
-      lua_pushnumber(L, AsLuaNumber((*values)[0]));
+      lua_pushnumber(L, AsLuaNumber(*first));
     } else {
-      std::size_t next = 0;
-      PushNested(L, t.shape(), 0, *values, &next);
+      PushNested(L, first, t.layout(), 0, 0);
     }
     return 1;
   });
@@ -179,9 +180,12 @@ NResultsOr Val(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("val"); !e.empty()) return e;
   if (std::string e = CheckNoMore(L, 2, "val"); !e.empty()) return e;
   switch (lua_type(L, 2)) {
-    case LUA_TNONE: return PushValues(self.tensor(), L);
-    case LUA_TTABLE: return SetValues(self, L);
-    default: return SetValue(self, L);
+    case LUA_TNONE:
+      return PushValues(self.tensor(), L);
+    case LUA_TTABLE:
+      return SetValues(self, L);
+    default:
+      return SetValue(self, L);
   }
 }
 
@@ -300,13 +304,20 @@ NResultsOr CloneTensor(LuaTensor& self, lua_State* L) {
 
 constexpr const char* ConversionName(DType dtype) {
   switch (dtype) {
-    case DType::kUInt8: return "byte";
-    case DType::kInt8: return "char";
-    case DType::kInt16: return "int16";
-    case DType::kInt32: return "int32";
-    case DType::kInt64: return "int64";
-    case DType::kFloat32: return "float";
-    default: return "double";
+    case DType::kUInt8:
+      return "byte";
+    case DType::kInt8:
+      return "char";
+    case DType::kInt16:
+      return "int16";
+    case DType::kInt32:
+      return "int32";
+    case DType::kInt64:
+      return "int64";
+    case DType::kFloat32:
+      return "float";
+    default:
+      return "double";
   }
 }
 

@@ -7,16 +7,16 @@
 
 namespace tensor {
 
-absl::StatusOr<std::shared_ptr<Storage>> Storage::Allocate(std::size_t bytes,
-                                                            Allocator& allocator, bool zeroed) {
+absl::StatusOr<std::shared_ptr<Storage>> Storage::Allocate(std::size_t bytes, Allocator& allocator,
+                                                           bool zeroed) {
   absl::StatusOr<void*> data = allocator.Allocate(bytes, zeroed);
   if (!data.ok()) return data.status();
-  return std::shared_ptr<Storage>(new Storage(static_cast<std::byte*>(*data), bytes,
-                                              allocator.device(), &allocator, nullptr));
+  return std::make_shared<Storage>(Key(), static_cast<std::byte*>(*data), bytes, allocator.device(),
+                                   &allocator, nullptr);
 }
 
 absl::StatusOr<std::shared_ptr<Storage>> Storage::Lend(void* data, std::size_t bytes,
-                                                        std::shared_ptr<Loan> loan, Device device) {
+                                                       std::shared_ptr<Loan> loan, Device device) {
   if (loan == nullptr) {
     return absl::InvalidArgumentError("lent storage needs a loan that its lender can revoke");
   }
@@ -24,8 +24,8 @@ absl::StatusOr<std::shared_ptr<Storage>> Storage::Lend(void* data, std::size_t b
     return absl::InvalidArgumentError("lent storage of " + std::to_string(bytes) +
                                       " bytes has a null pointer");
   }
-  return std::shared_ptr<Storage>(
-      new Storage(static_cast<std::byte*>(data), bytes, device, nullptr, std::move(loan)));
+  return std::make_shared<Storage>(Key(), static_cast<std::byte*>(data), bytes, device, nullptr,
+                                   std::move(loan));
 }
 
 Storage::~Storage() {

@@ -26,8 +26,9 @@ namespace tensor {
 class Storage {
  public:
   // Owned storage of `bytes` bytes from `allocator`, zero-filled if `zeroed`.
-  static absl::StatusOr<std::shared_ptr<Storage>> Allocate(
-      std::size_t bytes, Allocator& allocator = CpuAllocator(), bool zeroed = true);
+  static absl::StatusOr<std::shared_ptr<Storage>> Allocate(std::size_t bytes,
+                                                           Allocator& allocator = CpuAllocator(),
+                                                           bool zeroed = true);
 
   // Lent storage over `data`, valid while `loan` is. Fails if `loan` is
   // null or `data` is null with `bytes` > 0.
@@ -63,7 +64,14 @@ class Storage {
   }
 
  private:
-  Storage(std::byte* data, std::size_t bytes, Device device, Allocator* allocator,
+  // Only Allocate and Lend make storage; the key lets them do it through
+  // std::make_shared, one allocation for the storage and its count.
+  struct Key {
+    explicit Key() = default;
+  };
+
+ public:
+  Storage(Key, std::byte* data, std::size_t bytes, Device device, Allocator* allocator,
           std::shared_ptr<Loan> loan)
       : data_(data),
         bytes_(bytes),
@@ -71,10 +79,11 @@ class Storage {
         allocator_(allocator),
         loan_(std::move(loan)) {}
 
+ private:
   std::byte* const data_;
   const std::size_t bytes_;
   const Device device_;
-  Allocator* const allocator_;  // owned storage only
+  Allocator* const allocator_;        // owned storage only
   const std::shared_ptr<Loan> loan_;  // lent storage only
 };
 

@@ -6,7 +6,9 @@
 #include <string>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "engines/mujoco/model_arrays.h"
 #include "lua_api/lua_tensor.h"
 #include "tensor/tensor.h"
@@ -47,6 +49,18 @@ constexpr Field kFields[] = {
 
 static_assert(std::size(kFields) == kFieldCount);
 
+// The index in kFields of the field named `key`, if any.
+std::optional<std::size_t> FindField(absl::string_view key) {
+  static const auto* const by_name = [] {
+    auto* map = new absl::flat_hash_map<absl::string_view, std::size_t>;
+    for (std::size_t f = 0; f < std::size(kFields); ++f) map->emplace(kFields[f].name, f);
+    return map;
+  }();
+  const auto found = by_name->find(key);
+  if (found == by_name->end()) return std::nullopt;
+  return found->second;
+}
+
 std::string FieldNames() {
   std::string names;
   for (const Field& field : kFields) absl::StrAppend(&names, names.empty() ? "" : ", ", field.name);
@@ -83,13 +97,15 @@ lua_api::NResultsOr StateLending::Index(lua_State* L) {
   if (lua_type(L, 2) != LUA_TSTRING) {
     return absl::StrCat(kStateLender, ": fields are named by strings (", FieldNames(), ")");
   }
-  const char* key = lua_tostring(L, 2);
+  std::size_t length = 0;
+  const char* key = lua_tolstring(L, 2, &length);
+  const absl::string_view key_view(key, length);
   if (std::string why = self->CheckCurrent(L, self->state_table_, key); !why.empty()) return why;
-  if (std::strcmp(key, "time") == 0) {
+  if (key_view == "time") {
     lua_pushnumber(L, self->data_->time);
     return 1;
   }
-  if (std::strcmp(key, "model") == 0) {
+  if (key_view == "model") {
     self->PushTable(L, &kModelMetatable, &lua_api::Raising<&StateLending::ModelIndex>);
     self->model_table_ = lua_topointer(L, -1);
     lua_pushvalue(L, 2);
@@ -97,16 +113,15 @@ lua_api::NResultsOr StateLending::Index(lua_State* L) {
     lua_rawset(L, 1);
     return 1;
   }
-  for (std::size_t f = 0; f < std::size(kFields); ++f) {
-    const Field& field = kFields[f];
-    if (std::strcmp(key, field.name) != 0) continue;
+  if (const std::optional<std::size_t> f = FindField(key_view); f.has_value()) {
+    const Field& field = kFields[*f];
     const std::int64_t rows = self->model_->*field.rows;
     const std::int64_t count = rows * (field.columns == 0 ? 1 : field.columns);
     mjtNum* data = self->data_->*field.array;
     const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(mjtNum);
-    if (field.computed) self->Watch(absl::StrCat("state.", key), data, bytes);
+    if (field.computed) self->Watch("state.", field.name, data, bytes);
     // The model's sizes are fixed: each field's layout is made once.
-    std::optional<tensor::Layout>& layout = self->field_layouts_[f];
+    std::optional<tensor::Layout>& layout = self->field_layouts_[*f];
     if (!layout) {
       const std::int64_t shape[2] = {rows, field.columns};
       absl::StatusOr<tensor::Layout> made = tensor::Layout::Contiguous(
@@ -135,7 +150,7 @@ lua_api::NResultsOr StateLending::ModelIndex(lua_State* L) {
     return absl::StrCat(kStateLender, ": the model has no array '", key,
                         "' (mjModel's arrays: body_mass, geom_size, actuator_ctrlrange, ...)");
   }
-  self->Watch(absl::StrCat("state.model.", key), array->data, array->bytes);
+  self->Watch("state.model.", key, array->data, array->bytes);
   const std::int64_t shape[2] = {array->rows, array->columns};
   absl::StatusOr<tensor::Layout> layout = tensor::Layout::Contiguous(
       absl::Span<const std::int64_t>(shape, array->columns == 1 ? 1 : 2));
@@ -166,11 +181,11 @@ void StateLending::PushTable(lua_State* L, const char* metatable_key, lua_CFunct
   lua_setmetatable(L, -2);
 }
 
-void StateLending::Watch(std::string name, void* data, std::size_t bytes) {
+void StateLending::Watch(const char* prefix, absl::string_view key, void* data, std::size_t bytes) {
   const std::size_t offset = copies_.size();
   copies_.resize(offset + bytes);
   if (bytes > 0) std::memcpy(copies_.data() + offset, data, bytes);
-  watched_.push_back({std::move(name), data, bytes, offset});
+  watched_.push_back({prefix, std::string(key), data, bytes, offset});
 }
 
 absl::Status StateLending::CheckUnwritten(const char* callback) {
@@ -186,7 +201,7 @@ absl::Status StateLending::CheckUnwritten(const char* callback) {
   absl::Status status;
   if (first_written != nullptr) {
     status = absl::InvalidArgumentError(absl::StrCat(
-        "level callback '", callback, "' wrote into ", first_written->name,
+        "level callback '", callback, "' wrote into ", first_written->prefix, first_written->key,
         ", which is read-only (MuJoCo computes it, or it is the model): the write was undone; "
         "write qpos, qvel, act, ctrl, qfrc_applied, xfrc_applied or mocap_pos/quat instead"));
   }
@@ -196,8 +211,8 @@ absl::Status StateLending::CheckUnwritten(const char* callback) {
 }
 
 absl::StatusOr<bool> StateLending::Call(
-    engine_plugin::Level& level, mjModel* model, mjData* data, const char* name,
-    int num_results, absl::FunctionRef<absl::Status(lua_State* L, int first)> read_results) {
+    engine_plugin::Level& level, mjModel* model, mjData* data, const char* name, int num_results,
+    absl::FunctionRef<absl::Status(lua_State* L, int first)> read_results) {
   // Made only when the level has the callback: most steps of most levels
   // call one of beforeStep and afterStep, not both.
   std::optional<tensor::ScopedLoan> loan;

@@ -41,6 +41,7 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "engine_plugin/host.h"
 #include "lua_api/n_results_or.h"
 #include "tensor/layout.h"
@@ -71,13 +72,15 @@ class StateLending {
   std::string Lend(lua_State* L, tensor::DType dtype, const tensor::Layout& layout, void* data,
                    std::size_t bytes);
   void PushTable(lua_State* L, const char* metatable_key, lua_CFunction index);
-  // Remembers `bytes` at `data` as they are now, to check after the call.
-  void Watch(std::string name, void* data, std::size_t bytes);
+  // Remembers `bytes` at `data` as they are now, to check after the call;
+  // an error names the array <prefix><key> (the prefix is a literal).
+  void Watch(const char* prefix, absl::string_view key, void* data, std::size_t bytes);
   // Undoes writes into what Watch saw; an error naming the first.
   absl::Status CheckUnwritten(const char* callback);
 
   struct Watched {
-    std::string name;
+    const char* prefix;
+    std::string key;
     void* data;
     std::size_t bytes;
     std::size_t offset;  // of the copy in `copies_`
