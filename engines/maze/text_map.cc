@@ -234,28 +234,12 @@ absl::StatusOr<TextMap> TextMap::FromLayers(const MapLayers& layers) {
   return map;
 }
 
-bool TextMap::IsWall(int row, int col) const {
-  if (row < 0 || row >= rows_ || col < 0 || col >= cols_) return true;
-  return walls_[row * cols_ + col] != 0;
-}
-
-bool TextMap::IsDoor(int row, int col) const {
-  if (row < 0 || row >= rows_ || col < 0 || col >= cols_) return false;
-  const char entity = entities_[row * cols_ + col];
-  return entity == 'I' || entity == 'H';
-}
-
 void TextMap::OpenDoor(GridCell cell) {
   if (IsDoor(cell.row, cell.col)) walls_[cell.row * cols_ + cell.col] = 0;
 }
 
 void TextMap::CloseDoor(GridCell cell) {
   if (IsDoor(cell.row, cell.col)) walls_[cell.row * cols_ + cell.col] = 1;
-}
-
-char TextMap::Variation(int row, int col) const {
-  if (row < 0 || row >= rows_ || col < 0 || col >= cols_) return 0;
-  return variations_[row * cols_ + col];
 }
 
 WorldPoint TextMap::CellCentre(GridCell cell) const {

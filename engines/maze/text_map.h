@@ -139,16 +139,27 @@ class TextMap {
   int cols() const { return cols_; }
 
   // Walls, closed doors, and every cell outside the map, are solid.
-  bool IsWall(int row, int col) const;
+  // Inline, as IsDoor and Variation: the raycaster asks at every cell a ray
+  // crosses.
+  bool IsWall(int row, int col) const {
+    if (!Inside(row, col)) return true;
+    return walls_[row * cols_ + col] != 0;
+  }
   // Whether the cell holds a door, open or closed.
-  bool IsDoor(int row, int col) const;
+  bool IsDoor(int row, int col) const {
+    if (!Inside(row, col)) return false;
+    const char entity = entities_[row * cols_ + col];
+    return entity == 'I' || entity == 'H';
+  }
   // Opens the door at `cell` (a cell of doors()); the player walks through.
   void OpenDoor(GridCell cell);
   // Closes it again.
   void CloseDoor(GridCell cell);
 
   // The cell's variation letter 'A'..'Z', or 0 for none (and outside).
-  char Variation(int row, int col) const;
+  char Variation(int row, int col) const {
+    return Inside(row, col) ? variations_[row * cols_ + col] : 0;
+  }
 
   // In reading order (row by row, left to right).
   const std::vector<GridCell>& spawns() const { return spawns_; }
@@ -165,6 +176,8 @@ class TextMap {
 
  private:
   TextMap() = default;
+
+  bool Inside(int row, int col) const { return row >= 0 && row < rows_ && col >= 0 && col < cols_; }
 
   int rows_ = 0;
   int cols_ = 0;
