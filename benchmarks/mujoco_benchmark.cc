@@ -8,8 +8,8 @@
 //                           task's own control step, two 0.01 s steps,
 //                           from the start state the plugin's episodes
 //                           have (the level's draws for seed 1)
-//   PluginBallInCup/skip:2  the level through the plugin, its reward (a
-//                           view, a clone, a difference, in Lua) every
+//   PluginBallInCup/skip:2  the level through the plugin, its reward (two
+//                           views, a copy, a difference, in Lua) every
 //                           control step
 //   RawRender/84x84         mj_step, then mjv_updateScene, mjr_render and
 //                           mjr_readPixels into a reused buffer
@@ -19,7 +19,9 @@
 //   PluginRender/84x84      a step and RGB_INTERLEAVED through the plugin
 //                           (a pool buffer, rows flipped top first)
 // Both sides of each pair run the same model (levels/models/) with the
-// same settings; report the ratios of one run (docs/mujoco.md).
+// same settings; report the ratios of one run (docs/mujoco.md), e.g. of
+// the best of 10 repetitions in random order:
+//   --benchmark_repetitions=10 --benchmark_enable_random_interleaving=true
 //
 //   bazel run -c opt //benchmarks:mujoco_benchmark
 #include <GL/osmesa.h>
