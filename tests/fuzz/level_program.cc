@@ -443,6 +443,21 @@ std::string LevelPath() {
   return absl::StrCat(directory ? directory : "/tmp", "/level_program_", getpid(), ".lua");
 }
 
+// The level's file, for one input: written here, removed when the input
+// is done, so that a campaign's many worker processes leave none behind.
+class LevelFile {
+ public:
+  LevelFile(const std::string& path, const std::string& level) : path_(path) {
+    std::ofstream(path_, std::ios::trunc) << level;
+  }
+  ~LevelFile() { std::remove(path_.c_str()); }
+  LevelFile(const LevelFile&) = delete;
+  LevelFile& operator=(const LevelFile&) = delete;
+
+ private:
+  const std::string& path_;
+};
+
 }  // namespace
 }  // namespace fuzz
 
@@ -451,7 +466,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string level = fuzz::LevelWriter(in).Write();
   if (std::getenv("FUZZ_PRINT_PROGRAM") != nullptr) std::fputs(level.c_str(), stderr);
   static const std::string path = fuzz::LevelPath();
-  std::ofstream(path, std::ios::trunc) << level;
+  const fuzz::LevelFile file(path, level);
 
   fuzz::Host host;
   host.in = &in;
