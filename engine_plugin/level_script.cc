@@ -25,14 +25,10 @@ namespace {
 
 const char* TypeName(ObservationType type) {
   switch (type) {
-    case ObservationType::kBytes:
-      return "Bytes";
-    case ObservationType::kDoubles:
-      return "Doubles";
-    case ObservationType::kFloats:
-      return "Floats";
-    case ObservationType::kString:
-      return "String";
+    case ObservationType::kBytes: return "Bytes";
+    case ObservationType::kDoubles: return "Doubles";
+    case ObservationType::kFloats: return "Floats";
+    case ObservationType::kString: return "String";
   }
   return "?";
 }
@@ -264,9 +260,9 @@ absl::Status LevelScript::Start(int episode, std::uint64_t seed) {
   lua_api::LuaRandom* generator = lua_api::LuaRandom::Read(L_, -1);
   if (generator == nullptr) {
     std::string got = lua_api::TypeNameAt(L_, -1);
-    return absl::InvalidArgumentError(absl::StrCat("require 'dmlab.system.random' gave ", got,
-                                                   ", not the random module: the level "
-                                                   "replaced it, so the engine cannot seed it"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "require 'dmlab.system.random' gave ", got, ", not the random module: the level "
+        "replaced it, so the engine cannot seed it"));
   }
   generator->Seed(seed);
   if (!PushCallback("start")) return absl::OkStatus();
@@ -294,10 +290,10 @@ absl::StatusOr<std::optional<EpisodeEnd>> LevelScript::HasEpisodeFinished(double
   if (word == "truncated") return EpisodeEnd::kTruncated;
   constexpr absl::string_view kExpected =
       "a boolean, nil, 'terminated' or 'truncated' (a time limit)";
-  return absl::InvalidArgumentError(
-      absl::StrCat("level callback 'hasEpisodeFinished': ",
-                   is_string ? absl::StrCat(kExpected, " expected, got '", word, "'")
-                             : lua_api::Expected(L_, result, kExpected)));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "level callback 'hasEpisodeFinished': ",
+      is_string ? absl::StrCat(kExpected, " expected, got '", word, "'")
+                : lua_api::Expected(L_, result, kExpected)));
 }
 
 absl::StatusOr<double> LevelScript::EpisodeLengthSeconds() {
@@ -308,9 +304,9 @@ absl::StatusOr<double> LevelScript::EpisodeLengthSeconds() {
   // Only a number: a string such as '30' is what a setting would be.
   const double seconds = lua_type(L_, -1) == LUA_TNUMBER ? lua_tonumber(L_, -1) : -1;
   if (!(seconds > 0) || seconds > 1e9) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the level's api.episodeLengthSeconds: ",
-                     lua_api::Expected(L_, -1, "a number of seconds in (0, 1e9] or nil")));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the level's api.episodeLengthSeconds: ",
+        lua_api::Expected(L_, -1, "a number of seconds in (0, 1e9] or nil")));
   }
   return seconds;
 }
@@ -365,8 +361,8 @@ absl::StatusOr<LevelObservation> LevelScript::CustomObservation(const Observatio
   lua_api::LuaTensor* returned = lua_api::LuaTensor::Read(L_, stack.at(1));
   if (returned == nullptr) {
     std::string got = lua_api::TypeNameAt(L_, stack.at(1));
-    return absl::InvalidArgumentError(
-        absl::StrCat(what, ": ", lua_api::LuaTensor::TypeName(expected), " expected, got ", got));
+    return absl::InvalidArgumentError(absl::StrCat(
+        what, ": ", lua_api::LuaTensor::TypeName(expected), " expected, got ", got));
   }
   tensor::Tensor value = returned->tensor();
   if (absl::Status valid = value.CheckValid(); !valid.ok()) {
@@ -378,7 +374,8 @@ absl::StatusOr<LevelObservation> LevelScript::CustomObservation(const Observatio
     return absl::InvalidArgumentError(absl::StrCat(
         what, ": ", TypeName(spec.type), " ", ShapeText(spec.shape), " (",
         lua_api::LuaTensor::TypeName(expected), ") expected, got ",
-        lua_api::LuaTensor::TypeName(value.dtype()), " ", ShapeText({shape.data(), shape.size()})));
+        lua_api::LuaTensor::TypeName(value.dtype()), " ",
+        ShapeText({shape.data(), shape.size()})));
   }
   if (value.owns_storage() && value.layout().IsContiguous()) {
     result.value.tensor = std::move(value);
@@ -408,7 +405,8 @@ absl::StatusOr<bool> LevelScript::Call(
     return status;
   }
   if (absl::Status read = read_results(L_, stack.at(1)); !read.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("level callback '", name, "' ", read.message()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("level callback '", name, "' ", read.message()));
   }
   return true;
 }
@@ -435,7 +433,8 @@ absl::StatusOr<bool> LevelScript::CallLending(const char* name,
     if (!lent.ok()) return lent.status();
     lua_api::LuaTensor::Push(L_, *std::move(lent));
   }
-  if (absl::Status status = CallCallback(name, static_cast<int>(buffers.size()), 0); !status.ok()) {
+  if (absl::Status status = CallCallback(name, static_cast<int>(buffers.size()), 0);
+      !status.ok()) {
     return status;
   }
   return true;

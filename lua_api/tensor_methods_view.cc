@@ -27,7 +27,6 @@
 #include "tensor/elementwise.h"
 #include "tensor/print.h"
 #include "tensor/tensor.h"
-#include "tensor/typed_view.h"
 #include "tensor/work_meter.h"
 
 namespace lua_api {
@@ -180,12 +179,9 @@ NResultsOr Val(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("val"); !e.empty()) return e;
   if (std::string e = CheckNoMore(L, 2, "val"); !e.empty()) return e;
   switch (lua_type(L, 2)) {
-    case LUA_TNONE:
-      return PushValues(self.tensor(), L);
-    case LUA_TTABLE:
-      return SetValues(self, L);
-    default:
-      return SetValue(self, L);
+    case LUA_TNONE: return PushValues(self.tensor(), L);
+    case LUA_TTABLE: return SetValues(self, L);
+    default: return SetValue(self, L);
   }
 }
 
@@ -304,20 +300,13 @@ NResultsOr CloneTensor(LuaTensor& self, lua_State* L) {
 
 constexpr const char* ConversionName(DType dtype) {
   switch (dtype) {
-    case DType::kUInt8:
-      return "byte";
-    case DType::kInt8:
-      return "char";
-    case DType::kInt16:
-      return "int16";
-    case DType::kInt32:
-      return "int32";
-    case DType::kInt64:
-      return "int64";
-    case DType::kFloat32:
-      return "float";
-    default:
-      return "double";
+    case DType::kUInt8: return "byte";
+    case DType::kInt8: return "char";
+    case DType::kInt16: return "int16";
+    case DType::kInt32: return "int32";
+    case DType::kInt64: return "int64";
+    case DType::kFloat32: return "float";
+    default: return "double";
   }
 }
 

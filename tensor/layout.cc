@@ -47,8 +47,8 @@ absl::StatusOr<Strides> RowMajorStrides(absl::Span<const Index> shape) {
     // Dimension 0 too: its extent times its stride bounds every offset a
     // view computes (narrow, reverse), even where another extent is 0.
     if (MultiplyOverflows(stride, std::max<Index>(shape[i], 1), &stride)) {
-      return absl::OutOfRangeError(
-          absl::StrCat("shape ", ShapeToString(shape), " has extents that multiply past 64 bits"));
+      return absl::OutOfRangeError(absl::StrCat(
+          "shape ", ShapeToString(shape), " has extents that multiply past 64 bits"));
     }
   }
   return strides;
@@ -97,14 +97,14 @@ absl::StatusOr<Layout> Layout::Create(absl::Span<const Index> shape,
       Index span;
       Index& end = strides[i] < 0 ? lowest : highest;
       if (MultiplyOverflows(shape[i] - 1, strides[i], &span) || AddOverflows(end, span, &end)) {
-        return absl::OutOfRangeError(absl::StrCat("shape ", ShapeToString(shape), " with strides ",
-                                                  ShapeToString(strides),
+        return absl::OutOfRangeError(absl::StrCat("shape ", ShapeToString(shape),
+                                                  " with strides ", ShapeToString(strides),
                                                   " reaches offsets beyond 64 bits"));
       }
     }
   }
-  return Layout(Shape(shape.begin(), shape.end()), Strides(strides.begin(), strides.end()), offset,
-                *count);
+  return Layout(Shape(shape.begin(), shape.end()), Strides(strides.begin(), strides.end()),
+                offset, *count);
 }
 
 bool Layout::IsContiguous() const {
@@ -155,8 +155,8 @@ absl::StatusOr<Layout> Layout::Select(int dim, Index index) const {
   if (absl::Status s = CheckDim(dim, "select"); !s.ok()) return s;
   if (index < 0 || index >= shape_[dim]) {
     return absl::OutOfRangeError(absl::StrCat("select: index ", index,
-                                              " is out of range for dimension ", dim, " of shape ",
-                                              ShapeString()));
+                                              " is out of range for dimension ", dim,
+                                              " of shape ", ShapeString()));
   }
   // Built in place, not copied and erased from: select is a per-call hot
   // path of level scripts.
@@ -179,9 +179,9 @@ absl::StatusOr<Layout> Layout::Select(int dim, Index index) const {
 absl::StatusOr<Layout> Layout::Narrow(int dim, Index start, Index length) const {
   if (absl::Status s = CheckDim(dim, "narrow"); !s.ok()) return s;
   if (start < 0 || length < 0 || start > shape_[dim] - length) {
-    return absl::OutOfRangeError(absl::StrCat("narrow: entries [", start, ", ", start, " + ",
-                                              length, ") are out of range for dimension ", dim,
-                                              " of shape ", ShapeString()));
+    return absl::OutOfRangeError(absl::StrCat("narrow: entries [", start, ", ", start,
+                                              " + ", length, ") are out of range for dimension ",
+                                              dim, " of shape ", ShapeString()));
   }
   Layout result = *this;
   result.shape_[dim] = length;
@@ -201,8 +201,8 @@ absl::StatusOr<Layout> Layout::Transpose(int dim0, int dim1) const {
 
 absl::StatusOr<Layout> Layout::Permute(absl::Span<const int> order) const {
   if (static_cast<int>(order.size()) != rank()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("permute: ", order.size(), " dimensions given for shape ", ShapeString()));
+    return absl::InvalidArgumentError(absl::StrCat("permute: ", order.size(),
+                                                   " dimensions given for shape ", ShapeString()));
   }
   absl::InlinedVector<bool, 6> seen(rank(), false);
   Layout result = *this;
@@ -254,9 +254,9 @@ absl::StatusOr<Layout> Layout::Reshape(absl::Span<const Index> requested) const 
   absl::StatusOr<Index> count = CheckedElementCount(shape);
   if (!count.ok()) return count.status();
   if (*count != num_elements_) {
-    return absl::InvalidArgumentError(absl::StrCat("reshape: shape ", ShapeToString(shape), " has ",
-                                                   *count, " elements but ", ShapeString(), " has ",
-                                                   num_elements_));
+    return absl::InvalidArgumentError(absl::StrCat("reshape: shape ", ShapeToString(shape),
+                                                   " has ", *count, " elements but ",
+                                                   ShapeString(), " has ", num_elements_));
   }
   if (num_elements_ == 0) {
     absl::StatusOr<Strides> strides = RowMajorStrides(shape);
@@ -278,8 +278,9 @@ absl::StatusOr<Layout> Layout::Reshape(absl::Span<const Index> requested) const 
     Index next_in_chunk;
     const bool chunk_ends =
         old_dim == 0 ||
-        (shape_[old_dim - 1] != 1 && (MultiplyOverflows(old_count, chunk_stride, &next_in_chunk) ||
-                                      strides_[old_dim - 1] != next_in_chunk));
+        (shape_[old_dim - 1] != 1 &&
+         (MultiplyOverflows(old_count, chunk_stride, &next_in_chunk) ||
+          strides_[old_dim - 1] != next_in_chunk));
     if (!chunk_ends) continue;
     while (new_dim >= 0 && (new_count < old_count || shape[new_dim] == 1)) {
       // Only an extent-1 dimension can overflow here, and its stride is
@@ -289,9 +290,9 @@ absl::StatusOr<Layout> Layout::Reshape(absl::Span<const Index> requested) const 
       --new_dim;
     }
     if (new_count != old_count) {
-      return absl::InvalidArgumentError(absl::StrCat("reshape: the strides of ", ShapeString(),
-                                                     " cannot express shape ", ShapeToString(shape),
-                                                     " without a copy; reshape a clone instead"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("reshape: the strides of ", ShapeString(), " cannot express shape ",
+                       ShapeToString(shape), " without a copy; reshape a clone instead"));
     }
     if (old_dim > 0) {
       chunk_stride = strides_[old_dim - 1];
@@ -315,8 +316,8 @@ absl::StatusOr<Layout> Layout::Expand(absl::Span<const Index> target) const {
     const Index want = target[i];
     if (old < 0) {
       if (want < 0) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("expand: new dimension ", i, " needs an extent, got ", want));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "expand: new dimension ", i, " needs an extent, got ", want));
       }
       shape[i] = want;
       strides[i] = 0;
@@ -327,9 +328,9 @@ absl::StatusOr<Layout> Layout::Expand(absl::Span<const Index> target) const {
       shape[i] = want;
       strides[i] = 0;
     } else {
-      return absl::InvalidArgumentError(absl::StrCat("expand: cannot expand ", ShapeString(),
-                                                     " to ", ShapeToString(target), " (dimension ",
-                                                     old, " has extent ", shape_[old], ", not 1)"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "expand: cannot expand ", ShapeString(), " to ", ShapeToString(target),
+          " (dimension ", old, " has extent ", shape_[old], ", not 1)"));
     }
   }
   if (rank() == 0 && new_rank > 0) {
@@ -380,9 +381,9 @@ Layout Layout::Squeeze() const {
 absl::StatusOr<Layout> Layout::Squeeze(int dim) const {
   if (absl::Status s = CheckDim(dim, "squeeze"); !s.ok()) return s;
   if (shape_[dim] != 1 || rank() == 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("squeeze: dimension ", dim, " of shape ", ShapeString(),
-                     rank() == 1 ? " is the only one" : " does not have extent 1"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "squeeze: dimension ", dim, " of shape ", ShapeString(),
+        rank() == 1 ? " is the only one" : " does not have extent 1"));
   }
   Layout result = *this;
   result.shape_.erase(result.shape_.begin() + dim);
@@ -395,8 +396,8 @@ absl::StatusOr<Layout> Layout::Unsqueeze(int dim) const {
     return absl::InvalidArgumentError("unsqueeze: an empty layout has no elements");
   }
   if (dim < 0 || dim > rank()) {
-    return absl::OutOfRangeError(
-        absl::StrCat("unsqueeze: position ", dim, " is out of range for shape ", ShapeString()));
+    return absl::OutOfRangeError(absl::StrCat("unsqueeze: position ", dim,
+                                              " is out of range for shape ", ShapeString()));
   }
   Layout result = *this;
   // The stride of an extent-1 dimension is never followed; this one keeps
@@ -409,8 +410,8 @@ absl::StatusOr<Layout> Layout::Unsqueeze(int dim) const {
 
 absl::StatusOr<Index> Layout::OffsetOf(absl::Span<const Index> index) const {
   if (static_cast<int>(index.size()) != rank() || num_elements_ == 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("index ", ShapeToString(index), " does not address shape ", ShapeString()));
+    return absl::InvalidArgumentError(absl::StrCat("index ", ShapeToString(index),
+                                                   " does not address shape ", ShapeString()));
   }
   Index offset = offset_;
   for (int i = 0; i < rank(); ++i) {
