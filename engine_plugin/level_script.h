@@ -92,7 +92,8 @@ class LevelScript {
   // Properties (nullopt: the level has no such callback or returned nil).
   absl::StatusOr<std::optional<std::string>> ReadProperty(absl::string_view key);
   // nullopt when the level has no writeProperty; else whether it accepted.
-  absl::StatusOr<std::optional<bool>> WriteProperty(absl::string_view key, absl::string_view value);
+  absl::StatusOr<std::optional<bool>> WriteProperty(absl::string_view key,
+                                                    absl::string_view value);
   // Calls listProperty(key, callback); callback(childKey, mode) with mode a
   // string of 'r', 'w', 'l'. False when the level has no listProperty.
   absl::StatusOr<bool> ListProperty(absl::string_view key,

@@ -7,8 +7,8 @@
 
 namespace tensor {
 
-absl::StatusOr<std::shared_ptr<Storage>> Storage::Allocate(std::size_t bytes, Allocator& allocator,
-                                                           bool zeroed) {
+absl::StatusOr<std::shared_ptr<Storage>> Storage::Allocate(std::size_t bytes,
+                                                            Allocator& allocator, bool zeroed) {
   absl::StatusOr<void*> data = allocator.Allocate(bytes, zeroed);
   if (!data.ok()) return data.status();
   return std::make_shared<Storage>(Key(), static_cast<std::byte*>(*data), bytes, allocator.device(),
@@ -16,7 +16,7 @@ absl::StatusOr<std::shared_ptr<Storage>> Storage::Allocate(std::size_t bytes, Al
 }
 
 absl::StatusOr<std::shared_ptr<Storage>> Storage::Lend(void* data, std::size_t bytes,
-                                                       std::shared_ptr<Loan> loan, Device device) {
+                                                        std::shared_ptr<Loan> loan, Device device) {
   if (loan == nullptr) {
     return absl::InvalidArgumentError("lent storage needs a loan that its lender can revoke");
   }

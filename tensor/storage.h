@@ -26,9 +26,8 @@ namespace tensor {
 class Storage {
  public:
   // Owned storage of `bytes` bytes from `allocator`, zero-filled if `zeroed`.
-  static absl::StatusOr<std::shared_ptr<Storage>> Allocate(std::size_t bytes,
-                                                           Allocator& allocator = CpuAllocator(),
-                                                           bool zeroed = true);
+  static absl::StatusOr<std::shared_ptr<Storage>> Allocate(
+      std::size_t bytes, Allocator& allocator = CpuAllocator(), bool zeroed = true);
 
   // Lent storage over `data`, valid while `loan` is. Fails if `loan` is
   // null or `data` is null with `bytes` > 0.
@@ -83,7 +82,7 @@ class Storage {
   std::byte* const data_;
   const std::size_t bytes_;
   const Device device_;
-  Allocator* const allocator_;        // owned storage only
+  Allocator* const allocator_;  // owned storage only
   const std::shared_ptr<Loan> loan_;  // lent storage only
 };
 

@@ -211,8 +211,8 @@ absl::Status StateLending::CheckUnwritten(const char* callback) {
 }
 
 absl::StatusOr<bool> StateLending::Call(
-    engine_plugin::Level& level, mjModel* model, mjData* data, const char* name, int num_results,
-    absl::FunctionRef<absl::Status(lua_State* L, int first)> read_results) {
+    engine_plugin::Level& level, mjModel* model, mjData* data, const char* name,
+    int num_results, absl::FunctionRef<absl::Status(lua_State* L, int first)> read_results) {
   // Made only when the level has the callback: most steps of most levels
   // call one of beforeStep and afterStep, not both.
   std::optional<tensor::ScopedLoan> loan;
