@@ -1,12 +1,20 @@
 // Run-time choice of the vector width that dense kernel loops compile for.
 //
 // The core builds for any x86-64 (SSE2), but a loop over contiguous
-// elements runs two to four times the elements per instruction with AVX2
-// or AVX-512. Every family of element-wise kernels (scalar and component
+// elements runs twice the elements per instruction with AVX2 or AVX-512
+// (both on 256-bit vectors, below). Every family of element-wise kernels (scalar and component
 // arithmetic, copies and conversions, pointwise maths, comparisons,
 // reductions) hands its dense inner loop to AtVectorWidth, which runs it in
 // a copy of the loop compiled for the widest instruction set this
 // processor and its OS support, chosen once from cpuid.
+//
+// The AVX-512 copy uses AVX-512's instructions on 256-bit vectors. Measured
+// on an AMD Zen 4 (//benchmarks:width_benchmark, 2026-11-27): with 512-bit
+// vectors, cadd and cmul over a million doubles (in the level-3 cache) took
+// 1.10-1.26 times as long as at 256 bits, and 1.06-1.26 times at 16M (in
+// memory), while in the level-1 cache 512 bits gained at most 3%, on fill
+// and add. AVX-512's instructions still count: mask registers, and
+// conversions between int64 and double, which AVX2 lacks.
 //
 // How: each width is a small noinline function template with a `target`
 // attribute, and the loop body (a lambda marked TENSOR_VECTOR_LOOP, so it
@@ -45,7 +53,7 @@ namespace tensor::internal {
 enum class VectorWidth {
   kBaseline = 0,  // SSE2: any x86-64, and every other processor
   kAvx2 = 1,      // 256-bit
-  kAvx512 = 2,    // 512-bit (F, VL, BW, DQ)
+  kAvx512 = 2,    // AVX-512 F, VL, BW, DQ; 256-bit vectors (see above)
 };
 
 // "baseline", "avx2", "avx512".
@@ -79,8 +87,8 @@ template <typename F>
 }
 
 template <typename F>
-[[gnu::noinline, gnu::target("avx512f,avx512vl,avx512bw,avx512dq")]] auto RunAtAvx512(
-    F body) {
+[[gnu::noinline, gnu::target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=256")]] auto
+RunAtAvx512(F body) {
   return body();
 }
 #endif
