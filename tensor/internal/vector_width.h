@@ -106,6 +106,7 @@ template <typename F>
 [[gnu::noinline, gnu::target(TENSOR_AVX512_ON_256_BITS)]] auto RunAtAvx512On256Bits(F body) {
   return body();
 }
+#undef TENSOR_AVX512_ON_256_BITS
 #endif
 
 // Loops over fewer elements run inline, at the baseline: the call into a
@@ -113,8 +114,8 @@ template <typename F>
 // more than wider vectors save on so few elements.
 inline constexpr std::int64_t kShortestDispatchedLoop = 16;
 
-// The longest loop that runs on 512-bit vectors at the AVX-512 width: 32 KiB
-// of doubles, a level-1 cache. Longer loops run on 256-bit ones (above).
+// The longest loop that runs on 512-bit vectors at the AVX-512 width (of
+// doubles, 32 KiB: a level-1 data cache). Longer loops run on 256-bit ones.
 inline constexpr std::int64_t kLongestLoopOn512Bits = 4096;
 
 // Runs `body` (a TENSOR_VECTOR_LOOP lambda over n elements) compiled for the
