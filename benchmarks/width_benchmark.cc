@@ -1,9 +1,10 @@
 // The core's element-wise kernels at each vector width this processor has
 // (tensor/internal/vector_width.h), over the same data: which width is
 // fastest for which kind of loop, from the level-1 cache out to memory.
-// At the avx512 width, loops over more than 4096 elements run on 256-bit
-// vectors; the figures that led to that came from this benchmark built on
-// 5d08827, where every loop at that width ran on 512-bit vectors.
+// At the avx512 width, loops over more than 4096 elements that read several
+// arrays (cadd, cmul) run on 256-bit vectors; the figures that led to that
+// came from this benchmark built on 5d08827, where every loop at that width
+// ran on 512-bit vectors.
 //
 //   bazel run -c opt //benchmarks:width_benchmark -- \
 //     --benchmark_repetitions=7 --benchmark_enable_random_interleaving=true

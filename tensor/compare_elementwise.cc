@@ -70,9 +70,10 @@ void FillMask(const Tensor& mask, const std::array<internal::Operand, N>& operan
     } else {
       const T* y = reinterpret_cast<const T*>(p[2]);
       if (s[0] == 1 && dense_x && s[2] == static_cast<Index>(sizeof(T))) {
-        internal::AtVectorWidth(n, [m, x, y, n, test]() TENSOR_VECTOR_LOOP {
-          for (Index i = 0; i < n; ++i) m[i] = test(x[i], y[i]);
-        });
+        internal::AtVectorWidth<internal::Reads::kSeveralArrays>(
+            n, [m, x, y, n, test]() TENSOR_VECTOR_LOOP {
+              for (Index i = 0; i < n; ++i) m[i] = test(x[i], y[i]);
+            });
       } else {
         for (Index i = 0; i < n; ++i) {
           p[0][i * s[0]] = static_cast<std::byte>(test(*reinterpret_cast<const T*>(p[1] + i * s[1]),

@@ -251,7 +251,7 @@ void ApplyComponentRuns(const LoopPlan<2>& plan) {
     if (s[0] == sizeof(T) && s[1] == sizeof(T)) {
       T* x = reinterpret_cast<T*>(p[0]);
       const T* y = reinterpret_cast<const T*>(p[1]);
-      internal::AtVectorWidth(n, [x, y, n]() TENSOR_VECTOR_LOOP {
+      internal::AtVectorWidth<internal::Reads::kSeveralArrays>(n, [x, y, n]() TENSOR_VECTOR_LOOP {
         for (Index i = 0; i < n; ++i) {
           x[i] = Combine<kOp, T>(x[i], static_cast<ComputeType<T>>(y[i]));
         }

@@ -85,9 +85,10 @@ void MapInPlace(absl::Span<const Index> shape, const std::array<internal::Operan
     } else if constexpr (N == 2) {
       const T* a = reinterpret_cast<const T*>(p[1]);
       if (dense) {
-        internal::AtVectorWidth(n, [x, a, n, f]() TENSOR_VECTOR_LOOP {
-          for (Index i = 0; i < n; ++i) x[i] = f(x[i], a[i]);
-        });
+        internal::AtVectorWidth<internal::Reads::kSeveralArrays>(
+            n, [x, a, n, f]() TENSOR_VECTOR_LOOP {
+              for (Index i = 0; i < n; ++i) x[i] = f(x[i], a[i]);
+            });
       } else {
         for (Index i = 0; i < n; ++i) {
           T* e = reinterpret_cast<T*>(p[0] + i * s[0]);
@@ -99,9 +100,10 @@ void MapInPlace(absl::Span<const Index> shape, const std::array<internal::Operan
       const T* a = reinterpret_cast<const T*>(p[1]);
       const T* b = reinterpret_cast<const T*>(p[2]);
       if (dense) {
-        internal::AtVectorWidth(n, [x, a, b, n, f]() TENSOR_VECTOR_LOOP {
-          for (Index i = 0; i < n; ++i) x[i] = f(x[i], a[i], b[i]);
-        });
+        internal::AtVectorWidth<internal::Reads::kSeveralArrays>(
+            n, [x, a, b, n, f]() TENSOR_VECTOR_LOOP {
+              for (Index i = 0; i < n; ++i) x[i] = f(x[i], a[i], b[i]);
+            });
       } else {
         for (Index i = 0; i < n; ++i) {
           T* e = reinterpret_cast<T*>(p[0] + i * s[0]);

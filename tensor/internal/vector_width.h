@@ -8,14 +8,18 @@
 // a copy of the loop compiled for the widest instruction set this
 // processor and its OS support, chosen once from cpuid.
 //
-// At the AVX-512 width, a loop over at most kLongestLoopOn512Bits elements
-// runs on 512-bit vectors, a longer one on 256-bit vectors, still with
-// AVX-512's instructions (mask registers; conversions between int64 and
-// double, which AVX2 lacks). Measured on an AMD Zen 4
-// (//benchmarks:width_benchmark, 2026-11-27): on 512-bit vectors, cadd and
-// cmul over a million doubles (in the level-3 cache) took 1.10-1.26 times
-// as long as on 256-bit ones, and 1.06-1.26 times at 16M (in memory); in
-// the level-1 cache, 512 bits were 3-5% faster on fill and add.
+// At the AVX-512 width, a loop that reads two or more arrays (cadd, cmul,
+// binary maths, comparing two tensors) runs on 256-bit vectors once it is
+// longer than kLongestLoopOn512Bits, still with AVX-512's instructions
+// (mask registers; conversions between int64 and double, which AVX2
+// lacks); every other loop runs on 512-bit vectors. Measured on an AMD
+// Zen 4 (//benchmarks:width_benchmark, C loops, 2026-11-27): on 512-bit
+// vectors, cadd and cmul over a million doubles (in the level-3 cache)
+// took 1.10-1.26 times as long as on 256-bit ones, 1.06-1.26 at 16M (in
+// memory), and a byte add of two 8 MB arrays 1.11 times; in the level-1
+// cache they were as fast. A loop over one array was as fast or faster on
+// 512 bits at every size: a byte add of a scalar took 0.68 of the time at
+// 21 KB (a frame) and 0.88 at 8 MB.
 //
 // How: each width is a small noinline function template with a `target`
 // attribute, and the loop body (a lambda marked TENSOR_VECTOR_LOOP, so it
@@ -54,7 +58,7 @@ namespace tensor::internal {
 enum class VectorWidth {
   kBaseline = 0,  // SSE2: any x86-64, and every other processor
   kAvx2 = 1,      // 256-bit
-  kAvx512 = 2,    // AVX-512 F, VL, BW, DQ; 512-bit vectors for short loops (see above)
+  kAvx512 = 2,    // AVX-512 F, VL, BW, DQ: 512-bit vectors, or 256 (see above)
 };
 
 // "baseline", "avx2", "avx512".
@@ -87,8 +91,8 @@ template <typename F>
   return body();
 }
 
-// AVX-512 on 512-bit vectors, for loops whose operands are in the level-1
-// cache, and on 256-bit vectors, for loops that stream from further out.
+// AVX-512 on 512-bit vectors, and on 256-bit vectors for long loops that
+// read several arrays (above).
 template <typename F>
 [[gnu::noinline, gnu::target("avx512f,avx512vl,avx512bw,avx512dq")]] auto RunAtAvx512(F body) {
   return body();
@@ -114,19 +118,26 @@ template <typename F>
 // more than wider vectors save on so few elements.
 inline constexpr std::int64_t kShortestDispatchedLoop = 16;
 
-// The longest loop that runs on 512-bit vectors at the AVX-512 width (of
-// doubles, 32 KiB: a level-1 data cache). Longer loops run on 256-bit ones.
+// How many arrays a loop body reads: the AVX-512 width runs long loops that
+// read several on 256-bit vectors.
+enum class Reads { kOneArray, kSeveralArrays };
+
+// The longest loop over several arrays that runs on 512-bit vectors at the
+// AVX-512 width (of doubles, 32 KiB: a level-1 data cache).
 inline constexpr std::int64_t kLongestLoopOn512Bits = 4096;
 
-// Runs `body` (a TENSOR_VECTOR_LOOP lambda over n elements) compiled for the
-// active width, and returns what it returns.
-template <typename F>
+// Runs `body` (a TENSOR_VECTOR_LOOP lambda over n elements that reads
+// `kReads`) compiled for the active width, and returns what it returns.
+template <Reads kReads = Reads::kOneArray, typename F>
 auto AtVectorWidth(std::int64_t n, F body) {
   if (n < kShortestDispatchedLoop) return body();
 #if defined(__x86_64__)
   switch (ActiveVectorWidth()) {
     case VectorWidth::kAvx512:
-      return n <= kLongestLoopOn512Bits ? RunAtAvx512(body) : RunAtAvx512On256Bits(body);
+      if constexpr (kReads == Reads::kSeveralArrays) {
+        if (n > kLongestLoopOn512Bits) return RunAtAvx512On256Bits(body);
+      }
+      return RunAtAvx512(body);
     case VectorWidth::kAvx2: return RunAtAvx2(body);
     case VectorWidth::kBaseline: break;
   }

@@ -2,8 +2,8 @@
 // width this processor runs (tensor/internal/vector_width.h): scalar and
 // component arithmetic, copies and conversions, pointwise maths,
 // comparisons and reductions, on random inputs of every dtype, at edge
-// sizes (0, 1, the vector widths +- 1, where AVX-512 changes vector size)
-// and unaligned starts.
+// sizes (0, 1, the vector widths +- 1, where AVX-512 changes vector size
+// for loops over several arrays) and unaligned starts.
 //
 // Each width is forced in turn with UseVectorWidth; the widths this
 // processor lacks cannot be forced, and the log says which ran.
@@ -259,7 +259,7 @@ TEST_F(VectorWidthTest, OnlyTheWidthsThisProcessorRunsCanBeForced) {
 
 TEST_F(VectorWidthTest, KernelsAtEveryWidthGiveTheBaselinesBits) {
   const std::vector<Case> cases = AllCases();
-  // At kLongestLoopOn512Bits, AVX-512 changes from 512-bit to 256-bit vectors.
+  // Past kLongestLoopOn512Bits, AVX-512 loops over several arrays use 256-bit vectors.
   constexpr Index k512 = internal::kLongestLoopOn512Bits;
   const Index kSizes[] = {0,  1,  2,  3,  4,  5,  7,   8,    9,    15,      16,
                           17, 31, 32, 33, 63, 64, 65, 129, 1000, k512, k512 + 1};
