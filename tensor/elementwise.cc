@@ -17,6 +17,7 @@
 #include "tensor/device_ops.h"
 #include "tensor/internal/copy.h"
 #include "tensor/internal/device_dispatch.h"
+#include "tensor/internal/in_double_kernels.h"
 #include "tensor/internal/kernel_support.h"
 #include "tensor/internal/pairing.h"
 #include "tensor/internal/scalar_cast.h"
@@ -411,6 +412,19 @@ absl::Status ApplyInDoubleAs(const Tensor& tensor, std::byte* origin, ElementOp 
   if (op == ElementOp::kDiv && std::find(values.begin(), values.end(), 0.0) != values.end()) {
     return absl::InvalidArgumentError(
         absl::StrCat(name, ": integer division by zero; nothing was changed"));
+  }
+  // One value over a contiguous tensor: one check of the extremes and one
+  // vectorised pass (internal/in_double_kernels.h). If a result does not
+  // fit, the element-by-element check below names the first.
+  if (values.size() == 1 && tensor.layout().IsContiguous() && tensor.num_elements() > 0) {
+    const double v = values[0];
+    const bool done = DispatchOp(op, [&](auto op_tag) {
+      return internal::InDoubleDense(reinterpret_cast<T*>(origin), tensor.num_elements(),
+                                     [v](double x) TENSOR_VECTOR_LOOP {
+                                       return CombineInDouble(decltype(op_tag)::value, x, v);
+                                     });
+    });
+    if (done) return absl::OkStatus();
   }
   static constexpr const char* kSymbols[] = {"=", "+", "-", "*", "/"};
   double bad_x = 0, bad_v = 0;
