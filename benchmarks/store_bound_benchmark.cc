@@ -3,11 +3,13 @@
 // core's fill and scalar add against plain loops on 256-bit and 512-bit
 // vectors, `rep stosq`, and non-temporal stores that bypass the caches.
 // It shows the floor under ops_bench.lua's fill_1M and add_scalar_1M:
-// every way lands at the same time, the rate at which one core's level-2
-// cache writes lines back to the level-3 (docs/core.md).
+// every way that stores into the caches takes the same time, the rate at
+// which one core's level-2 cache writes lines back to the level-3, and
+// non-temporal stores, which go to memory, are slower (docs/core.md).
 //
-//   bazel run -c opt //benchmarks:store_bound_benchmark -- \
-//     --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
+// One command line:
+//   bazel run -c opt //benchmarks:store_bound_benchmark --
+//       --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
 #include <immintrin.h>
 
 #include <cstdint>

@@ -6,8 +6,9 @@
 // came from this benchmark built on 5d08827, where every loop at that width
 // ran on 512-bit vectors.
 //
-//   bazel run -c opt //benchmarks:width_benchmark -- \
-//     --benchmark_repetitions=7 --benchmark_enable_random_interleaving=true
+// One command line:
+//   bazel run -c opt //benchmarks:width_benchmark --
+//       --benchmark_repetitions=7 --benchmark_enable_random_interleaving=true
 #include <memory>
 #include <string>
 
