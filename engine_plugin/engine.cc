@@ -277,7 +277,7 @@ absl::Status Engine::Init() {
   if (s.script != nullptr) return absl::FailedPreconditionError("init was already called");
   if (absl::Status status = s.OpenObservationDevice(); !status.ok()) return status;
   const LevelLimits limits =
-      ResolveLimits(s.plugin.limits, /*from_path=*/!s.level.directory.empty());
+      ResolveLimits(s.plugin.limits, /*from_path=*/!s.level.builtin);
   s.event_log.set_bytes_per_step(limits.tensors.memory_bytes);
   absl::StatusOr<std::unique_ptr<LevelScript>> script = LevelScript::Load(
       s.level.source, s.level.chunk_name, s.paths(), limits,

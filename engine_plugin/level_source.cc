@@ -1,7 +1,9 @@
 #include "engine_plugin/level_source.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <optional>
+#include <system_error>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -39,11 +41,18 @@ std::string HostNamedBy(absl::string_view source) {
 absl::StatusOr<LevelSource> FindLevel(const std::string& level) {
   LevelSource found;
   if (IsPath(level)) {
+    const std::size_t slash = level.rfind('/');
+    std::string directory = slash == std::string::npos ? "." : level.substr(0, slash);
+    if (directory.empty()) directory = "/";
+    std::error_code error;
+    if (std::filesystem::weakly_canonical(directory, error) == "/" && !error) {
+      return absl::PermissionDeniedError(absl::StrCat(
+          "level '", level, "' lies in the filesystem's root; a level may read every file of "
+          "its folder, so put it in a folder of its own"));
+    }
     absl::StatusOr<std::string> source = ReadLevelFile(level);
     if (!source.ok()) return source.status();
-    const std::size_t slash = level.rfind('/');
-    found = {*std::move(source), "@" + level,
-             slash == std::string::npos ? "." : level.substr(0, slash), ""};
+    found = {*std::move(source), "@" + level, std::move(directory), "", /*builtin=*/false};
   } else {
     std::optional<absl::string_view> builtin = levels::FindBuiltinLevelFile(level + ".lua");
     if (!builtin) {
@@ -51,7 +60,8 @@ absl::StatusOr<LevelSource> FindLevel(const std::string& level) {
                                               ".lua); give a path to load a level script from "
                                               "a file"));
     }
-    found = {std::string(*builtin), absl::StrCat("@levels/", level, ".lua"), "", ""};
+    found = {std::string(*builtin), absl::StrCat("@levels/", level, ".lua"), "", "",
+             /*builtin=*/true};
   }
   found.host = HostNamedBy(found.source);
   return found;

@@ -20,12 +20,17 @@ inline constexpr char kDefaultHost[] = "maze";
 struct LevelSource {
   std::string source;
   std::string chunk_name;  // "@levels/demo_maze.lua", "@path/to/level.lua"
-  std::string directory;   // empty for a built-in level
+  std::string directory;   // the script's folder; empty for a built-in level
   std::string host;
+  // Where the level came from: the binary (trusted, no sandbox by
+  // default) or a file (untrusted). Never inferred from `directory`.
+  bool builtin = false;
 };
 
 // `level` is a built-in level's name ("demo_maze", from levels/) or a path
-// to a level script (anything containing '/' or ending in ".lua").
+// to a level script (anything containing '/' or ending in ".lua"). A
+// level reads the files of its folder, so a script whose folder is the
+// filesystem's root is refused (PermissionDenied): it would read them all.
 absl::StatusOr<LevelSource> FindLevel(const std::string& level);
 
 // The host named by `source`'s leading comment lines, or kDefaultHost.
