@@ -4,9 +4,11 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
+#include <system_error>
 #include <utility>
 
 #include "absl/strings/numbers.h"
@@ -92,6 +94,22 @@ bool IsMapName(absl::string_view name) {
   });
 }
 
+// The map file at `path`, confined to the level's folder as require is: a
+// link out of it is refused without a byte of the outside file, nor its
+// resolved name, reaching the level. NotFound when there is no such file.
+absl::StatusOr<std::string> ReadMapFile(const std::string& directory, const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, error))) {
+    return absl::NotFoundError(absl::StrCat("no map file ", path));
+  }
+  if (!engine_plugin::InsideDirectory(directory, path)) {
+    return absl::PermissionDeniedError(absl::StrCat(
+        "map file '", path, "' is a link out of the level's folder, and a level reads files "
+        "only inside it"));
+  }
+  return engine_plugin::ReadLevelFile(path);
+}
+
 // maps/<name>.txt (and <name>.variations.txt, if present) beside the level
 // script, or else among the built-in maps.
 absl::StatusOr<MapText> FindMap(const std::string& directory, const std::string& name) {
@@ -104,15 +122,18 @@ absl::StatusOr<MapText> FindMap(const std::string& directory, const std::string&
   MapText map;
   if (!directory.empty()) {
     const std::string stem = absl::StrCat(directory, "/maps/", name);
-    if (absl::StatusOr<std::string> entity = engine_plugin::ReadLevelFile(stem + ".txt");
-        entity.ok()) {
+    absl::StatusOr<std::string> entity = ReadMapFile(directory, stem + ".txt");
+    if (entity.ok()) {
       map.entity = *std::move(entity);
-      if (absl::StatusOr<std::string> v = engine_plugin::ReadLevelFile(stem + ".variations.txt");
-          v.ok()) {
+      absl::StatusOr<std::string> v = ReadMapFile(directory, stem + ".variations.txt");
+      if (v.ok()) {
         map.variations = *std::move(v);
+      } else if (!absl::IsNotFound(v.status())) {
+        return v.status();
       }
       return map;
     }
+    if (!absl::IsNotFound(entity.status())) return entity.status();
   }
   std::optional<absl::string_view> entity =
       levels::FindBuiltinLevelFile(absl::StrCat("maps/", name, ".txt"));

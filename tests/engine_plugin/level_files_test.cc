@@ -20,6 +20,7 @@ namespace engine_plugin {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::string TempPath(const std::string& name) {
   const char* directory = std::getenv("TEST_TMPDIR");
@@ -68,6 +69,48 @@ TEST(LevelFilesTest, NeighbourModulesAndMapsAreReadThroughIt) {
   ASSERT_NE(engine, nullptr);
   // The map file is /dev/zero: not read, and not found among the built-in ones.
   EXPECT_THAT(std::string(engine->Start(0, 1).message()), HasSubstr("zero"));
+}
+
+// A map file (or its variations) that links out of the level's folder is
+// refused: the outside file's contents never reach the level, which used to
+// see them through game:pickups() and in error messages.
+TEST(LevelFilesTest, MapFilesDoNotFollowLinksOutOfTheLevelsFolder) {
+  const std::string outside = TempPath("outside_maps");
+  ASSERT_EQ(mkdir(outside.c_str(), 0700), 0);
+  std::ofstream(outside + "/secret.txt") << "*****\n*P A*\n*****\n";
+  std::ofstream(outside + "/secret.variations.txt") << "SECRETVAR\n";
+  const std::string directory = TempPath("linked_maps");
+  ASSERT_EQ(mkdir(directory.c_str(), 0700), 0);
+  ASSERT_EQ(mkdir((directory + "/maps").c_str(), 0700), 0);
+  ASSERT_EQ(symlink((outside + "/secret.txt").c_str(), (directory + "/maps/out.txt").c_str()), 0);
+  // A map of its own, whose variations link out.
+  std::ofstream(directory + "/maps/own.txt") << "*****\n*P A*\n*****\n";
+  ASSERT_EQ(symlink((outside + "/secret.variations.txt").c_str(),
+                    (directory + "/maps/own.variations.txt").c_str()),
+            0);
+  for (const char* map : {"out", "own"}) {
+    SCOPED_TRACE(map);
+    const std::string level = absl::StrCat(directory, "/", map, ".lua");
+    std::ofstream(level) << "local api = {}\n"
+                         << "function api:nextMap() return '" << map << "' end\n"
+                         << "return api\n";
+    std::unique_ptr<Engine> engine = InitEngine(level);
+    ASSERT_NE(engine, nullptr);
+    const absl::Status started = engine->Start(0, 1);
+    EXPECT_THAT(std::string(started.message()), HasSubstr("link out of the level's folder"));
+    EXPECT_THAT(std::string(started.message()), Not(HasSubstr("SECRET")));
+    EXPECT_THAT(std::string(started.message()), Not(HasSubstr(outside)));
+  }
+  // Inside the folder, a link is fine.
+  ASSERT_EQ(symlink((directory + "/maps/own.txt").c_str(), (directory + "/maps/alias.txt").c_str()),
+            0);
+  const std::string level = directory + "/alias.lua";
+  std::ofstream(level) << "local api = {}\n"
+                          "function api:nextMap() return 'alias' end\n"
+                          "return api\n";
+  std::unique_ptr<Engine> engine = InitEngine(level);
+  ASSERT_NE(engine, nullptr);
+  EXPECT_TRUE(engine->Start(0, 1).ok());
 }
 
 }  // namespace
