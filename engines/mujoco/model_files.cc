@@ -2,12 +2,14 @@
 
 #include <mujoco/mjxmacro.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -32,6 +34,9 @@ constexpr double kDefaultNjmax = 500;
 // What MuJoCo's compiler takes per MJCF element, generously: its
 // objects, their names and defaults, and the model's arrays.
 constexpr double kCompilerBytesPerElement = 4096;
+// What one point of a <composite> becomes: a body, a geom, three joints,
+// a site, and two tendons or equalities to its neighbours.
+constexpr std::int64_t kElementsPerCompositePoint = 8;
 // The VFS name of MJCF text a level returns.
 constexpr char kTextModelName[] = "level_model.xml";
 
@@ -85,6 +90,9 @@ class ModelReader {
       : directory_(root), level_folder_(std::move(root)), memory_bytes_(memory_bytes) {}
 
   void set_directory(std::string directory) { directory_ = std::move(directory); }
+
+  // Whether `path`, once links are resolved, lies inside the level's folder.
+  bool Contains(const std::string& path) const { return Inside(root_, path); }
 
   absl::Status Init() {
     if (level_folder_.empty()) return absl::OkStatus();
@@ -155,6 +163,7 @@ class ModelReader {
     const std::string where = absl::StrCat("line ", element.line, ": <", element.name, "> ");
     ++elements_;
     if (element.name == "joint" || element.name == "freejoint") ++joints_;
+    if (element.name == "composite") CountComposite(element);
     if (absl::Status sized = CheckSizes(element, where); !sized.ok()) return sized;
     for (const auto& [name, value] : element.attributes) {
       const bool is_directory = absl::EndsWith(name, "dir");
@@ -189,7 +198,7 @@ class ModelReader {
                                : kind == FileKind::kTexture ? texture_directory_
                                                             : kNone;
     const std::string path = Join(Join(directory_, under), file);
-    if (!Inside(root_, path)) {
+    if (!Contains(path)) {
       return absl::InvalidArgumentError(absl::StrCat(
           where, "file '", file, "': ", path, " is missing or outside the level's folder"));
     }
@@ -197,6 +206,14 @@ class ModelReader {
     if (!bytes.ok()) return absl::Status(bytes.status().code(),
                                          absl::StrCat(where, bytes.status().message()));
     if (kind == FileKind::kInclude) {
+      // Each file is scanned once: a file included from several places
+      // would be read and scanned again at each (twelve includes of
+      // twelve, eight deep, is 12^8 scans), and MuJoCo would expand it
+      // again at each too.
+      if (!included_.insert(path).second) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            where, "file '", file, "' is included more than once; include it in one place"));
+      }
       if (depth >= kMaxIncludeDepth) {
         return absl::InvalidArgumentError(
             absl::StrCat(where, "includes nest deeper than ", kMaxIncludeDepth));
@@ -204,6 +221,24 @@ class ModelReader {
       if (absl::Status scanned = Scan(file, *bytes, depth + 1); !scanned.ok()) return scanned;
     }
     return Add(Basename(file), path, *std::move(bytes));
+  }
+
+  // A <composite> is one element that MuJoCo's compiler expands into a
+  // body per point of its count="x y z" grid, each with a geom, up to three
+  // joints, a site, and tendons or equalities that tie it to its
+  // neighbours: counted here as what it becomes, so that CheckCompilation
+  // bounds it (count="25 25 25" took 19.6 s and 701 MB to compile).
+  void CountComposite(const MjcfElement& element) {
+    for (const auto& [name, value] : element.attributes) {
+      if (name != "count") continue;
+      double points = 1;
+      for (absl::string_view part : absl::StrSplit(value, ' ', absl::SkipWhitespace())) {
+        double count = 0;
+        if (absl::SimpleAtod(part, &count) && count > 1) points *= count;
+      }
+      elements_ += static_cast<std::int64_t>(std::min(points, 1e15)) * kElementsPerCompositePoint;
+      joints_ += static_cast<std::int64_t>(std::min(points, 1e15)) * 3;
+    }
   }
 
   // Counts that make the compiler allocate, before it does.
@@ -248,6 +283,7 @@ class ModelReader {
   std::int64_t joints_ = 0;
   double njmax_ = kDefaultNjmax;
   double nstack_ = 0;
+  std::set<std::string> included_;  // paths of the <include>d files
   // VFS name -> (path, bytes)
   std::map<std::string, std::pair<std::string, std::string>> files_;
 };
@@ -328,6 +364,11 @@ absl::StatusOr<LoadedModel> LoadModel(const ModelRequest& request, const std::st
     } else {
       main_path = Join(directory, request.file);
       reader.set_directory(main_path.substr(0, main_path.rfind('/')));
+      if (!reader.Contains(main_path)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "model file '", request.file, "': ", main_path,
+            " is missing or outside the level's folder"));
+      }
       absl::StatusOr<std::string> read = engine_plugin::ReadLevelFile(main_path);
       if (!read.ok()) return read.status();
       xml = *std::move(read);
