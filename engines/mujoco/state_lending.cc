@@ -117,9 +117,13 @@ lua_api::NResultsOr StateLending::Index(lua_State* L) {
     const Field& field = kFields[*f];
     const std::int64_t rows = self->model_->*field.rows;
     const std::int64_t count = rows * (field.columns == 0 ? 1 : field.columns);
-    mjtNum* data = self->data_->*field.array;
+    void* data = self->data_->*field.array;
     const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(mjtNum);
-    if (field.computed) self->Watch("state.", field.name, data, bytes);
+    if (field.computed) {
+      absl::StatusOr<void*> copy = self->ReadOnlyCopy(L, "state.", field.name, data, bytes);
+      if (!copy.ok()) return std::string(copy.status().message());
+      data = *copy;
+    }
     // The model's sizes are fixed: each field's layout is made once.
     std::optional<tensor::Layout>& layout = self->field_layouts_[*f];
     if (!layout) {
@@ -150,12 +154,14 @@ lua_api::NResultsOr StateLending::ModelIndex(lua_State* L) {
     return absl::StrCat(kStateLender, ": the model has no array '", key,
                         "' (mjModel's arrays: body_mass, geom_size, actuator_ctrlrange, ...)");
   }
-  self->Watch("state.model.", key, array->data, array->bytes);
   const std::int64_t shape[2] = {array->rows, array->columns};
   absl::StatusOr<tensor::Layout> layout = tensor::Layout::Contiguous(
       absl::Span<const std::int64_t>(shape, array->columns == 1 ? 1 : 2));
   if (!layout.ok()) return std::string(layout.status().message());
-  if (std::string why = self->Lend(L, array->dtype, *layout, array->data, array->bytes);
+  absl::StatusOr<void*> copy =
+      self->ReadOnlyCopy(L, "state.model.", key, array->data, array->bytes);
+  if (!copy.ok()) return std::string(copy.status().message());
+  if (std::string why = self->Lend(L, array->dtype, *layout, *copy, array->bytes);
       !why.empty()) {
     return why;
   }
@@ -181,32 +187,47 @@ void StateLending::PushTable(lua_State* L, const char* metatable_key, lua_CFunct
   lua_setmetatable(L, -2);
 }
 
-void StateLending::Watch(const char* prefix, absl::string_view key, void* data, std::size_t bytes) {
-  const std::size_t offset = copies_.size();
-  copies_.resize(offset + bytes);
-  if (bytes > 0) std::memcpy(copies_.data() + offset, data, bytes);
-  watched_.push_back({prefix, std::string(key), data, bytes, offset});
+absl::StatusOr<void*> StateLending::ReadOnlyCopy(lua_State* L, const char* prefix,
+                                                  absl::string_view key, const void* data,
+                                                  std::size_t bytes) {
+  std::string name = absl::StrCat(prefix, key);
+  Copy& copy = copies_[name];
+  if (copy.call == call_) return copy.bytes.data();  // lent already in this call
+  if (copy.bytes.size() != bytes) {                  // first read, or a new model
+    copy.charge = {};
+    copy.bytes = {};
+    absl::StatusOr<lua_api::TensorMemoryCharge> charge = lua_api::ChargeTensorMemory(L, bytes);
+    if (!charge.ok()) {
+      return absl::Status(charge.status().code(),
+                          absl::StrCat(kStateLender, ": a copy of read-only ", name, ": ",
+                                       charge.status().message()));
+    }
+    copy.charge = *std::move(charge);
+    copy.bytes.resize(bytes);
+  }
+  if (bytes > 0) std::memcpy(copy.bytes.data(), data, bytes);
+  copy.name = std::move(name);
+  copy.array = data;
+  copy.call = call_;
+  lent_.push_back(&copy);
+  return copy.bytes.data();
 }
 
 absl::Status StateLending::CheckUnwritten(const char* callback) {
-  const Watched* first_written = nullptr;
-  // Newest first, so that the oldest copy of an array lent twice wins.
-  for (auto it = watched_.rbegin(); it != watched_.rend(); ++it) {
-    if (it->bytes == 0 || std::memcmp(it->data, copies_.data() + it->offset, it->bytes) == 0) {
+  absl::Status status;
+  for (const Copy* copy : lent_) {
+    if (copy->bytes.empty() ||
+        std::memcmp(copy->array, copy->bytes.data(), copy->bytes.size()) == 0) {
       continue;
     }
-    std::memcpy(it->data, copies_.data() + it->offset, it->bytes);
-    first_written = &*it;
-  }
-  absl::Status status;
-  if (first_written != nullptr) {
     status = absl::InvalidArgumentError(absl::StrCat(
-        "level callback '", callback, "' wrote into ", first_written->prefix, first_written->key,
-        ", which is read-only (MuJoCo computes it, or it is the model): the write was undone; "
-        "write qpos, qvel, act, ctrl, qfrc_applied, xfrc_applied or mocap_pos/quat instead"));
+        "level callback '", callback, "' wrote into ", copy->name,
+        ", which is read-only (MuJoCo computes it, or it is the model): the write went into a "
+        "copy and had no effect; write qpos, qvel, act, ctrl, qfrc_applied, xfrc_applied or "
+        "mocap_pos/quat instead"));
+    break;
   }
-  watched_.clear();
-  copies_.clear();
+  lent_.clear();
   return status;
 }
 
@@ -220,6 +241,7 @@ absl::StatusOr<bool> StateLending::Call(
       name, num_results,
       [&](lua_State* L) {
         loan.emplace(kStateLender);
+        ++call_;
         model_ = model;
         data_ = data;
         loan_ = &*loan;

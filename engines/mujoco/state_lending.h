@@ -19,11 +19,17 @@
 // And time, a number; and model, a table of mjModel's arrays by name
 // (state.model.body_mass), read-only, in their own element types.
 //
-// Read-only means: a write is undone when the callback returns, and the
-// callback's result is an error naming the array (the tensor core has no
-// read-only storage, so the arrays a callback reads are compared with a
-// copy taken when they were lent; a callback that reads none copies
-// nothing).
+// Read-only means the level never touches the real array: it is lent a
+// copy, taken on first read in each call (a second read of the same array
+// in the call lends the same copy). A write lands in the copy, has no
+// effect on the simulation, the model, or the lookups of
+// dmlab.system.mujoco made in the same call, and makes the callback's
+// result an error naming the array (the tensor core has no read-only
+// storage, so the copies are compared with the arrays when the call
+// returns). The copies' buffers are kept from call to call, so a steady
+// step allocates nothing; each is charged to the level's tensor memory
+// when first made (lua_api::ChargeTensorMemory), and there is one per
+// array, so reading an array again and again costs no more memory.
 //
 // Example:
 //   StateLending lending;
@@ -35,15 +41,18 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/container/node_hash_map.h"
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine_plugin/host.h"
 #include "lua_api/n_results_or.h"
+#include "lua_api/tensor_limits.h"
 #include "tensor/layout.h"
 #include "tensor/loan.h"
 
@@ -57,7 +66,7 @@ class StateLending {
  public:
   // Calls api:<name>(state), with `data`'s and `model`'s arrays lent for
   // the call; as engine_plugin::Level::Call otherwise. A write into a
-  // read-only array is undone and makes the result an error.
+  // read-only array's copy makes the result an error.
   absl::StatusOr<bool> Call(engine_plugin::Level& level, mjModel* model, mjData* data,
                             const char* name, int num_results,
                             absl::FunctionRef<absl::Status(lua_State* L, int first)> read_results);
@@ -72,18 +81,20 @@ class StateLending {
   std::string Lend(lua_State* L, tensor::DType dtype, const tensor::Layout& layout, void* data,
                    std::size_t bytes);
   void PushTable(lua_State* L, const char* metatable_key, lua_CFunction index);
-  // Remembers `bytes` at `data` as they are now, to check after the call;
-  // an error names the array <prefix><key> (the prefix is a literal).
-  void Watch(const char* prefix, absl::string_view key, void* data, std::size_t bytes);
-  // Undoes writes into what Watch saw; an error naming the first.
+  // The copy of the read-only array <prefix><key> (the prefix is a
+  // literal) at `data` that this call lends: taken on the call's first
+  // read, or an error (its charge refused).
+  absl::StatusOr<void*> ReadOnlyCopy(lua_State* L, const char* prefix, absl::string_view key,
+                                     const void* data, std::size_t bytes);
+  // An error naming the first read-only array whose copy was written.
   absl::Status CheckUnwritten(const char* callback);
 
-  struct Watched {
-    const char* prefix;
-    std::string key;
-    void* data;
-    std::size_t bytes;
-    std::size_t offset;  // of the copy in `copies_`
+  struct Copy {
+    std::string name;   // state.xpos, state.model.body_mass
+    const void* array;  // the real one
+    std::vector<std::byte> bytes;
+    lua_api::TensorMemoryCharge charge;
+    std::uint64_t call = 0;  // the call that last took it
   };
 
   // While a call is on: what its state lends, and its tables.
@@ -92,10 +103,12 @@ class StateLending {
   const tensor::ScopedLoan* loan_ = nullptr;
   const void* state_table_ = nullptr;
   const void* model_table_ = nullptr;
-  std::vector<Watched> watched_;
   // Each mjData field's layout, made on its first loan (the model is fixed).
   std::array<std::optional<tensor::Layout>, kFieldCount> field_layouts_;
-  std::vector<std::byte> copies_;  // kept between calls for its capacity
+  std::uint64_t call_ = 0;  // counts calls
+  // By <prefix><key>; node-based, so a copy stays put while lent.
+  absl::node_hash_map<std::string, Copy> copies_;
+  std::vector<Copy*> lent_;  // this call's copies, in the order read
 };
 
 }  // namespace mujoco_host

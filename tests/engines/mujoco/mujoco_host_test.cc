@@ -176,7 +176,7 @@ function api:readProperty(key) return report[key] end
   EXPECT_THAT(message, HasSubstr("the model has no array 'body_weight'"));
 }
 
-TEST(MujocoHostTest, AWriteIntoWhatMujocoComputesOrTheModelIsUndoneAndAnError) {
+TEST(MujocoHostTest, AWriteIntoWhatMujocoComputesOrTheModelHasNoEffectAndIsAnError) {
   const std::string level = WriteMujocoLevel(TestFolder("read_only"), BuiltinModel("cartpole.xml"), R"(
 local target = 'none'
 local seen = ''
@@ -209,9 +209,9 @@ function api:readProperty(key) if key == 'seen' then return seen end end
     EXPECT_THAT(stepped.status().message(),
                 HasSubstr(absl::StrCat("level callback 'afterStep' wrote into ", name,
                                        ", which is read-only")));
-    EXPECT_THAT(stepped.status().message(), HasSubstr("the write was undone"));
+    EXPECT_THAT(stepped.status().message(), HasSubstr("had no effect"));
   }
-  // Undone: the model's mass and the reset pose are as they were.
+  // No effect: the model's mass and the reset pose are as they were.
   ASSERT_TRUE(engine->WriteProperty("target", "ctrl").ok());
   ASSERT_TRUE(engine->Start(0, 1).ok());
   std::string after;
@@ -219,6 +219,36 @@ function api:readProperty(key) if key == 'seen' then return seen end end
   EXPECT_EQ(after, before);
   double reward = 0;
   EXPECT_EQ(*engine->Advance(3, &reward), EpisodeStatus::kRunning);
+}
+
+// The level's writes land in a copy: neither MuJoCo nor dmlab.system.mujoco's
+// lookups in the same callback see them. Filling name_bodyadr with 2^30 and
+// then looking a body up by name read 2^30 bytes past the model's names
+// (SIGSEGV).
+TEST(MujocoHostTest, LookupsInTheCallbackThatWroteTheModelSeeTheRealModel) {
+  const std::string level = WriteMujocoLevel(TestFolder("tampered"), BuiltinModel("cartpole.xml"), R"(
+local mujoco = require 'dmlab.system.mujoco'
+local found = ''
+function api:reset(s)
+  s.model.name_bodyadr:fill(2^30)
+  s.model.body_parentid:fill(-7)
+  -- The same array again, after dropping it from the table: the same copy.
+  rawset(s.model, 'name_bodyadr', nil)
+  found = string.format('%d %d', mujoco:body('pole'), s.model.name_bodyadr(1):val())
+end
+function api:readProperty(key) if key == 'found' then return found end end
+)");
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(level);
+  ASSERT_TRUE(engine.ok()) << engine.status();
+  ASSERT_TRUE((*engine)->Init().ok());
+  const absl::Status started = (*engine)->Start(0, 1);
+  EXPECT_THAT(started.message(), HasSubstr("wrote into state.model.name_bodyadr, which is "
+                                           "read-only"));
+  std::string found;
+  ASSERT_TRUE((*engine)->ReadProperty("found", &found).ok());
+  // The pole is body 3 (1-based, after the world and the cart); the copy
+  // kept the write.
+  EXPECT_EQ(found, absl::StrCat(3, " ", 1 << 30));
 }
 
 TEST(MujocoHostTest, TheStateNamesItsFields) {
