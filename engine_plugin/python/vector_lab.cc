@@ -25,6 +25,11 @@ constexpr char kRgbName[] = "RGB_INTERLEAVED";
 // Free batch buffers kept beyond the one in use; more are released, so a
 // caller that once kept many batches does not pin them for ever.
 constexpr int kMaxFreeBatches = 2;
+// The most environments one VectorLab makes. Each is a level's Lua VM and
+// its host's world: some tens of thousands already fill a large machine's
+// memory, and n = 10^9 used to run for 15 s and take 3.7 GB before it
+// failed. Beyond one machine, labenv.distributed.
+constexpr int kMaxEnvs = 1 << 16;
 
 // One engine instance of the vector and what its last step produced.
 struct Instance {
@@ -312,8 +317,9 @@ int VectorLabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
       (stride_arg != Py_None && !ReadSeed(stride_arg, "seed_stride", &seed_stride))) {
     return -1;
   }
-  if (n < 1) {
-    PyErr_Format(PyExc_ValueError, "VectorLab needs n >= 1 environments, got %d", n);
+  if (n < 1 || n > kMaxEnvs) {
+    PyErr_Format(PyExc_ValueError, "VectorLab needs 1 <= n <= %d environments, got %d", kMaxEnvs,
+                 n);
     return -1;
   }
   int threads = std::min<int>(n, std::max(1u, std::thread::hardware_concurrency()));

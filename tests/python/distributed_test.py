@@ -79,7 +79,7 @@ def test_the_asynchronous_form_and_per_shard_observations(two_workers):
     assert len(observations) == 2 and reward.shape == (4,)
     with pytest.raises(RuntimeError, match="no step in flight"):
         envs.step_wait()
-    with pytest.raises(ValueError, match="3 rows, one per env"):
+    with pytest.raises(ValueError, match=r"actions must have shape \(4, 7\), got \(3, 7\)"):
         envs.step(np.zeros((3, 7), np.intc))
     envs.close()
     envs.close()  # twice is fine
@@ -181,6 +181,38 @@ def test_bad_arguments_are_clear_errors(two_workers):
         labenv_distributed.DistributedVectorLab("tcp://127.0.0.1:9", 2, "demo_maze", [RGB],
                                                 timeout=2)
     assert time.monotonic() - started < 15
+
+
+def test_a_bad_action_array_is_refused_before_it_is_sent_and_the_envs_carry_on(two_workers):
+    """Checked in the learner with VectorLab's rules and errors: a float64
+    or wrong-width batch used to reach the shards, which refused it, and
+    the DistributedVectorLab was lost for good (ShardLostError ever after)."""
+    envs = labenv_distributed.DistributedVectorLab(two_workers, 3, "demo_maze", [RGB], SETTINGS)
+    local = labenv.VectorLab(3, "demo_maze", [RGB], SETTINGS, num_threads=1)
+    envs.reset(seed=0)
+    local.reset(seed=0)
+    bad = [
+        np.zeros((3, 7), np.float64),      # the wrong dtype
+        np.zeros((3, 6), np.intc),         # the wrong width
+        np.zeros((2, 7), np.intc),         # a row short
+        np.zeros((3, 7), np.intc).tolist(),  # not an array
+        np.zeros((3, 7), np.dtype(np.intc).newbyteorder()),  # not native
+    ]
+    for actions in bad:
+        with pytest.raises((TypeError, ValueError)) as expected:
+            local.step(actions)
+        with pytest.raises(type(expected.value), match="^actions must") as raised:
+            envs.step(actions)
+        assert str(raised.value) == str(expected.value)
+        with pytest.raises(TypeError, match="no continuous actions"):
+            envs.step(np.zeros((3, 7), np.intc), continuous=np.zeros((3, 1)))
+        with pytest.raises(ValueError, match="num_steps must be >= 1"):
+            envs.step(np.zeros((3, 7), np.intc), num_steps=0)
+    # Nothing was sent: the envs step on, as the local ones do.
+    observations, reward, *_ = envs.step(np.zeros((3, 7), np.intc))
+    assert observations[RGB].shape[0] == 3
+    envs.close()
+    local.close()
 
 
 def test_a_client_that_routes_through_the_scheduler_is_warned_about(two_workers):

@@ -126,6 +126,18 @@ def split(num_envs, shards):
     return ranges
 
 
+def _checked_batch(batch, what, shape, dtype, dtype_name):
+    """`batch` if it is a numpy array of `shape` and `dtype`, else VectorLab's error."""
+    if not isinstance(batch, np.ndarray):
+        raise TypeError("{} must be a numpy array of dtype {} and shape {}, got {}".format(
+            what, dtype_name, shape, type(batch).__name__))
+    if batch.shape != shape:
+        raise ValueError("{} must have shape {}, got {}".format(what, shape, batch.shape))
+    if batch.dtype != dtype or not batch.dtype.isnative:
+        raise ValueError("{} must have dtype {}, got {!r}".format(what, dtype_name, batch.dtype))
+    return batch
+
+
 class _ShardHandle:
     """The client's side of one shard: its actor, worker and environments."""
 
@@ -301,15 +313,41 @@ class DistributedVectorLab:
         self._check_usable("step_async")
         if any(shard.pending is not None for shard in self._shards):
             raise RuntimeError("step_async(): a step is in flight; call step_wait() first")
-        actions = None if actions is None else np.asarray(actions)
-        for name, batch in (("actions", actions), ("continuous", continuous)):
-            if batch is not None and len(batch) != self.num_envs:
-                raise ValueError("{} has {} rows, one per env ({}) expected".format(
-                    name, len(batch), self.num_envs))
+        actions, continuous = self._checked_actions(actions, continuous)
+        if not isinstance(num_steps, (int, np.integer)) or num_steps < 1:
+            raise ValueError("num_steps must be >= 1, got {!r}".format(num_steps))
         for shard in self._shards:
             rows = slice(shard.first, shard.first + shard.count)
             shard.pending = shard.actor.step(
-                actions[rows], num_steps, None if continuous is None else np.asarray(continuous)[rows])
+                None if actions is None else actions[rows], int(num_steps),
+                None if continuous is None else continuous[rows])
+
+    def _checked_actions(self, actions, continuous):
+        """(actions, continuous) as VectorLab.step takes them, checked here
+        with VectorLab's rules and errors before any shard is sent a row: a
+        shard that refused its rows would be counted as lost, and the
+        others would have stepped without it."""
+        discrete_count = len(self.action_spec())
+        continuous_count = len(self.continuous_action_spec())
+        # A level with only continuous actions takes them as `actions`.
+        if discrete_count == 0 and continuous_count > 0 and continuous is None:
+            actions, continuous = None, actions
+        if actions is not None or discrete_count > 0:
+            actions = _checked_batch(actions, "actions", (self.num_envs, discrete_count),
+                                     np.intc, "np.intc (int32)")
+        if continuous_count == 0:
+            if continuous is not None:
+                raise TypeError("continuous: this level has no continuous actions")
+            return actions, None
+        if continuous is None:
+            raise TypeError("this level has {} continuous actions: pass them as continuous=, a "
+                            "np.float64 array of shape ({}, {})".format(
+                                continuous_count, self.num_envs, continuous_count))
+        continuous = _checked_batch(continuous, "continuous", (self.num_envs, continuous_count),
+                                    np.float64, "np.float64")
+        if not np.all(np.isfinite(continuous)):
+            raise ValueError("continuous: every element must be a finite number")
+        return actions, continuous
 
     def step_wait(self):
         """(observations, reward, terminated, truncated, info) of the step in flight."""
