@@ -88,6 +88,31 @@ lua_api::NResultsOr NotInTheSandbox(lua_State* L) {
   return 2;
 }
 
+// [-n, +0, e] print(...): Lua's print (each argument through the global
+// tostring, tabs between, a newline after), written through the budgeted
+// io.write (upvalue 1), so print spends the same budget. Plain Lua API
+// and no C++ object in scope: tostring may raise.
+int Print(lua_State* L) {
+  const int n = lua_gettop(L);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  luaL_Buffer line;
+  luaL_buffinit(L, &line);
+  for (int i = 1; i <= n; ++i) {
+    lua_getglobal(L, "tostring");
+    lua_pushvalue(L, i);
+    lua_call(L, 1, 1);
+    if (lua_type(L, -1) != LUA_TSTRING && lua_type(L, -1) != LUA_TNUMBER) {
+      return luaL_error(L, "'tostring' must return a string to 'print'");
+    }
+    if (i > 1) luaL_addchar(&line, '\t');
+    luaL_addvalue(&line);
+  }
+  luaL_addchar(&line, '\n');
+  luaL_pushresult(&line);
+  lua_call(L, 1, 0);
+  return 0;
+}
+
 // [-0, +1, m] A stream table with write and flush for `file`.
 void PushStream(lua_State* L, OutputBudget* budget, std::FILE* file) {
   lua_createtable(L, 0, 2);
@@ -115,6 +140,9 @@ int Populate(lua_State* L) {
   lua_pushlightuserdata(L, budget);
   lua_pushvalue(L, io);
   lua_pushcclosure(L, &lua_api::Raising<&Write>, 2);
+  lua_pushvalue(L, -1);
+  lua_pushcclosure(L, &Print, 1);
+  lua_setglobal(L, "print");
   lua_setfield(L, io, "write");
   lua_pushcfunction(L, &lua_api::Raising<&Flush>);
   lua_setfield(L, io, "flush");

@@ -10,8 +10,9 @@
 //   io.open(...)                       nil and a message: no files
 //   io.close(stream)                   nil and a message: the standard
 //                                      streams stay open
+// and `print`, as Lua's, writing to stdout through the same budget.
 // Writes take strings and numbers, as Lua's do. Each callback may write
-// kOutputBytesPerCall bytes in all; past that its output is dropped, and
+// kOutputBytesPerCall bytes in all (io and print together); past that its output is dropped, and
 // one line on stderr says so, so a chatty level cannot fill a disk or
 // stall the host on a slow terminal.
 #ifndef ENGINE_PLUGIN_SANDBOX_IO_H_
@@ -31,8 +32,8 @@ struct OutputBudget {
   std::size_t used = 0;
 };
 
-// [-0, +0, -] Sets the global `io` and package.loaded.io to the sandbox's
-// io, writing against `budget` (which must outlive the state).
+// [-0, +0, -] Sets the globals `io` (and package.loaded.io) and `print` to
+// the sandbox's, writing against `budget` (which must outlive the state).
 absl::Status OpenSandboxIo(lua_State* L, OutputBudget* budget);
 
 }  // namespace engine_plugin

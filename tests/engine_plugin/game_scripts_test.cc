@@ -8,6 +8,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -198,6 +199,20 @@ TEST(SandboxIoTest, EachCallbackHasAByteBudget) {
   EXPECT_TRUE(init.ok()) << init;
   EXPECT_EQ(out.size(), kOutputBytesPerCall);
   EXPECT_THAT(err, HasSubstr("rest of its output in this callback is dropped"));
+  // print spends the same budget (8 MiB used to come out of one callback),
+  // and prints as Lua's does: tostring, tabs, a newline.
+  std::tie(out, err) = Output(absl::StrCat("local chunk = string.rep('p', 4095)\n",
+                                           "for i = 1, ", 2 * kOutputBytesPerCall / 4096,
+                                           " do print(chunk) end"),
+                              &init);
+  EXPECT_TRUE(init.ok()) << init;
+  EXPECT_EQ(out.size(), kOutputBytesPerCall);
+  EXPECT_THAT(err, HasSubstr("rest of its output in this callback is dropped"));
+  std::tie(out, err) = Output("print(1, nil, true, 'x'); io.write('y')", &init);
+  EXPECT_TRUE(init.ok()) << init;
+  EXPECT_EQ(out, "1\tnil\ttrue\tx\ny");
+  Output("tostring = function() return {} end; print(1)", &init);
+  EXPECT_THAT(std::string(init.message()), HasSubstr("'tostring' must return a string"));
   // The budget is per callback: init and start each get a whole one.
   const std::string level = WriteLevel("io_budget", absl::StrCat(
       "local api = {}\n", "local chunk = string.rep('y', ", kOutputBytesPerCall, ")\n",
