@@ -44,10 +44,16 @@ absl::StatusOr<Tensor> NewImage(Index rows, Index columns, Index channels,
     return absl::InvalidArgumentError(
         absl::StrCat("an image of ", rows, "x", columns, "x", channels, " is too large"));
   }
+  // The memory first: an image too large for the level's budget is that
+  // budget's error, which a script can catch, not the watchdog's (whose
+  // error pcall cannot catch) for the work of filling it.
+  absl::StatusOr<Tensor> image =
+      Tensor::Uninitialized(tensor::DType::kUInt8, {rows, columns, channels}, allocator);
+  if (!image.ok()) return image.status();
   if (absl::Status charged = tensor::ChargeWork(rows * columns * channels); !charged.ok()) {
     return charged;
   }
-  return Tensor::Uninitialized(tensor::DType::kUInt8, {rows, columns, channels}, allocator);
+  return image;
 }
 
 // Values of one line of pixels: pixel i's channel c at base[i * step + c].
@@ -220,13 +226,14 @@ absl::StatusOr<Tensor> ScaleImage(const Tensor& image, Index rows, Index columns
   if (rows == 0 || columns == 0) return scaled;
   // The intermediate (source rows, scaled columns) stays in double, as
   // DeepMind Lab's does: only the result is truncated to bytes.
-  if (absl::Status charged = tensor::ChargeWork(source_rows * columns * channels); !charged.ok()) {
-    return charged;
-  }
-  // From the same allocator as the result: a budget counts it too.
+  // From the same allocator as the result: a budget counts it too. As in
+  // NewImage, the memory is charged before the work.
   absl::StatusOr<Tensor> intermediate =
       Tensor::Uninitialized(tensor::DType::kFloat64, {source_rows, columns, channels}, allocator);
   if (!intermediate.ok()) return intermediate.status();
+  if (absl::Status charged = tensor::ChargeWork(source_rows * columns * channels); !charged.ok()) {
+    return charged;
+  }
   auto* widened = reinterpret_cast<double*>(*intermediate->data());
   for (Index r = 0; r < source_rows; ++r) {
     ScaleLine<std::uint8_t, double>(channels, {*pixels + r * source_columns * channels, channels},

@@ -143,6 +143,24 @@ TEST(ImageModuleTest, ImagesAreChargedToTheTensorBudget) {
   EXPECT_FALSE(InitWith(scaled, {{"tensorMemoryLimitMegabytes", "16"}}).ok());
 }
 
+// Under a watchdog too, the budget refuses first, with its own error,
+// which pcall catches: the work was charged before the memory, and a
+// 100000^2 header ended the callback with the watchdog's error instead.
+TEST(ImageModuleTest, TheBudgetRefusesBeforeTheWatchdogIsCharged) {
+  const Tree tree("image_budget_first");
+  Write(tree.level_dir() + "/art/huge.png",
+        WithClaimedSize(EncodePng(1, 1, 3, {1, 2, 3}), 100000, 100000));
+  const std::string level = tree.level(
+      "local ok, err = pcall(image.load, 'art/huge.png')\n"
+      "assert(not ok and err:find('tensor memory limit'), err)\n"
+      "local red = image.load('art/red.png')\n"
+      "ok, err = pcall(image.scale, red, 100000, 100000)\n"
+      "assert(not ok and err:find('tensor memory limit'), err)\n");
+  const absl::Status init = InitWith(
+      level, {{"tensorMemoryLimitMegabytes", "16"}, {"instructionLimit", "1000000"}});
+  EXPECT_TRUE(init.ok()) << init;
+}
+
 TEST(ImageModuleTest, ScalesSetsHueAndOverlaysPatterns) {
   const Tree tree("image_ops");
   const std::string level = tree.level(R"lua(
