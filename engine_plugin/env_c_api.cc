@@ -448,12 +448,22 @@ void WriteError(char* error, std::size_t error_size, absl::string_view message) 
 }  // namespace
 }  // namespace engine_plugin
 
-extern "C" int env_connect(const char* level, EnvCApi* api, void** context, char* error,
-                           size_t error_size) {
+extern "C" int env_c_api_version(void) { return ENV_C_API_VERSION; }
+
+extern "C" int env_connect_sized(const char* level, EnvCApi* api, size_t api_size,
+                                 void** context, char* error, size_t error_size) {
   using namespace engine_plugin;  // NOLINT: the C entry point sits outside the namespace
   if (context != nullptr) *context = nullptr;
   if (level == nullptr || api == nullptr || context == nullptr) {
     WriteError(error, error_size, "env_connect: level, api and context must not be null");
+    return 1;
+  }
+  if (api_size != sizeof(EnvCApi)) {
+    WriteError(error, error_size,
+               absl::StrCat("env_connect: the caller's EnvCApi has ", api_size,
+                            " bytes and this library's ", sizeof(EnvCApi),
+                            " (ENV_C_API_VERSION ", ENV_C_API_VERSION,
+                            "): rebuild the client against this library's env_c_api.h"));
     return 1;
   }
   try {

@@ -1,5 +1,5 @@
-/* env_c_api.h: the reference engine as a plain C ABI, for hosts in any
- * language (the Python binding, C programs, other engines).
+/* env_c_api.h: the plugin's instances as a plain C ABI, for agents and
+ * hosts in any language (the Python binding, C programs, other engines).
  *
  * Modelled on DeepMind Lab's EnvCApi: env_connect() creates one engine
  * instance (a "context") and fills a table of function pointers; every
@@ -278,13 +278,37 @@ typedef struct EnvCApi_s {
   int (*act_continuous)(void* context, const double* actions);
 } EnvCApi;
 
+/* VERSIONS. EnvCApi grows by slots appended at its end (25 slots became
+ * 30), and a client built against an older header has a smaller struct,
+ * which the library must never write past. So, as zlib's deflateInit
+ * passes sizeof(z_stream), env_connect is a macro that passes the size of
+ * the caller's EnvCApi to the library's env_connect_sized:
+ *   - a client compiled against this header passes its sizeof(EnvCApi),
+ *     and env_connect_sized refuses, with a message saying both sizes, a
+ *     size other than its own, before it writes a byte of *api;
+ *   - a client binary from before this header calls the symbol
+ *     env_connect, which this library no longer has: it fails to load or
+ *     link (dlsym returns NULL) instead of running with a short struct;
+ *   - a client may also compare env_c_api_version() with
+ *     ENV_C_API_VERSION at run time (the library it loaded against the
+ *     header it was built with).
+ * ENV_C_API_VERSION counts incompatible changes of this header. */
+#define ENV_C_API_VERSION 2
+
+/* The ENV_C_API_VERSION the library was built with. */
+int env_c_api_version(void);
+
 /* Creates an engine instance for `level` (a built-in name such as
  * "demo_maze" or "random_maze", or a path to a .lua level script) on the
  * host the level names, which this library must link, stores
  * it in *context and fills *api. Returns 0, or non-zero with *context set
  * to NULL and, when `error` is not NULL, a NUL-terminated message of at
- * most error_size bytes written there. */
-int env_connect(const char* level, EnvCApi* api, void** context, char* error, size_t error_size);
+ * most error_size bytes written there. Called through env_connect, which
+ * passes api_size (see VERSIONS). */
+int env_connect_sized(const char* level, EnvCApi* api, size_t api_size, void** context,
+                      char* error, size_t error_size);
+#define env_connect(level, api, context, error, error_size) \
+  env_connect_sized((level), (api), sizeof(*(api)), (context), (error), (error_size))
 
 /* The built-in levels this library can run (their hosts are linked in),
  * sorted by name: env_level_count() of them, each a name for env_connect

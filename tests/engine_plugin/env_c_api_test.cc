@@ -1,5 +1,6 @@
 #include "engine_plugin/env_c_api.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -226,10 +228,39 @@ TEST(EnvConnectTest, NullArgumentsFail) {
   char error[256] = {};
   EXPECT_NE(env_connect(nullptr, &api, &context, error, sizeof(error)), 0);
   EXPECT_THAT(error, HasSubstr("null"));
-  EXPECT_NE(env_connect("demo_maze", nullptr, &context, error, sizeof(error)), 0);
+  EXPECT_NE(env_connect_sized("demo_maze", nullptr, sizeof(EnvCApi), &context, error,
+                              sizeof(error)),
+            0);
   EXPECT_NE(env_connect("demo_maze", &api, nullptr, error, sizeof(error)), 0);
   // No error buffer is fine too.
   EXPECT_NE(env_connect("no_such_level", &api, &context, nullptr, 0), 0);
+}
+
+// A client built against another env_c_api.h passes another size: refused
+// before a byte of its struct is written (the struct grew from 25 to 30
+// slots, and an older client's was written past).
+TEST(EnvConnectTest, AnEnvCApiOfAnotherSizeIsRefusedUntouched) {
+  EXPECT_EQ(env_c_api_version(), ENV_C_API_VERSION);
+  struct {
+    EnvCApi api;
+    unsigned char after[64];
+  } memory;
+  for (const std::size_t size : {sizeof(EnvCApi) - 5 * sizeof(void*), std::size_t{0},
+                                 sizeof(EnvCApi) + sizeof(void*)}) {
+    SCOPED_TRACE(size);
+    std::memset(&memory, 0xAB, sizeof(memory));
+    void* context = &memory;
+    char error[256] = {};
+    EXPECT_NE(env_connect_sized("demo_maze", &memory.api, size, &context, error, sizeof(error)),
+              0);
+    EXPECT_EQ(context, nullptr);
+    EXPECT_THAT(error, HasSubstr(absl::StrCat("the caller's EnvCApi has ", size,
+                                              " bytes and this library's ", sizeof(EnvCApi))));
+    const auto* bytes = reinterpret_cast<const unsigned char*>(&memory);
+    EXPECT_TRUE(std::all_of(bytes, bytes + sizeof(memory), [](unsigned char b) {
+      return b == 0xAB;
+    }));
+  }
 }
 
 TEST(EnvConnectTest, ErrorMessageIsTruncatedToTheBuffer) {
