@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <new>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -231,9 +232,15 @@ bool LevelScript::Defines(const char* name) {
 }
 
 absl::Status LevelScript::CallCallback(const char* name, int nargs, int nresults) {
-  lua_api::NResultsOr result = vm_->Call(nargs + 1, nresults);
-  if (result.ok()) return absl::OkStatus();
-  return LuaError(absl::StrCat("level callback '", name, "'").c_str(), result.error());
+  // No C++ exception leaves a callback: out of memory (a process under a
+  // ulimit), building the error's text is what throws.
+  try {
+    lua_api::NResultsOr result = vm_->Call(nargs + 1, nresults);
+    if (result.ok()) return absl::OkStatus();
+    return LuaError(absl::StrCat("level callback '", name, "'").c_str(), result.error());
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError("a level callback ran the process out of memory");
+  }
 }
 
 absl::Status LevelScript::Init(const Settings& settings) {

@@ -51,6 +51,15 @@
 //    string.rep, a backtracking string.find) count as one instruction.
 //    LuaJIT runs count hooks only in its interpreter, so under LuaJIT a
 //    Sandbox with a limit turns the JIT compiler off.
+//    Some work hides inside one instruction however it is counted: Lua
+//    5.1 interns every string, and strings whose sampled characters
+//    collide share one hash chain, so each new one is compared with all
+//    before it (60,000 such strings ran 51 s). So the hook also checks
+//    the clock: a callback that runs longer than WatchdogSeconds(limit)
+//    (the limit at 10 ns an instruction, seven times what one takes here,
+//    and at least 1 s) is stopped as the count stops it, with an error
+//    that says so. The count is what bounds a level; the clock is a
+//    backstop, which a level within its count never reaches.
 //  - Tensor limits (`tensors`, see lua_api/tensor_limits.h): the bytes of
 //    tensor storage alive at once, and whether files may be read.
 //
@@ -108,6 +117,10 @@ inline constexpr std::int64_t kMaxLimitMegabytes = std::int64_t{1} << 20;
 // of Lua memory, 10^9 instructions per callback, 1 GiB of tensors.
 LevelLimits ResolveLimits(const LimitSettings& settings, bool from_path);
 
+// The wall-clock bound of a callback under an instruction limit: the
+// limit at 10 ns an instruction, and at least 1 s.
+double WatchdogSeconds(std::int64_t instruction_limit);
+
 class Sandbox {
  public:
   // A new VM with the libraries the limits allow. `directories` are where
@@ -141,8 +154,10 @@ class Sandbox {
   struct Watchdog {
     std::int64_t limit = 0;
     std::int64_t executed = 0;
+    std::int64_t deadline_ns = 0;  // steady clock; see WatchdogSeconds
     bool armed = false;
     bool tripped = false;
+    bool timed_out = false;  // tripped by the deadline, not the count
   };
 
  private:

@@ -257,6 +257,19 @@ void TensorMemoryCharge::Release() {
   bytes_ = 0;
 }
 
+absl::Status TensorMemoryCharge::Add(lua_State* L, std::size_t bytes) {
+  absl::StatusOr<TensorMemoryCharge> more = ChargeTensorMemory(L, bytes);
+  if (!more.ok()) return more.status();
+  if (budget_ == nullptr) {
+    *this = *std::move(more);
+  } else {
+    bytes_ += more->bytes_;
+    more->budget_ = nullptr;
+    more->bytes_ = 0;
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<TensorMemoryCharge> ChargeTensorMemory(lua_State* L, std::size_t bytes) {
   Budget* budget = Find(L);
   if (budget == nullptr) {

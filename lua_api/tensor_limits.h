@@ -73,6 +73,11 @@ class TensorMemoryCharge {
 
   std::size_t bytes() const { return bytes_; }
 
+  // [-0, +0, -] Counts `bytes` more against L's limit in this charge, as
+  // ChargeTensorMemory does (L must be the state of the charge, if it has
+  // one); on an error the charge is as it was.
+  absl::Status Add(lua_State* L, std::size_t bytes);
+
  private:
   friend absl::StatusOr<TensorMemoryCharge> ChargeTensorMemory(lua_State* L, std::size_t bytes);
   void Release();

@@ -1,9 +1,9 @@
 #include "engines/maze/game_entities_module.h"
 
-#include <algorithm>
 #include <string>
-#include <vector>
+#include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/module_support.h"
 #include "engines/maze/world.h"
@@ -24,7 +24,7 @@ constexpr char kModule[] = "game_entities";
 
 // The class names listed at stack `index` (a list of strings, read raw),
 // or the argument error.
-std::string ReadClassNames(lua_State* L, int index, std::vector<std::string>* names) {
+std::string ReadClassNames(lua_State* L, int index, absl::flat_hash_set<std::string>* names) {
   if (!lua_istable(L, index)) {
     return ArgumentError("entities", 1, lua_api::Expected(L, index, "list of class names"));
   }
@@ -35,14 +35,16 @@ std::string ReadClassNames(lua_State* L, int index, std::vector<std::string>* na
     std::string why = lua_api::ReadString(L, -1, &name);
     lua_pop(L, 1);
     if (!why.empty()) return ArgumentError("entities", 1, absl::StrCat("entry ", i, ": ", why));
-    names->push_back(std::move(name));
+    names->insert(std::move(name));
   }
   return {};
 }
 
 NResultsOr Entities(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "entities"); !e.empty()) return e;
-  std::vector<std::string> filter;
+  // A set: each pickup is one lookup, however many names (a list of 200k
+  // names was searched once per pickup).
+  absl::flat_hash_set<std::string> filter;
   if (!lua_isnoneornil(L, 2)) {
     if (std::string e = ReadClassNames(L, 2, &filter); !e.empty()) return e;
   }
@@ -50,11 +52,16 @@ NResultsOr Entities(lua_State* L) {
   if (world == nullptr) {
     return absl::StrCat("'", kModule, ":entities': no map is loaded yet (call it after start)");
   }
+  if (std::string e = CheckPickupTables(L, world->pickups().size(), kEntitiesTableBytes,
+                                        "game_entities:entities");
+      !e.empty()) {
+    return e;
+  }
   lua_newtable(L);
   int row = 0;
   for (const Pickup& pickup : world->pickups()) {
     const std::string& class_name = pickup.class_name;
-    if (!filter.empty() && std::find(filter.begin(), filter.end(), class_name) == filter.end()) {
+    if (!filter.empty() && !filter.contains(class_name)) {
       continue;
     }
     PushPickup(L, pickup);  // id, type, classname, quantity, position {x, y}

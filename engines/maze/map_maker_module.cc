@@ -1,5 +1,6 @@
 #include "engines/maze/map_maker_module.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -13,9 +14,12 @@
 #include "engines/maze/spawn_entities.h"
 #include "engines/maze/text_map.h"
 #include "lua_api/call.h"
+#include "lua_api/lua_memory.h"
 #include "lua_api/n_results_or.h"
 #include "lua_api/preload.h"
 #include "lua_api/read.h"
+#include "lua_api/tensor_limits.h"
+#include "tensor/work_meter.h"
 
 namespace maze {
 namespace {
@@ -111,6 +115,8 @@ NResultsOr MakeEntityIn(lua_State* L, const char* function, bool spawn_point) {
     return ArgumentError(function, 1, "classname: '\"' cannot be written into a map");
   }
   const std::string text = EntityText(entity);
+  // The text lands on the Lua heap, which refuses nothing inside C++.
+  if (std::string e = lua_api::CheckLuaMemory(L, text.size(), function); !e.empty()) return e;
   lua_pushlstring(L, text.data(), text.size());
   return 1;
 }
@@ -179,13 +185,55 @@ std::string PlaceEntity(SpawnEntity entity, std::vector<std::string>* rows,
   return {};
 }
 
+// What mapFromTextLevel's work costs, in Lua instructions' time (one is
+// about 1.4 ns here), measured: a byte of the entity layer about 6 ns; a
+// call of the level's callback about 50 ns besides the instructions it
+// runs; a byte of entity text it returns about 10.5 ns to copy and parse.
+constexpr std::int64_t kWorkPerLayerByte = 4;
+constexpr std::int64_t kWorkPerCallback = 36;
+constexpr std::int64_t kWorkPerEntityByte = 8;
+// Parsed, entity text takes at most this many bytes per byte of text
+// (a "k" "v" pair of 8 bytes becomes a vector slot of two strings).
+constexpr std::size_t kParsedBytesPerTextByte = 24;
+
+// The bytes an entity takes, as its map keeps it.
+std::size_t EntityBytes(const SpawnEntity& entity) {
+  std::size_t bytes = sizeof(SpawnEntity);
+  for (const auto& [key, value] : entity.vars) bytes += key.size() + value.size() + 64;
+  return bytes;
+}
+
+// "" if `units` of work are charged to the watchdog, else the error.
+std::string ChargeWork(std::int64_t units) {
+  absl::Status charged = tensor::ChargeWork(units);
+  return charged.ok() ? std::string() : std::string(charged.message());
+}
+
 // Places the entities of `text` (made by a maker, or written as DeepMind
 // Lab's custom_entities does) returned by the callback at `cell` into
-// `rows` (spawn points as 'P', doors as 'I' or 'H') or `entities`.
-std::string PlaceEntities(const std::string& text, GridCell cell, std::vector<std::string>* rows,
-                          std::vector<SpawnEntity>* entities) {
+// `rows` (spawn points as 'P', doors as 'I' or 'H') or `entities`, whose
+// memory `kept` is charged with, before it is made.
+std::string PlaceEntities(lua_State* L, absl::string_view text, GridCell cell,
+                          std::vector<std::string>* rows, std::vector<SpawnEntity>* entities,
+                          lua_api::TensorMemoryCharge* kept) {
+  if (std::string e = ChargeWork(kWorkPerEntityByte * static_cast<std::int64_t>(text.size()));
+      !e.empty()) {
+    return e;
+  }
+  absl::StatusOr<lua_api::TensorMemoryCharge> parsing =
+      lua_api::ChargeTensorMemory(L, text.size() * kParsedBytesPerTextByte);
+  if (!parsing.ok()) {
+    return absl::StrCat("the callback returned ", text.size(), " bytes of entities: ",
+                        parsing.status().message());
+  }
   absl::StatusOr<std::vector<SpawnEntity>> parsed = ParseEntitiesText(text);
   if (!parsed.ok()) return absl::StrCat("the callback returned ", parsed.status().message());
+  std::size_t bytes = 0;
+  for (const SpawnEntity& entity : *parsed) bytes += EntityBytes(entity) + 64;  // + an origin
+  *parsing = lua_api::TensorMemoryCharge();
+  if (absl::Status added = kept->Add(L, bytes); !added.ok()) {
+    return absl::StrCat("the map's entities: ", added.message());
+  }
   for (SpawnEntity& entity : *parsed) {
     // A brush entity (a trigger) has no origin: its brushes fill the cell.
     if (entity.Find("origin") == nullptr) {
@@ -200,7 +248,8 @@ std::string PlaceEntities(const std::string& text, GridCell cell, std::vector<st
 // placing what it returns into `rows`. Sets *handled unless it returned nil.
 std::string RunCallback(lua_State* L, int callback, int maker, int i, int j, char c,
                         std::vector<std::string>* rows, std::vector<SpawnEntity>* made,
-                        bool* handled) {
+                        lua_api::TensorMemoryCharge* kept, bool* handled) {
+  if (std::string e = ChargeWork(kWorkPerCallback); !e.empty()) return e;
   const int base = lua_gettop(L);
   lua_pushvalue(L, callback);
   lua_pushinteger(L, i);
@@ -210,36 +259,47 @@ std::string RunCallback(lua_State* L, int callback, int maker, int i, int j, cha
   NResultsOr called = lua_api::Call(L, 4, 1);
   if (!called.ok())
     return absl::StrCat("the callback failed at (", i, ", ", j, "): ", called.error());
-  std::vector<std::string> entities;
+  // Each string is placed where it lies, on the stack or in the list:
+  // the list may hold one large string many times, and a copy of each
+  // was uncharged memory.
+  const int result = lua_gettop(L);
   std::string error;
-  if (lua_isnil(L, -1)) {
+  const auto place = [&](int index) {
+    std::size_t length = 0;
+    const char* text = lua_tolstring(L, index, &length);
+    if (length == 0) return std::string();  // '' handles the cell with nothing
+    return PlaceEntities(L, absl::string_view(text, length), {i, j}, rows, made, kept);
+  };
+  if (lua_isnil(L, result)) {
     *handled = false;
-  } else if (lua_type(L, -1) == LUA_TSTRING) {
+  } else if (lua_type(L, result) == LUA_TSTRING) {
     *handled = true;
-    entities.emplace_back(lua_tostring(L, -1));
-  } else if (lua_istable(L, -1)) {
+    if (std::string e = place(result); !e.empty()) {
+      lua_settop(L, base);
+      return e;
+    }
+  } else if (lua_istable(L, result)) {
     *handled = true;
-    const int count = static_cast<int>(lua_objlen(L, -1));
+    const int count = static_cast<int>(lua_objlen(L, result));
     for (int k = 1; k <= count && error.empty(); ++k) {
-      lua_rawgeti(L, -1, k);
+      lua_rawgeti(L, result, k);
       if (lua_type(L, -1) == LUA_TSTRING) {
-        entities.emplace_back(lua_tostring(L, -1));
+        if (std::string e = place(lua_gettop(L)); !e.empty()) {
+          lua_settop(L, base);
+          return e;
+        }
       } else {
         error = absl::StrCat("entry ", k, " of its list is ", lua_api::TypeNameAt(L, -1));
       }
       lua_pop(L, 1);
     }
   } else {
-    error = absl::StrCat("it returned ", lua_api::TypeNameAt(L, -1));
+    error = absl::StrCat("it returned ", lua_api::TypeNameAt(L, result));
   }
   lua_settop(L, base);
   if (!error.empty()) {
     return absl::StrCat("the callback at (", i, ", ", j, "): ", error,
                         "; a string, a list of strings or nil expected");
-  }
-  for (const std::string& entity : entities) {
-    if (entity.empty()) continue;  // '' handles the cell with nothing
-    if (std::string e = PlaceEntities(entity, {i, j}, rows, made); !e.empty()) return e;
   }
   return {};
 }
@@ -268,6 +328,19 @@ NResultsOr MapFromTextLevel(lua_State* L) {
   if (!lua_isnil(L, 3) && !lua_isfunction(L, 3)) {
     return ArgumentError(kName, 1, absl::StrCat("callback: ", lua_api::Expected(L, 3, "function")));
   }
+  // The layer is split into rows, and copied once more for what is placed:
+  // charged before (12 MB of newlines took 822 MB of uncharged rows).
+  const std::size_t row_count = std::count(entity_layer.begin(), entity_layer.end(), '\n') + 1;
+  if (std::string e = ChargeWork(kWorkPerLayerByte * static_cast<std::int64_t>(entity_layer.size()));
+      !e.empty()) {
+    return absl::StrCat("'", kModule, ":", kName, "': ", e);
+  }
+  absl::StatusOr<lua_api::TensorMemoryCharge> splitting = lua_api::ChargeTensorMemory(
+      L, 2 * (row_count * sizeof(std::string) + entity_layer.size()));
+  if (!splitting.ok()) {
+    return absl::StrCat("'", kModule, ":", kName, "': map '", map_name, "': its ", row_count,
+                        " rows: ", splitting.status().message());
+  }
   std::vector<std::string> rows = absl::StrSplit(entity_layer, '\n');
   while (!rows.empty() && rows.back().empty()) rows.pop_back();
   // The maker handed to the callback: 4.
@@ -287,6 +360,7 @@ NResultsOr MapFromTextLevel(lua_State* L) {
   // the characters later callbacks see.
   std::vector<std::string> placed = rows;
   std::vector<SpawnEntity> made;
+  lua_api::TensorMemoryCharge kept;  // the entities made, then the map
   for (auto& row : placed) {
     for (char& c : row) c = c == '*' ? '*' : ' ';
   }
@@ -296,7 +370,8 @@ NResultsOr MapFromTextLevel(lua_State* L) {
       if (c == '*') continue;
       bool handled = false;
       if (!lua_isnil(L, 3)) {
-        if (std::string e = RunCallback(L, 3, 4, i, j, c, &placed, &made, &handled); !e.empty()) {
+        if (std::string e = RunCallback(L, 3, 4, i, j, c, &placed, &made, &kept, &handled);
+            !e.empty()) {
           return absl::StrCat("'", kModule, ":", kName, "': ", e);
         }
       }
@@ -306,25 +381,23 @@ NResultsOr MapFromTextLevel(lua_State* L) {
   }
   MadeMap map;
   map.entity_layer = absl::StrJoin(placed, "\n") + "\n";
+  // The rows go, and their charge with them.
+  std::vector<std::string>().swap(rows);
+  std::vector<std::string>().swap(placed);
+  *splitting = lua_api::TensorMemoryCharge();
   map.entities = std::move(made);
-  std::size_t entity_bytes = 0;
-  for (const SpawnEntity& entity : map.entities) {
-    entity_bytes += sizeof(SpawnEntity);
-    for (const auto& [key, value] : entity.vars) entity_bytes += key.size() + value.size() + 64;
-  }
   map.variations_layer = std::move(variations_layer);
   if (absl::StatusOr<TextMap> parsed = TextMap::Parse(map.entity_layer, map.variations_layer);
       !parsed.ok()) {
     return absl::StrCat("'", kModule, ":", kName, "': map '", map_name,
                         "': ", parsed.status().message());
   }
-  absl::StatusOr<lua_api::TensorMemoryCharge> charge = lua_api::ChargeTensorMemory(
-      L, map.entity_layer.size() + map.variations_layer.size() + entity_bytes);
-  if (!charge.ok()) {
-    return absl::StrCat("'", kModule, ":", kName, "': map '", map_name,
-                        "': ", charge.status().message());
+  if (absl::Status charged =
+          kept.Add(L, map.entity_layer.size() + map.variations_layer.size());
+      !charged.ok()) {
+    return absl::StrCat("'", kModule, ":", kName, "': map '", map_name, "': ", charged.message());
   }
-  map.charge = *std::move(charge);
+  map.charge = std::move(kept);
   HostOf<MadeMaps>(L)->Set(map_name, std::move(map));
   lua_pushlstring(L, map_name.data(), map_name.size());
   return 1;

@@ -262,7 +262,8 @@ absl::Status MazeHost::LoadMap(Level& level) {
   std::vector<SpawnEntity> entities = EntitiesOfMap(*map);
   entities.insert(entities.end(), text.entities.begin(), text.entities.end());
   loaded_ = std::move(text);
-  if (absl::Status s = UpdateSpawnVars(level, &entities); !s.ok()) {
+  spawn_vars_charge_ = {};  // the last map's
+  if (absl::Status s = UpdateSpawnVars(level, &entities, &spawn_vars_charge_); !s.ok()) {
     return Annotate(s, "the level's map, in updateSpawnVars");
   }
   absl::StatusOr<PlacedEntities> placed = PlaceEntities(level, entities, &*map);

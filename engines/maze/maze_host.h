@@ -41,6 +41,7 @@
 #include "engines/maze/spawn_entities.h"
 #include "engines/maze/texture_hooks.h"
 #include "engines/maze/world.h"
+#include "lua_api/tensor_limits.h"
 
 namespace maze {
 
@@ -108,6 +109,8 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
   std::optional<World> world_;
   MadeMaps made_maps_;        // by dmlab.system.map_maker, for nextMap to name
   MapText loaded_;            // the map last loaded, for nextMap's '' (the same again)
+  // The spawn variables updateSpawnVars returned for the map loaded last.
+  lua_api::TensorMemoryCharge spawn_vars_charge_;
   SurfaceTextures textures_;  // the current map's, from the texture callbacks
   struct ArmedTrigger {
     DoorTrigger trigger;

@@ -30,6 +30,9 @@ struct PickupClass {
 
 // Longer is not a model name (Quake's own limit is 64).
 constexpr std::size_t kMaxModelLength = 256;
+// A spawn variable's cost beside its key's and value's bytes: the pair of
+// strings in the entity's vector.
+constexpr std::size_t kBytesPerSpawnVar = 64;
 
 std::string Describe(const SpawnEntity& entity) {
   const std::string* origin = entity.Find("origin");
@@ -53,7 +56,8 @@ void PushSpawnVars(lua_State* L, const SpawnEntity& entity) {
 
 // The table at `index` as spawn variables: string keys, string or number
 // values, with a string classname.
-absl::Status ReadSpawnVars(lua_State* L, int index, SpawnEntity* entity) {
+absl::Status ReadSpawnVars(lua_State* L, int index, SpawnEntity* entity,
+                           lua_api::TensorMemoryCharge* charge) {
   std::vector<std::pair<std::string, std::string>> vars;
   std::optional<std::string> class_name;
   lua_pushnil(L);
@@ -75,6 +79,13 @@ absl::Status ReadSpawnVars(lua_State* L, int index, SpawnEntity* entity) {
     lua_pushvalue(L, -1);
     std::size_t length = 0;
     const char* text = lua_tolstring(L, -1, &length);
+    // Charged before the copy: one Lua string shared by a thousand
+    // entities is a thousand copies (1 MiB each took 1005 MB).
+    if (absl::Status charged = charge->Add(L, key.size() + length + kBytesPerSpawnVar);
+        !charged.ok()) {
+      lua_pop(L, 3);
+      return charged;
+    }
     std::string value(text, length);
     lua_pop(L, 2);
     if (key == "classname") {
@@ -301,7 +312,8 @@ std::vector<SpawnEntity> EntitiesOfMap(const TextMap& map) {
   return entities;
 }
 
-absl::Status UpdateSpawnVars(Level& level, std::vector<SpawnEntity>* entities) {
+absl::Status UpdateSpawnVars(Level& level, std::vector<SpawnEntity>* entities,
+                             lua_api::TensorMemoryCharge* charge) {
   std::vector<SpawnEntity> kept;
   for (SpawnEntity& entity : *entities) {
     bool keep = true;
@@ -321,7 +333,7 @@ absl::Status UpdateSpawnVars(Level& level, std::vector<SpawnEntity>* entities) {
                 absl::StrCat("must return the spawn variables (a table) or nil, not ",
                              lua_api::TypeNameAt(L, first)));
           }
-          absl::Status read = ReadSpawnVars(L, first, &entity);
+          absl::Status read = ReadSpawnVars(L, first, &entity, charge);
           if (!read.ok()) return EntityError(entity, read.message());
           return absl::OkStatus();
         });

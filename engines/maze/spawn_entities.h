@@ -42,6 +42,7 @@
 #include "engine_plugin/host.h"
 #include "engines/maze/text_map.h"
 #include "engines/maze/world.h"
+#include "lua_api/tensor_limits.h"
 
 namespace maze {
 
@@ -67,8 +68,11 @@ std::string CellOrigin(GridCell cell, int rows);
 // each in reading order.
 std::vector<SpawnEntity> EntitiesOfMap(const TextMap& map);
 
-// Step 1: the level's updateSpawnVars over `entities`, in order.
-absl::Status UpdateSpawnVars(engine_plugin::Level& level, std::vector<SpawnEntity>* entities);
+// Step 1: the level's updateSpawnVars over `entities`, in order. The
+// spawn variables it returns are charged to the level's tensor memory in
+// `charge` before they are copied (keep it while the entities live).
+absl::Status UpdateSpawnVars(engine_plugin::Level& level, std::vector<SpawnEntity>* entities,
+                             lua_api::TensorMemoryCharge* charge);
 
 // A trigger_multiple of a shut door: the door opens when the player
 // reaches it and the level lets the trigger fire (canTrigger, trigger).
