@@ -20,6 +20,10 @@ Each suite registers cases and ends with testing.run():
 
 API:
   testing.case(name, fn)        registers a case; names must be unique.
+  testing.skip(name, why)       registers a case that is not run, reported as
+                                skipped with `why` (a non-empty string): in
+                                the output, the XML and ./lab test's count,
+                                never as a pass.
   testing.assertEqual(actual, expected[, message])
                                 tables are compared deeply (keys and values,
                                 raw, cycles allowed); anything else with ==,
@@ -34,9 +38,9 @@ API:
                                 pattern; nil accepts any error). Returns the
                                 error value.
   testing.run([suiteName])      runs every case in order, each in xpcall with
-                                a traceback; prints "PASS name" or
-                                "FAIL name: message" per case, then
-                                "N passed, M failed". Writes JUnit XML to
+                                a traceback; prints "PASS name",
+                                "FAIL name: message" or "SKIP name: why" per
+                                case, then "N passed, M failed[, K skipped]". Writes JUnit XML to
                                 $XML_OUTPUT_FILE when set (Bazel sets it, and
                                 ./lab test counts the <testcase>s), and calls
                                 os.exit(1) if any case failed. suiteName
@@ -63,6 +67,14 @@ function testing.case(name, fn)
   end
   caseNames[name] = true
   cases[#cases + 1] = {name = name, fn = fn}
+end
+
+function testing.skip(name, why)
+  if type(why) ~= 'string' or why == '' then
+    error('testing.skip(' .. tostring(name) .. '): say why, as a non-empty string', 2)
+  end
+  testing.case(name, function() end)
+  cases[#cases].skip = why
 end
 
 -- ---- Describing values in failure messages. ----
@@ -263,19 +275,24 @@ local function xmlAttribute(s)
   return (xmlSafe(s):gsub('[&<>"\'\n\r\t]', xmlEntities))
 end
 
-local function junitXml(suite, results, failed, totalTime)
+local function junitXml(suite, results, failed, skipped, totalTime)
   local lines = {
     '<?xml version="1.0" encoding="UTF-8"?>',
     string.format('<testsuites name="%s" tests="%d" failures="%d" errors="0" time="%.3f">',
                   xmlAttribute(suite), #results, failed, totalTime),
-    string.format('  <testsuite name="%s" tests="%d" failures="%d" errors="0" skipped="0" ' ..
-                  'time="%.3f">', xmlAttribute(suite), #results, failed, totalTime),
+    string.format('  <testsuite name="%s" tests="%d" failures="%d" errors="0" skipped="%d" ' ..
+                  'time="%.3f">', xmlAttribute(suite), #results, failed, skipped, totalTime),
   }
   for _, r in ipairs(results) do
     local open = string.format(
-        '    <testcase name="%s" classname="%s" status="run" result="completed" time="%.3f"',
-        xmlAttribute(r.name), xmlAttribute(suite), r.time)
-    if r.error then
+        '    <testcase name="%s" classname="%s" status="%s" result="%s" time="%.3f"',
+        xmlAttribute(r.name), xmlAttribute(suite), r.skip and 'notrun' or 'run',
+        r.skip and 'skipped' or 'completed', r.time)
+    if r.skip then
+      lines[#lines + 1] = open .. '>'
+      lines[#lines + 1] = string.format('      <skipped message="%s"/>', xmlAttribute(r.skip))
+      lines[#lines + 1] = '    </testcase>'
+    elseif r.error then
       lines[#lines + 1] = open .. '>'
       lines[#lines + 1] = string.format('      <failure message="%s" type="">%s</failure>',
                                         xmlAttribute(r.error:match('^[^\n]*')),
@@ -312,13 +329,16 @@ function testing.run(suiteName)
     io.stdout:flush()
     os.exit(1)
   end
-  local results, failed = {}, 0
+  local results, failed, skipped = {}, 0, 0
   local suiteStart = os.clock()
   for _, case in ipairs(cases) do
     local start = os.clock()
     local ok, err = xpcall(case.fn, traceback)
-    local result = {name = case.name, time = os.clock() - start}
-    if ok then
+    local result = {name = case.name, time = os.clock() - start, skip = case.skip}
+    if case.skip then
+      skipped = skipped + 1
+      print('SKIP ' .. case.name .. ': ' .. case.skip)
+    elseif ok then
       print('PASS ' .. case.name)
     else
       failed = failed + 1
@@ -328,12 +348,13 @@ function testing.run(suiteName)
     end
     results[#results + 1] = result
   end
-  print(string.format('%d passed, %d failed', #results - failed, failed))
+  print(string.format('%d passed, %d failed', #results - failed - skipped, failed) ..
+        (skipped > 0 and string.format(', %d skipped', skipped) or ''))
 
   local xmlPath = os.getenv('XML_OUTPUT_FILE')
   if xmlPath and xmlPath ~= '' then
     local file, why = io.open(xmlPath, 'w')
-    local written = file and file:write(junitXml(suite, results, failed, os.clock() - suiteStart))
+    local written = file and file:write(junitXml(suite, results, failed, skipped, os.clock() - suiteStart))
     if file then file:close() end
     if not written then
       io.stderr:write('testing: cannot write ' .. xmlPath .. ': ' .. tostring(why) .. '\n')

@@ -5,6 +5,8 @@ local testing = require 'testing'
 
 testing.case('passes', function() end)
 
+testing.skip('is skipped', 'not run <here> & why')
+
 testing.case('fails <&> "quoted"', function()
   testing.assertEqual({1, {2, 3}}, {1, {2, 4}}, 'nested <table> & "stuff"')
 end)

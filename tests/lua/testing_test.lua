@@ -102,24 +102,32 @@ local function runFixture()
   return tonumber(output:match('exit=(%d+)')), output, text
 end
 
+testing.case('skip needs a reason', function()
+  testing.assertError(function() testing.skip('no reason', '') end, 'say why')
+end)
+
 testing.case('run reports failures, exits 1 and writes escaped JUnit XML', function()
   local status, output, xml = runFixture()
   testing.assertEqual(status, 1, 'exit status; output:\n' .. output)
   testing.assertTrue(output:find('PASS passes\n', 1, true), output)
   testing.assertTrue(output:find('FAIL fails <&> "quoted": ', 1, true), output)
   testing.assertTrue(output:find('error object is a table value', 1, true), output)
-  testing.assertTrue(output:find('1 passed, 3 failed', 1, true), output)
+  testing.assertTrue(output:find('SKIP is skipped: not run <here> & why\n', 1, true), output)
+  testing.assertTrue(output:find('1 passed, 3 failed, 1 skipped', 1, true), output)
 
   local function has(s) testing.assertTrue(xml:find(s, 1, true), 'missing ' .. s .. ' in\n' .. xml) end
   has('<?xml version="1.0" encoding="UTF-8"?>')
-  has('tests="4" failures="3"')
+  has('tests="5" failures="3" errors="0" skipped="1"')
+  has('<testcase name="is skipped" classname="testing_fixture_failing" status="notrun" ' ..
+      'result="skipped"')
+  has('<skipped message="not run &lt;here&gt; &amp; why"/>')
   has('<testcase name="passes" classname="testing_fixture_failing"')
   has('<testcase name="fails &lt;&amp;&gt; &quot;quoted&quot;"')
   has('<failure message="')
   has('nested &lt;table&gt; &amp; &quot;stuff&quot;: at [2][2]')
   has('name="control ? chars and bad ? UTF-8"')
   has('bell ? and ? end')
-  testing.assertEqual(select(2, xml:gsub('<testcase ', '')), 4, 'one <testcase> per case')
+  testing.assertEqual(select(2, xml:gsub('<testcase ', '')), 5, 'one <testcase> per case')
   testing.assertEqual(select(2, xml:gsub('<failure ', '')), 3, 'one <failure> per failing case')
   testing.assertTrue(not xml:find('[%z\1-\8\11\12\14-\31\128-\255]'), 'no raw control bytes')
 end)
