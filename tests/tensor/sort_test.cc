@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -171,6 +173,68 @@ TEST(SortTest, LargeRandomSortAgreesWithStdSortAndPositionsPointBack) {
     ASSERT_EQ(values[at[i]], got[i]);
     if (i > 0 && got[i] == got[i - 1]) {
       ASSERT_LT(at[i - 1], at[i]) << "not stable at " << i;
+    }
+  }
+}
+
+// Lines of 512 or more are radix sorted, on keys that flip signs and
+// reverse negative floats: every radix-sorted type, negatives and the
+// extremes, both zeros, infinities, NaNs and subnormals, in both orders,
+// against a stable sort of the same values.
+template <typename T>
+class RadixSortTypedTest : public ::testing::Test {};
+
+using RadixTypes = ::testing::Types<std::uint8_t, std::int8_t, std::int16_t, std::int32_t,
+                                    std::int64_t, float, double>;
+TYPED_TEST_SUITE(RadixSortTypedTest, RadixTypes, ::tensor::testing::DTypeNames);
+
+TYPED_TEST(RadixSortTypedTest, LongLinesOfAnyValuesSortStably) {
+  using T = TypeParam;
+  std::mt19937 random(5);
+  std::vector<double> special;
+  if constexpr (std::is_floating_point_v<T>) {
+    const double nan = std::nan("");
+    special = {nan, -0.0, 0.0, -std::numeric_limits<double>::infinity(),
+               std::numeric_limits<double>::infinity(), std::numeric_limits<T>::denorm_min(),
+               -std::numeric_limits<T>::denorm_min(), std::numeric_limits<T>::lowest(),
+               std::numeric_limits<T>::max(), -1.5, 1.5, nan};
+  } else {
+    // Extremes that a double holds exactly.
+    const double low = std::max<double>(static_cast<double>(std::numeric_limits<T>::lowest()),
+                                        -std::ldexp(1.0, 62));
+    const double high = std::min<double>(static_cast<double>(std::numeric_limits<T>::max()),
+                                         std::ldexp(1.0, 62));
+    special = {low, high, 0, 1, std::is_signed_v<T> ? -1.0 : 2.0, low, high};
+  }
+  for (const int length : {512, 513, 2000}) {
+    std::vector<double> line(length);
+    std::uniform_int_distribution<int> pick(0, static_cast<int>(special.size()) + 40);
+    for (double& v : line) {
+      const int k = pick(random);
+      // Mostly small values with many ties, negative ones where T has them.
+      v = k < static_cast<int>(special.size())
+              ? special[k]
+              : static_cast<double>(std::is_signed_v<T> ? k % 41 - 20 : k % 41);
+    }
+    const Tensor t = Must(TensorOf(DTypeOf<T>(), {length}, line));
+    const std::vector<double> stored = Doubles(t);  // as T holds them (float rounds)
+    for (const SortOrder order : {SortOrder::kAscending, SortOrder::kDescending}) {
+      SCOPED_TRACE(::testing::Message() << length << (order == SortOrder::kAscending ? " up" : " down"));
+      const ValuesAndIndices sorted = Must(SortAlong(t, 0, order, 0));
+      const std::vector<size_t> positions = StableOrder(stored, order);
+      const std::vector<std::int64_t> at = testing::ValuesOf<std::int64_t>(sorted.indices);
+      const std::vector<double> values = Doubles(sorted.values);
+      ASSERT_EQ(at.size(), positions.size());
+      for (size_t i = 0; i < positions.size(); ++i) {
+        ASSERT_EQ(at[i], static_cast<std::int64_t>(positions[i])) << "at " << i;
+        const double want = stored[positions[i]];
+        if (std::isnan(want)) {
+          ASSERT_TRUE(std::isnan(values[i])) << "at " << i;
+        } else {
+          ASSERT_EQ(values[i], want) << "at " << i;
+          ASSERT_EQ(std::signbit(values[i]), std::signbit(want)) << "at " << i;
+        }
+      }
     }
   }
 }

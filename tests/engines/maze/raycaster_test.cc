@@ -1,5 +1,6 @@
 #include "engines/maze/raycaster.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -240,19 +241,38 @@ TEST(RaycasterTest, AnySizeRendersEveryPixel) {
   }
 }
 
+// A frame without pixels is left alone (a null one is not touched), and a
+// camera anywhere, facing anywhere, still writes every pixel of a frame
+// and a depth that is a number (what ASan and UBSan also check here: no
+// read or write outside the map or the frame).
 TEST(RaycasterTest, EmptyFramesAndWildCamerasAreHarmless) {
   World world(MapOf(kRoom), 0);
   RenderFirstPerson(world.map(), world.pickups(), CameraAt(4.5, 1.5, 0), {nullptr, nullptr, 84, 84});
   Image image(16, 16);
+  std::fill(image.rgb.begin(), image.rgb.end(), 0xAB);
   RenderFirstPerson(world.map(), world.pickups(), CameraAt(4.5, 1.5, 0), {image.rgb.data(), nullptr, 0, 16});
+  EXPECT_TRUE(std::all_of(image.rgb.begin(), image.rgb.end(), [](auto b) { return b == 0xAB; }));
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
   for (const Camera& camera : {CameraAt(nan, nan, nan, nan), CameraAt(inf, -inf, inf, -inf),
                                CameraAt(-1e300, 1e300, 1e300, 1e300),
                                Camera{{4.5, 1.5}, 0, 0, nan}, Camera{{4.5, 1.5}, 0, 0, 0}}) {
-    RenderFirstPerson(world.map(), world.pickups(), camera, image.frame());
-    RenderTopDown(world.map(), world.pickups(), {camera.position, camera.yaw, camera.pitch},
-                  image.frame());
+    SCOPED_TRACE(::testing::Message() << camera.position.x << ", " << camera.position.y);
+    Image drawn(16, 16);
+    RenderFirstPerson(world.map(), world.pickups(), camera, drawn.frame());
+    for (float d : drawn.depth) ASSERT_FALSE(std::isnan(d));
+    // Every pixel written: the same frame from a background of 0xAB and of
+    // 0x00 comes out the same.
+    Image over(16, 16);
+    std::fill(over.rgb.begin(), over.rgb.end(), 0xAB);
+    RenderFirstPerson(world.map(), world.pickups(), camera, over.frame());
+    EXPECT_EQ(over.rgb, drawn.rgb);
+    std::fill(over.rgb.begin(), over.rgb.end(), 0xAB);
+    std::fill(drawn.rgb.begin(), drawn.rgb.end(), 0x00);
+    const Pose pose{camera.position, camera.yaw, camera.pitch};
+    RenderTopDown(world.map(), world.pickups(), pose, over.rgb_only());
+    RenderTopDown(world.map(), world.pickups(), pose, drawn.rgb_only());
+    EXPECT_EQ(over.rgb, drawn.rgb);
   }
 }
 
