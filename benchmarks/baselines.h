@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <vector>
 
 #include "tensor/allocator.h"
 
@@ -54,6 +55,22 @@ void FillPattern(float* a, Index n, int modulus);
 // however often it is applied, yet is not a no-op.
 void FillSigns(double* a, Index n);
 
+// The vector widths a contiguous raw loop can be compiled for, chosen by
+// the benchmark, never by the core: a baseline that ran at the core's own
+// choice of width could never show that choice to be wrong. kAvx512On256
+// is AVX-512's instructions on 256-bit vectors.
+enum class RawWidth { kSse2, kAvx2, kAvx512, kAvx512On256 };
+
+// Those this processor runs, narrowest first; "sse2", "avx2", "avx512",
+// "avx512/256".
+std::vector<RawWidth> RawWidths();
+const char* RawWidthName(RawWidth width);
+
+// The width the contiguous raw loops below (and STREAM's) run at from now
+// on; at first the widest of RawWidths() on 512-bit vectors.
+void SetRawWidth(RawWidth width);
+RawWidth CurrentRawWidth();
+
 // Contiguous loops over n elements.
 void RawFill(double* a, Index n, double value);                // a[i] = value
 void RawAddScalar(double* a, Index n, double value);           // a[i] += value
@@ -63,7 +80,9 @@ void RawCopy(double* dst, const double* src, Index n);         // memcpy
 double RawNaiveSum(const double* a, Index n);                  // s += a[i], in order
 
 // McCalpin's STREAM loops, for the memory bandwidth the machine gives a
-// plain loop (at the widest vector width, as the raw loops above).
+// plain loop (at the current raw width, as the raw loops above). They stay
+// loops: the library is built with -fno-tree-loop-distribute-patterns, so
+// gcc does not turn c = a into a call of memcpy.
 void StreamCopy(double* c, const double* a, Index n);                      // c = a
 void StreamScale(double* b, const double* c, double q, Index n);           // b = q c
 void StreamAdd(double* c, const double* a, const double* b, Index n);      // c = a + b
