@@ -301,8 +301,24 @@ absl::StatusOr<ModelPtr> Compile(const ModelReader& reader, const std::string& m
   mj_defaultVFS(vfs.get());
   for (const auto& [name, file] : reader.files()) {
     const std::string& bytes = file.second;
-    if (bytes.size() > static_cast<std::size_t>(INT_MAX) ||
-        mj_makeEmptyFileVFS(vfs.get(), name.c_str(), static_cast<int>(bytes.size())) != 0) {
+    // MuJoCo's VFS takes no empty file, nor a name of mjMAXVFSNAME bytes:
+    // a fatal error that ended the process (a fuzz finding: {xml = ''}).
+    if (bytes.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("model file '", name, "' is empty"));
+    }
+    if (name.size() >= mjMAXVFSNAME) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("model file '", name.substr(0, 64), "...': its name is longer than ",
+                       mjMAXVFSNAME - 1, " bytes"));
+    }
+    int made = -1;
+    absl::Status guarded = Guarded("adding a model file", [&] {
+      if (bytes.size() <= static_cast<std::size_t>(INT_MAX)) {
+        made = mj_makeEmptyFileVFS(vfs.get(), name.c_str(), static_cast<int>(bytes.size()));
+      }
+    });
+    if (!guarded.ok()) return guarded;
+    if (made != 0) {
       return absl::ResourceExhaustedError(absl::StrCat("model file '", name, "' does not fit"));
     }
     std::memcpy(vfs->filedata[mj_findFileVFS(vfs.get(), name.c_str())], bytes.data(),

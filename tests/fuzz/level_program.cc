@@ -159,6 +159,24 @@ constexpr const char* kStatements[] = {
     "for i = 1, 1e9 do GAME:console('dm_pickup ' .. i) end",
     "V = maze_generation.randomMazeGeneration{seed = 5, height = 63, width = 63, simplify = true, "
     "maxRooms = 0, extraConnectionProbability = 1}",
+    // Issue 53's limits: output through print, module work in loops, what
+    // modules return onto the heap, colliding strings, long wall strings.
+    "for i = 1, 1e9 do print(BIG(12)) end",
+    "for i = 1, 1e9 do V = GAME:pickups() end",
+    "for i = 1, 1e9 do V = ENTITIES:entities() end",
+    "for i = 1, 1e9 do V = maze_generation.randomMazeGeneration{seed = i, height = 21, "
+    "width = 21, roomMaxAttempts = 1000000} end",
+    "V = MAKER:mapFromTextLevel{entityLayer = 'P' .. string.rep('\\n', 2 ^ 20)}",
+    "V = MAKER:mapFromTextLevel{entityLayer = 'P  ', callback = function(i, j, c) "
+    "if c ~= 'P' then return string.rep('{\\n\"classname\" \"apple_reward\"\\n}\\n', 2 ^ 14) end end}",
+    "V = MAKER:mapFromTextLevel{entityLayer = 'P ', callback = function(i, j, c, m) "
+    "if c == ' ' then return m:makeEntity{i = i, j = j, classname = 'x', attributes = "
+    "{a = BIG(20), b = BIG(20), c = BIG(20)}} end end}",
+    "SPAWN_BIG = BIG(20)",
+    "local head = BIG(10) for i = 1, 1e9 do KEEP[i] = head .. string.char(i % 256, "
+    "math.floor(i / 256) % 256) .. 'tail' end",
+    "V = maze_generation.mazeGeneration{height = 63, width = 63} V:visitFill{cell = {2, 2}, "
+    "wall = BIG(20), func = function() end}",
 };
 
 constexpr const char* kCallbacks[] = {"init",
@@ -189,6 +207,7 @@ constexpr const char* kSpawnVarResults[] = {"a",
                                             "a.spawnflags = '1' return a",
                                             "a.origin = '1e300 0 0' return a",
                                             "a.count = '-1e308' return a",
+                                            "a.big = SPAWN_BIG or BIG(16) return a",
                                             "{}"};
 
 // What the pickup and trigger callbacks return.

@@ -137,11 +137,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::WritePart(folder, k, parts[k]);
   }
   mujoco_host::ModelRequest request;
+  // An empty input splits into no parts at all.
+  const absl::string_view main = parts.empty() ? absl::string_view() : parts[0];
   // A main part starting with '@' names a file of the folder instead.
-  if (!parts[0].empty() && parts[0].front() == '@') {
-    request.file = std::string(parts[0].substr(1));
+  if (!main.empty() && main.front() == '@') {
+    request.file = std::string(main.substr(1));
   } else {
-    request.xml = std::string(parts[0]);
+    request.xml = std::string(main);
   }
   absl::StatusOr<mujoco_host::LoadedModel> loaded =
       mujoco_host::LoadModel(request, folder, fuzz::kBudget);

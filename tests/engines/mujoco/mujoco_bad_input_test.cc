@@ -137,6 +137,16 @@ TEST(MujocoBadInputTest, AFileIsIncludedOnce) {
   EXPECT_THAT(InitError(folder, "{file = 'chain0.xml'}"), HasSubstr("included more than once"));
 }
 
+// MuJoCo's file system takes no empty file: a fatal error that ended the
+// process (a fuzz finding, mujoco_model: the loader given empty text).
+TEST(MujocoBadInputTest, AnEmptyModelFileIsAnError) {
+  const std::string folder = TestFolder("empty");
+  WriteFile(folder + "/empty.xml", "");
+  EXPECT_THAT(InitError(folder, "{xml = '<mujoco><include file=\"empty.xml\"/></mujoco>'}"),
+              HasSubstr("model file 'empty.xml' is empty"));
+  EXPECT_THAT(InitError(folder, "{file = 'empty.xml'}"), HasSubstr("is empty"));
+}
+
 // A <composite> is counted as the bodies, joints and geoms it becomes,
 // before MuJoCo compiles it (25^3 points took 19.6 s and 701 MB under a
 // 16 MiB budget).
