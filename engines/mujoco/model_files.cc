@@ -299,8 +299,10 @@ absl::StatusOr<ModelPtr> Compile(const ModelReader& reader, const std::string& m
   // About 2 MB of names: on the heap.
   std::unique_ptr<mjVFS, VfsDeleter> vfs(new mjVFS);
   mj_defaultVFS(vfs.get());
-  for (const auto& [name, file] : reader.files()) {
-    const std::string& bytes = file.second;
+  for (const auto& entry : reader.files()) {
+    // Named, not bound: clang 14's lambdas cannot capture a binding.
+    const std::string& name = entry.first;
+    const std::string& bytes = entry.second.second;
     // MuJoCo's VFS takes no empty file, nor a name of mjMAXVFSNAME bytes:
     // a fatal error that ended the process (a fuzz finding: {xml = ''}).
     if (bytes.empty()) {
