@@ -16,6 +16,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "engine_plugin/level_files.h"
 #include "engines/mujoco/mjcf_scan.h"
@@ -153,7 +154,9 @@ class ModelReader {
 
   absl::Status TooLarge(absl::string_view what, double bytes) const {
     return absl::ResourceExhaustedError(absl::StrCat(
-        "the model's ", what, " would take ", static_cast<long long>(bytes / 1e6),
+        // Printed as a double: a count of 10^70 is no long long (a fuzz
+        // finding, mujoco_model).
+        "the model's ", what, " would take ", absl::StrFormat("%.0f", bytes / 1e6),
         " MB, more than the ", memory_bytes_ >> 20, " MiB the level may use "
         "(tensorMemoryLimitMegabytes)"));
   }
