@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -14,7 +15,6 @@
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
@@ -69,6 +69,16 @@ bool Inside(const std::string& root, const std::string& path) {
   const std::string real(resolved);
   std::free(resolved);
   return real == root || absl::StartsWith(real, root + "/");
+}
+
+// The number `text` starts with, as MuJoCo's parser reads an attribute:
+// it takes "20000000>00" as 20000000 (a strict parse skipped that count,
+// and MuJoCo made a 160 MB mjData under a 16 MiB budget: a fuzz finding).
+bool LeadingNumber(absl::string_view text, double* number) {
+  const std::string copy(text);
+  char* end = nullptr;
+  *number = std::strtod(copy.c_str(), &end);
+  return end != copy.c_str() && !std::isnan(*number);
 }
 
 // Which compiler directory an element's files are under.
@@ -237,7 +247,7 @@ class ModelReader {
       double points = 1;
       for (absl::string_view part : absl::StrSplit(value, ' ', absl::SkipWhitespace())) {
         double count = 0;
-        if (absl::SimpleAtod(part, &count) && count > 1) points *= count;
+        if (LeadingNumber(part, &count) && count > 1) points *= count;
       }
       elements_ += static_cast<std::int64_t>(std::min(points, 1e15)) * kElementsPerCompositePoint;
       joints_ += static_cast<std::int64_t>(std::min(points, 1e15)) * 3;
@@ -254,7 +264,7 @@ class ModelReader {
                            ((element.name == "texture") && (name == "width" || name == "height"));
       if (!counted) continue;
       double count = 0;
-      if (!absl::SimpleAtod(value, &count)) continue;  // MuJoCo's error
+      if (!LeadingNumber(value, &count)) continue;  // MuJoCo's error
       if (element.name == "size" && name == "njmax") njmax_ = count;
       if (element.name == "size" && name == "nstack") nstack_ = count;
       if (element.name == "size") {

@@ -175,6 +175,11 @@ TEST(MujocoBadInputTest, AnOversizedModelIsRefusedBeforeMujocoAllocatesIt) {
   EXPECT_THAT(InitError(folder, "{xml = '<mujoco><size nstack=\"1000000000\"/></mujoco>'}",
                         sandbox),
               HasSubstr("more than the 64 MiB the level may use"));
+  // A count with text after it, which MuJoCo reads as the number it
+  // starts with (a fuzz finding: 160 MB of stack under a 16 MiB budget).
+  EXPECT_THAT(InitError(folder, "{xml = '<mujoco><size nstack=\"20000000>00\"/></mujoco>'}",
+                        sandbox),
+              HasSubstr("more than the 64 MiB the level may use"));
   EXPECT_THAT(InitError(folder,
                         "{xml = '<mujoco><asset><hfield name=\"h\" nrow=\"100000\" "
                         "ncol=\"100000\" size=\"1 1 1 1\"/></asset></mujoco>'}",
