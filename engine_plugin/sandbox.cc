@@ -331,7 +331,7 @@ constexpr std::int64_t kSandboxTensorMemoryMegabytes = 1024;
 }  // namespace
 
 double WatchdogSeconds(std::int64_t instruction_limit) {
-  return std::max(1.0, static_cast<double>(instruction_limit) * 10e-9);
+  return std::max(5.0, static_cast<double>(instruction_limit) * 10e-9);
 }
 
 LevelLimits ResolveLimits(const LimitSettings& settings, bool from_path) {

@@ -57,7 +57,8 @@
 //    before it (60,000 such strings ran 51 s). So the hook also checks
 //    the clock: a callback that runs longer than WatchdogSeconds(limit)
 //    (the limit at 10 ns an instruction, seven times what one takes here,
-//    and at least 1 s) is stopped as the count stops it, with an error
+//    and at least 5 s, room for a slow or loaded machine and sanitizer
+//    builds) is stopped as the count stops it, with an error
 //    that says so. The count is what bounds a level; the clock is a
 //    backstop, which a level within its count never reaches.
 //  - Tensor limits (`tensors`, see lua_api/tensor_limits.h): the bytes of
@@ -118,7 +119,7 @@ inline constexpr std::int64_t kMaxLimitMegabytes = std::int64_t{1} << 20;
 LevelLimits ResolveLimits(const LimitSettings& settings, bool from_path);
 
 // The wall-clock bound of a callback under an instruction limit: the
-// limit at 10 ns an instruction, and at least 1 s.
+// limit at 10 ns an instruction, and at least 5 s.
 double WatchdogSeconds(std::int64_t instruction_limit);
 
 class Sandbox {
