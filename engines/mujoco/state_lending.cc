@@ -190,8 +190,9 @@ void StateLending::PushTable(lua_State* L, const char* metatable_key, lua_CFunct
 absl::StatusOr<void*> StateLending::ReadOnlyCopy(lua_State* L, const char* prefix,
                                                   absl::string_view key, const void* data,
                                                   std::size_t bytes) {
-  std::string name = absl::StrCat(prefix, key);
-  Copy& copy = copies_[name];
+  auto [entry, made] = copies_.try_emplace(absl::StrCat(prefix, key));
+  Copy& copy = entry->second;
+  if (made) copy.name = entry->first;
   if (copy.call == call_) return copy.bytes.data();  // lent already in this call
   if (copy.bytes.size() != bytes) {                  // first read, or a new model
     copy.charge = {};
@@ -199,14 +200,13 @@ absl::StatusOr<void*> StateLending::ReadOnlyCopy(lua_State* L, const char* prefi
     absl::StatusOr<lua_api::TensorMemoryCharge> charge = lua_api::ChargeTensorMemory(L, bytes);
     if (!charge.ok()) {
       return absl::Status(charge.status().code(),
-                          absl::StrCat(kStateLender, ": a copy of read-only ", name, ": ",
+                          absl::StrCat(kStateLender, ": a copy of read-only ", copy.name, ": ",
                                        charge.status().message()));
     }
     copy.charge = *std::move(charge);
     copy.bytes.resize(bytes);
   }
   if (bytes > 0) std::memcpy(copy.bytes.data(), data, bytes);
-  copy.name = std::move(name);
   copy.array = data;
   copy.call = call_;
   lent_.push_back(&copy);
