@@ -1,6 +1,12 @@
 #include "tensor/internal/vector_width.h"
 
 #include <atomic>
+#include <cstdint>
+#include <limits>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 namespace tensor::internal {
 namespace {
@@ -19,9 +25,30 @@ VectorWidth DetectVectorWidth() {
   return VectorWidth::kBaseline;
 }
 
+// kLongestLoopOn512Bits, or no limit on AMD family 1Ah (Zen 5), whose
+// 512-bit instructions run on 512-bit units.
+std::int64_t DetectLongestLoopOn512Bits() {
+#if defined(__x86_64__)
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) != 0 && ebx == 0x68747541 /* "Auth" */ &&
+      edx == 0x69746e65 /* "enti" */ && ecx == 0x444d4163 /* "cAMD" */ &&
+      __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0) {
+    const unsigned base = (eax >> 8) & 0xf;
+    const unsigned family = base == 0xf ? base + ((eax >> 20) & 0xff) : base;
+    if (family >= 0x1a) return std::numeric_limits<std::int64_t>::max();
+  }
+#endif
+  return kLongestLoopOn512Bits;
+}
+
 }  // namespace
 
 std::atomic<VectorWidth> active_vector_width{SupportedVectorWidth()};
+std::atomic<std::int64_t> longest_loop_on_512_bits{DetectLongestLoopOn512Bits()};
+
+std::int64_t SetLongestLoopOn512Bits(std::int64_t n) {
+  return longest_loop_on_512_bits.exchange(n, std::memory_order_relaxed);
+}
 
 const char* VectorWidthName(VectorWidth width) {
   switch (width) {

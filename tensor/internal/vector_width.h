@@ -10,7 +10,8 @@
 //
 // At the AVX-512 width, a loop that reads two or more arrays (cadd, cmul,
 // binary maths, comparing two tensors) runs on 256-bit vectors once it is
-// longer than kLongestLoopOn512Bits, still with AVX-512's instructions
+// longer than LongestLoopOn512Bits() (kLongestLoopOn512Bits, but no limit
+// on AMD Zen 5, whose units are 512 bits wide), still with AVX-512's instructions
 // (mask registers; conversions between int64 and double, which AVX2
 // lacks); every other loop runs on 512-bit vectors. Measured on an AMD
 // Zen 4 (//benchmarks:width_benchmark, C loops, 2026-11-27): on 512-bit
@@ -123,8 +124,25 @@ inline constexpr std::int64_t kShortestDispatchedLoop = 16;
 enum class Reads { kOneArray, kSeveralArrays };
 
 // The longest loop over several arrays that runs on 512-bit vectors at the
-// AVX-512 width (of doubles, 32 KiB: a level-1 data cache).
+// AVX-512 width, on processors that run 512-bit instructions as two
+// 256-bit halves (AMD Zen 4, measured above) or that were not measured:
+// 4096 elements (of doubles, 32 KiB: a level-1 data cache). AMD Zen 5
+// (family 1Ah) has 512-bit units, and there every loop runs on 512-bit
+// vectors: cadd over a million doubles took 1.2 times as long on 256-bit
+// ones (//benchmarks:summary's plain loops, 2026-11-28).
 inline constexpr std::int64_t kLongestLoopOn512Bits = 4096;
+
+// Read through LongestLoopOn512Bits: kLongestLoopOn512Bits, or no limit on
+// a processor with 512-bit units.
+extern std::atomic<std::int64_t> longest_loop_on_512_bits;
+inline std::int64_t LongestLoopOn512Bits() {
+  return longest_loop_on_512_bits.load(std::memory_order_relaxed);
+}
+
+// Makes loops over several arrays of more than `n` elements run on 256-bit
+// vectors at the AVX-512 width (for tests, which compare both sides of the
+// switch on any processor); returns the limit it replaced.
+std::int64_t SetLongestLoopOn512Bits(std::int64_t n);
 
 // Runs `body` (a TENSOR_VECTOR_LOOP lambda over n elements that reads
 // `kReads`) compiled for the active width, and returns what it returns.
@@ -135,7 +153,7 @@ auto AtVectorWidth(std::int64_t n, F body) {
   switch (ActiveVectorWidth()) {
     case VectorWidth::kAvx512:
       if constexpr (kReads == Reads::kSeveralArrays) {
-        if (n > kLongestLoopOn512Bits) return RunAtAvx512On256Bits(body);
+        if (n > LongestLoopOn512Bits()) return RunAtAvx512On256Bits(body);
       }
       return RunAtAvx512(body);
     case VectorWidth::kAvx2: return RunAtAvx2(body);

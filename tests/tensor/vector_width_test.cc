@@ -259,8 +259,14 @@ TEST_F(VectorWidthTest, OnlyTheWidthsThisProcessorRunsCanBeForced) {
 
 TEST_F(VectorWidthTest, KernelsAtEveryWidthGiveTheBaselinesBits) {
   const std::vector<Case> cases = AllCases();
-  // Past kLongestLoopOn512Bits, AVX-512 loops over several arrays use 256-bit vectors.
+  // Past kLongestLoopOn512Bits, AVX-512 loops over several arrays use
+  // 256-bit vectors: set here whatever this processor's own choice, so that
+  // both sides of the switch run on every AVX-512 machine.
   constexpr Index k512 = internal::kLongestLoopOn512Bits;
+  struct Restore {
+    std::int64_t chosen;
+    ~Restore() { internal::SetLongestLoopOn512Bits(chosen); }
+  } restore{internal::SetLongestLoopOn512Bits(k512)};
   const Index kSizes[] = {0,  1,  2,  3,  4,  5,  7,   8,    9,    15,      16,
                           17, 31, 32, 33, 63, 64, 65, 129, 1000, k512, k512 + 1};
   std::vector<VectorWidth> wider;
