@@ -1,5 +1,6 @@
 #include "engines/maze/game_entities_module.h"
 
+#include <cstddef>
 #include <string>
 #include <utility>
 
@@ -10,6 +11,8 @@
 #include "lua_api/n_results_or.h"
 #include "lua_api/preload.h"
 #include "lua_api/read.h"
+#include "lua_api/tensor_limits.h"
+#include "tensor/work_meter.h"
 
 namespace maze {
 namespace {
@@ -22,19 +25,31 @@ using lua_api::NResultsOr;
 
 constexpr char kModule[] = "game_entities";
 
+// What a name of the filter takes in its set besides its bytes.
+constexpr std::size_t kBytesPerFilterName = 64;
+
 // The class names listed at stack `index` (a list of strings, read raw),
-// or the argument error.
-std::string ReadClassNames(lua_State* L, int index, absl::flat_hash_set<std::string>* names) {
+// or the argument error. Each is charged to the level's tensor memory in
+// `charge`, and its reading to the watchdog, before it is copied: the set
+// is C++ memory, which a list of millions of names would fill uncounted.
+std::string ReadClassNames(lua_State* L, int index, absl::flat_hash_set<std::string>* names,
+                           lua_api::TensorMemoryCharge* charge) {
   if (!lua_istable(L, index)) {
     return ArgumentError("entities", 1, lua_api::Expected(L, index, "list of class names"));
   }
   const int count = static_cast<int>(lua_objlen(L, index));
+  if (absl::Status charged = tensor::ChargeWork(count); !charged.ok()) {
+    return absl::StrCat("'", kModule, ":entities': ", charged.message());
+  }
   for (int i = 1; i <= count; ++i) {
     lua_rawgeti(L, index, i);
     std::string name;
     std::string why = lua_api::ReadString(L, -1, &name);
     lua_pop(L, 1);
     if (!why.empty()) return ArgumentError("entities", 1, absl::StrCat("entry ", i, ": ", why));
+    if (absl::Status added = charge->Add(L, name.size() + kBytesPerFilterName); !added.ok()) {
+      return absl::StrCat("'", kModule, ":entities': the filter's names: ", added.message());
+    }
     names->insert(std::move(name));
   }
   return {};
@@ -45,8 +60,9 @@ NResultsOr Entities(lua_State* L) {
   // A set: each pickup is one lookup, however many names (a list of 200k
   // names was searched once per pickup).
   absl::flat_hash_set<std::string> filter;
+  lua_api::TensorMemoryCharge filter_charge;
   if (!lua_isnoneornil(L, 2)) {
-    if (std::string e = ReadClassNames(L, 2, &filter); !e.empty()) return e;
+    if (std::string e = ReadClassNames(L, 2, &filter, &filter_charge); !e.empty()) return e;
   }
   const World* world = HostOf<GameHost>(L)->world();
   if (world == nullptr) {

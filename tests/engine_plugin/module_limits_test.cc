@@ -162,6 +162,14 @@ TEST(ModuleLimitsTest, WhatAModuleFunctionMakesIsChargedBeforeItIsMade) {
        "local ok, err = pcall(ge.entities, ge)\nassert(not ok)\nerror(err)",
        {{"memoryLimitMegabytes", "16"}},
        "'game_entities:entities'"},
+      // A filter of a million names (a 64 MB set of C++ strings) under
+      // 16 MiB of tensor memory.
+      {2,
+       "local ge = require 'dmlab.system.game_entities'\n"
+       "local names = {}\nfor i = 1, 1e6 do names[i] = 'n' .. i end\n"
+       "local ok, err = pcall(ge.entities, ge, names)\nassert(not ok)\nerror(err)",
+       {{"tensorMemoryLimitMegabytes", "16"}},
+       "the filter's names"},
       // 12 MB of newlines: 12 million rows, twice.
       {2,
        "local map_maker = require 'dmlab.system.map_maker'\n"
