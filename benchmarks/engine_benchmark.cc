@@ -18,19 +18,19 @@
 
 #include "benchmark/benchmark.h"
 #include "engine_plugin/engine.h"
-#include "engines/maze/raycaster.h"
-#include "engines/maze/text_map.h"
-#include "engines/maze/world.h"
+#include "hosts/maze/raycaster.h"
+#include "hosts/maze/text_map.h"
+#include "hosts/maze/world.h"
 #include "levels/builtin_levels.h"
 
 namespace engine_plugin {
 namespace {
 
-using maze::Actions;
-using maze::Camera;
-using maze::Frame;
-using maze::TextMap;
-using maze::World;
+using hosts::maze::Actions;
+using hosts::maze::Camera;
+using hosts::maze::Frame;
+using hosts::maze::TextMap;
+using hosts::maze::World;
 
 std::unique_ptr<Engine> MakeEngine(benchmark::State& state, int width, int height, bool custom) {
   absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create("demo_maze");
@@ -113,7 +113,7 @@ void BM_RenderOnly(benchmark::State& state) {
   std::mt19937_64 random(1);
   for (auto _ : state) {
     world.Step(RandomActions(random), 1.0 / 60);
-    maze::RenderFirstPerson(world.map(), world.pickups(), Camera::Of(world.pose()),
+    hosts::maze::RenderFirstPerson(world.map(), world.pickups(), Camera::Of(world.pose()),
                       Frame{rgb.data(), depth.data(), width, height});
     benchmark::DoNotOptimize(rgb.data());
   }

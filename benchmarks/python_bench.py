@@ -62,12 +62,12 @@ class RandomAgent:
 def cpp_steps_per_second(steps):
     """run_level's own figure, built -c opt."""
     quiet = ["--ui_event_filters=-info", "--noshow_progress"]
-    subprocess.run(["bazel", "build", "-c", "opt"] + quiet + ["//engines:run_level"],
+    subprocess.run(["bazel", "build", "-c", "opt"] + quiet + ["//hosts:run_level"],
                    check=True)
     bin_dir = subprocess.run(["bazel", "info", "-c", "opt", "bazel-bin"], check=True,
                              capture_output=True, text=True).stdout.strip()
     output = subprocess.run(
-        [os.path.join(bin_dir, "engines", "run_level"), "--level=" + LEVEL,
+        [os.path.join(bin_dir, "hosts", "run_level"), "--level=" + LEVEL,
          "--steps=%d" % steps, "--seed=1", "--agent=random", "--width=84", "--height=84",
          "--setting=customObservations=false"],
         check=True, capture_output=True, text=True).stdout

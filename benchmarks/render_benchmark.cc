@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "engines/maze/raycaster.h"
-#include "engines/maze/text_map.h"
-#include "engines/maze/world.h"
+#include "hosts/maze/raycaster.h"
+#include "hosts/maze/text_map.h"
+#include "hosts/maze/world.h"
 
-namespace maze {
+namespace hosts::maze {
 namespace {
 
 constexpr char kMaze[] =
@@ -169,4 +169,4 @@ BENCHMARK(BM_top_down)->Args({84, 84});
 BENCHMARK(BM_world_step);
 
 }  // namespace
-}  // namespace maze
+}  // namespace hosts::maze

@@ -554,6 +554,7 @@ absl::StatusOr<PropertyResult> Engine::ListProperty(
 int Engine::fps() const { return state_->host->fps(); }
 double Engine::episode_time_seconds() const { return state_->EpisodeTimeSeconds(); }
 const Host& Engine::host() const { return *state_->host; }
+HostTools* Engine::host_tools() { return state_->host->tools(); }
 const std::string& Engine::host_name() const { return state_->level.host; }
 std::int64_t Engine::clamped_actions() const { return state_->clamped_actions; }
 

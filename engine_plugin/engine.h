@@ -166,6 +166,8 @@ class Engine {
   double episode_time_seconds() const;
   // The host, for code that knows which one it is (a test of the maze).
   const Host& host() const;
+  // What the host offers tools (host.h), or null.
+  HostTools* host_tools();
   const std::string& host_name() const;
   // How many frame buffers the observation pools ever allocated (host,
   // and with observationDevice the device's and pinned ones): stays small

@@ -23,6 +23,7 @@
 #define ENGINE_PLUGIN_HOST_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -118,9 +119,42 @@ class ObservationBuffers {
                                                  absl::Span<const std::int64_t> shape) = 0;
 };
 
+// A scripted player a host offers tools (run_level): it sees the host's
+// world, as no policy outside could, and plays as a person would.
+class HostAgent {
+ public:
+  virtual ~HostAgent() = default;
+  // The discrete actions of the next step, one for each of the host's
+  // DiscreteActions(), from the world as it is now.
+  virtual void NextActions(absl::Span<int> discrete) = 0;
+};
+
+// What a host may offer the tools that play its levels, beyond what any
+// caller of the plugin has: its own agents, and its world drawn from above
+// with the player's path over it. Host::tools() returns it, or null.
+class HostTools {
+ public:
+  virtual ~HostTools() = default;
+  // The names MakeAgent takes, for a tool's --agent flag.
+  virtual std::vector<std::string> AgentNames() const = 0;
+  // Agent `name` (one of AgentNames()), seeded; it lives no longer than
+  // the host.
+  virtual absl::StatusOr<std::unique_ptr<HostAgent>> MakeAgent(absl::string_view name,
+                                                               std::uint64_t seed) = 0;
+  // Adds the player's position now to the path; ClearPath starts it again.
+  virtual void RecordPath() = 0;
+  virtual void ClearPath() = 0;
+  // The world from above, `size` pixels square (size x size x 3 bytes,
+  // row-major), with the recorded path over it.
+  virtual std::vector<std::uint8_t> Overview(int size) const = 0;
+};
+
 class Host {
  public:
   virtual ~Host() = default;
+
+  // What the host offers tools (HostTools), or null: most hosts offer none.
+  virtual HostTools* tools() { return nullptr; }
 
   // Before RegisterModules. True for one of the host's own settings (its
   // frame size, its frame rate), which, as DeepMind Lab's engine settings,

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string>
 
-namespace labenv {
+namespace engine_plugin::python {
 namespace {
 
 std::string ShapeText(const std::vector<npy_intp>& shape) {
@@ -176,4 +176,4 @@ bool SendActions(const Connection& connection, const StepActions& actions, npy_i
   return true;
 }
 
-}  // namespace labenv
+}  // namespace engine_plugin::python

@@ -22,7 +22,7 @@
 #include "engine_plugin/python/env_support.h"
 #include "engine_plugin/python/numpy_api.h"
 
-namespace labenv {
+namespace engine_plugin::python {
 
 // One step's actions: for one instance (rows 0: arrays of shape
 // (count,)) or for each of `rows` instances (shape (rows, count)).
@@ -52,6 +52,6 @@ bool ReadStepActions(PyObject* action, PyObject* continuous, StepActions* action
 // the GIL held, a ValueError) if the engine refuses them.
 bool SendActions(const Connection& connection, const StepActions& actions, npy_intp row);
 
-}  // namespace labenv
+}  // namespace engine_plugin::python
 
 #endif  // ENGINE_PLUGIN_PYTHON_ACTIONS_H_

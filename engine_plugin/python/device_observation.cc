@@ -9,7 +9,7 @@
 #include "engine_plugin/python/module_type.h"
 #include "engine_plugin/python/observation_array.h"
 
-namespace labenv {
+namespace engine_plugin::python {
 namespace {
 
 struct DeviceObservationObject {
@@ -162,4 +162,4 @@ PyObject* WrapDeviceObservation(const EnvCApi_Observation& observation, EnvCApi_
   return self;
 }
 
-}  // namespace labenv
+}  // namespace engine_plugin::python

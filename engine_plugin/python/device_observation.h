@@ -21,7 +21,7 @@
 #include "engine_plugin/env_c_api.h"
 #include "engine_plugin/python/numpy_api.h"
 
-namespace labenv {
+namespace engine_plugin::python {
 
 // Readies the type and adds it to `module` as DeviceObservation. Returns
 // 0, or -1 with a Python error set.
@@ -33,6 +33,6 @@ int AddDeviceObservationType(PyObject* module);
 PyObject* WrapDeviceObservation(const EnvCApi_Observation& observation, EnvCApi_Device device,
                                 EnvCApi_RetainedObservation* handle);
 
-}  // namespace labenv
+}  // namespace engine_plugin::python
 
 #endif  // ENGINE_PLUGIN_PYTHON_DEVICE_OBSERVATION_H_

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-namespace labenv {
+namespace engine_plugin::python {
 namespace {
 
 constexpr char kDlpackCapsule[] = "dltensor";
@@ -75,4 +75,4 @@ PyObject* NewDlpackCapsule(PyObject* owner, void* data, DLDevice device, DLDataT
   return capsule;
 }
 
-}  // namespace labenv
+}  // namespace engine_plugin::python

@@ -18,7 +18,7 @@
 #include "dlpack/dlpack.h"
 #include "engine_plugin/python/numpy_api.h"
 
-namespace labenv {
+namespace engine_plugin::python {
 
 // Parses __dlpack__'s arguments, a keyword-only `stream` (default None),
 // into *stream (borrowed). False with a Python error set.
@@ -29,6 +29,6 @@ bool ParseDlpackArguments(PyObject* args, PyObject* kwargs, PyObject** stream);
 PyObject* NewDlpackCapsule(PyObject* owner, void* data, DLDevice device, DLDataType type,
                            std::vector<std::int64_t> shape, std::vector<std::int64_t> strides);
 
-}  // namespace labenv
+}  // namespace engine_plugin::python
 
 #endif  // ENGINE_PLUGIN_PYTHON_DLPACK_CAPSULE_H_

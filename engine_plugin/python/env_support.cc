@@ -7,7 +7,7 @@
 
 #include "engine_plugin/python/observation_array.h"
 
-namespace labenv {
+namespace engine_plugin::python {
 
 void Connection::Release() {
   if (context != nullptr) api.release_context(context);
@@ -187,4 +187,4 @@ PyObject* ObservationSpecList(const Connection& connection) {
   return specs;
 }
 
-}  // namespace labenv
+}  // namespace engine_plugin::python

@@ -19,7 +19,7 @@
 #include "engine_plugin/env_c_api.h"
 #include "engine_plugin/python/numpy_api.h"
 
-namespace labenv {
+namespace engine_plugin::python {
 
 // One engine instance. Releases its context when destroyed.
 struct Connection {
@@ -56,6 +56,6 @@ bool ReadCounts(PyObject* value, const char* what, std::vector<int>* counts);
 // for every observation the level offers; strings have shape ().
 PyObject* ObservationSpecList(const Connection& connection);
 
-}  // namespace labenv
+}  // namespace engine_plugin::python
 
 #endif  // ENGINE_PLUGIN_PYTHON_ENV_SUPPORT_H_

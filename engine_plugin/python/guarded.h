@@ -14,7 +14,7 @@
 #include <new>
 #include <type_traits>
 
-namespace labenv {
+namespace engine_plugin::python {
 
 template <auto Function>
 struct Guard;
@@ -41,6 +41,6 @@ struct Guard<Function> {
 template <auto Function>
 inline constexpr auto Guarded = &Guard<Function>::Call;
 
-}  // namespace labenv
+}  // namespace engine_plugin::python
 
 #endif  // ENGINE_PLUGIN_PYTHON_GUARDED_H_

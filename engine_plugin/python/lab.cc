@@ -15,7 +15,7 @@
 #include "engine_plugin/python/module_type.h"
 #include "engine_plugin/python/observation_array.h"
 
-namespace labenv {
+namespace engine_plugin::python {
 namespace {
 
 // deepmind_lab's statuses beside the ABI's EnvCApi_EnvironmentStatus.
@@ -571,4 +571,4 @@ int AddLabType(PyObject* module) {
   return AddModuleType(module, "Lab", &lab_type);
 }
 
-}  // namespace labenv
+}  // namespace engine_plugin::python

@@ -24,12 +24,12 @@
 
 #include "engine_plugin/python/numpy_api.h"
 
-namespace labenv {
+namespace engine_plugin::python {
 
 // Readies labenv.Lab and adds it to `module`. Returns 0, or -1 with a
 // Python error set.
 int AddLabType(PyObject* module);
 
-}  // namespace labenv
+}  // namespace engine_plugin::python
 
 #endif  // ENGINE_PLUGIN_PYTHON_LAB_H_

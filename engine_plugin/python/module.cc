@@ -11,7 +11,7 @@
 #include "engine_plugin/python/observation_array.h"
 #include "engine_plugin/python/vector_lab.h"
 
-namespace labenv {
+namespace engine_plugin::python {
 namespace {
 
 // levels() -> [(name, host), ...]
@@ -78,6 +78,6 @@ PyModuleDef kModule = {
 };
 
 }  // namespace
-}  // namespace labenv
+}  // namespace engine_plugin::python
 
-PyMODINIT_FUNC PyInit__labenv() { return PyModuleDef_Init(&labenv::kModule); }
+PyMODINIT_FUNC PyInit__labenv() { return PyModuleDef_Init(&engine_plugin::python::kModule); }

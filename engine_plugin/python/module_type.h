@@ -7,7 +7,7 @@
 
 #include "engine_plugin/python/numpy_api.h"
 
-namespace labenv {
+namespace engine_plugin::python {
 
 // Readies `type` (its slots filled in) and adds it to `module` as `name`.
 // Returns 0, or -1 with a Python error set. The module holds a reference
@@ -22,6 +22,6 @@ inline int AddModuleType(PyObject* module, const char* name, PyTypeObject* type)
   return 0;
 }
 
-}  // namespace labenv
+}  // namespace engine_plugin::python
 
 #endif  // ENGINE_PLUGIN_PYTHON_MODULE_TYPE_H_

@@ -10,7 +10,7 @@
 #include "engine_plugin/python/dlpack_capsule.h"
 #include "engine_plugin/python/module_type.h"
 
-namespace labenv {
+namespace engine_plugin::python {
 namespace {
 
 constexpr char kRetainedCapsule[] = "labenv.retained_observation";
@@ -251,4 +251,4 @@ PyObject* NewOwnedObservationArray(int numpy_type, absl::Span<const npy_intp> sh
   return array;
 }
 
-}  // namespace labenv
+}  // namespace engine_plugin::python

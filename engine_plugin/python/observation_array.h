@@ -27,7 +27,7 @@
 #include "engine_plugin/env_c_api.h"
 #include "engine_plugin/python/numpy_api.h"
 
-namespace labenv {
+namespace engine_plugin::python {
 
 // Readies the type and adds it to `module` as ObservationArray. Returns 0,
 // or -1 with a Python error set.
@@ -57,6 +57,6 @@ PyObject* CopyObservation(const EnvCApi_Observation& observation);
 // batch buffers). New reference or null.
 PyObject* NewOwnedObservationArray(int numpy_type, absl::Span<const npy_intp> shape);
 
-}  // namespace labenv
+}  // namespace engine_plugin::python
 
 #endif  // ENGINE_PLUGIN_PYTHON_OBSERVATION_ARRAY_H_

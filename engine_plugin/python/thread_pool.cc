@@ -4,7 +4,7 @@
 #include <immintrin.h>
 #endif
 
-namespace labenv {
+namespace engine_plugin::python {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -125,4 +125,4 @@ void ThreadPool::Run(int count, absl::FunctionRef<void(int)> task) {
   task_ = nullptr;
 }
 
-}  // namespace labenv
+}  // namespace engine_plugin::python

@@ -37,7 +37,7 @@
 
 #include "absl/functional/function_ref.h"
 
-namespace labenv {
+namespace engine_plugin::python {
 
 class ThreadPool {
  public:
@@ -84,6 +84,6 @@ class ThreadPool {
   std::vector<std::thread> workers_;
 };
 
-}  // namespace labenv
+}  // namespace engine_plugin::python
 
 #endif  // ENGINE_PLUGIN_PYTHON_THREAD_POOL_H_

@@ -18,7 +18,7 @@
 #include "engine_plugin/python/observation_array.h"
 #include "engine_plugin/python/thread_pool.h"
 
-namespace labenv {
+namespace engine_plugin::python {
 namespace {
 
 constexpr char kRgbName[] = "RGB_INTERLEAVED";
@@ -586,4 +586,4 @@ int AddVectorLabType(PyObject* module) {
   return AddModuleType(module, "VectorLab", &vector_lab_type);
 }
 
-}  // namespace labenv
+}  // namespace engine_plugin::python

@@ -38,12 +38,12 @@
 
 #include "engine_plugin/python/numpy_api.h"
 
-namespace labenv {
+namespace engine_plugin::python {
 
 // Readies labenv.VectorLab and adds it to `module`. Returns 0, or -1 with
 // a Python error set.
 int AddVectorLabType(PyObject* module);
 
-}  // namespace labenv
+}  // namespace engine_plugin::python
 
 #endif  // ENGINE_PLUGIN_PYTHON_VECTOR_LAB_H_

@@ -13,8 +13,8 @@
 
 #include "engine_plugin/engine.h"
 #include "engine_plugin/env_c_api.h"
-#include "engines/maze/maze_host.h"
-#include "engines/maze/world.h"
+#include "hosts/maze/maze_host.h"
+#include "hosts/maze/world.h"
 #include "gtest/gtest.h"
 
 namespace engine_plugin {
@@ -130,17 +130,17 @@ inline void ExpectStartFailsThenRecovers(
 }
 
 // Most engine tests run on the maze host.
-using maze::Actions;
-using maze::Pickup;
-using maze::PickupKind;
-using maze::Pose;
-using maze::World;
-using maze::WorldPoint;
+using hosts::maze::Actions;
+using hosts::maze::Pickup;
+using hosts::maze::PickupKind;
+using hosts::maze::Pose;
+using hosts::maze::World;
+using hosts::maze::WorldPoint;
 
 // The maze's world of `engine` (a level on the maze host); null before
 // the first Start.
 inline const World* MazeWorldOf(const Engine& engine) {
-  return static_cast<const maze::MazeHost&>(engine.host()).world();
+  return static_cast<const hosts::maze::MazeHost&>(engine.host()).world();
 }
 
 inline Actions Forward() { return {0, 0, 0, 1, 0, 0, 0}; }

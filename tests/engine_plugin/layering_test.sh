@@ -1,12 +1,12 @@
 #!/bin/bash
 # The plugin/host line (DESIGN.md): nothing in engine_plugin/ includes a
-# header of engines/ or names a target there. $@ are the plugin's files.
+# header of hosts/ or names a target there. $@ are the plugin's files.
 set -u
 found=0
 for file in "$@"; do
-  # Comments may name engines/ (where the hosts are); code may not.
-  if grep -nE '^[[:space:]]*#include[[:space:]]+"engines/|"//engines[/:]' "$file"; then
-    echo "layering_test: $file reaches into engines/" >&2
+  # Comments may name hosts/ (where the hosts are); code may not.
+  if grep -nE '^[[:space:]]*#include[[:space:]]+"hosts/|"//hosts[/:]' "$file"; then
+    echo "layering_test: $file reaches into hosts/" >&2
     found=1
   fi
 done

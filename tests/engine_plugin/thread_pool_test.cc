@@ -13,7 +13,7 @@
 
 #include "gtest/gtest.h"
 
-namespace labenv {
+namespace engine_plugin::python {
 namespace {
 
 // Runs `batches` batches of `count` tasks, waiting `gap` between them, and
@@ -80,4 +80,4 @@ TEST(ThreadPoolTest, StopsWhileSpinningOrAsleep) {
 }
 
 }  // namespace
-}  // namespace labenv
+}  // namespace engine_plugin::python

@@ -1,5 +1,5 @@
 // mujoco_model: a MuJoCo level's model, as the host loads it (LoadModel,
-// engines/mujoco/model_files.h): the scan of every file a model refers to,
+// hosts/mujoco/model_files.h): the scan of every file a model refers to,
 // the bounds checked before MuJoCo compiles it, and MuJoCo's compiler,
 // under a 16 MiB budget. A crash, a sanitizer report, a loaded model
 // larger than the budget, or an input slower than libFuzzer's -timeout
@@ -29,7 +29,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
-#include "engines/mujoco/model_files.h"
+#include "hosts/mujoco/model_files.h"
 
 namespace fuzz {
 namespace {
@@ -136,7 +136,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::size_t k = 1; k < parts.size() && k <= fuzz::kMaxParts; ++k) {
     fuzz::WritePart(folder, k, parts[k]);
   }
-  mujoco_host::ModelRequest request;
+  hosts::mujoco::ModelRequest request;
   // An empty input splits into no parts at all.
   const absl::string_view main = parts.empty() ? absl::string_view() : parts[0];
   // A main part starting with '@' names a file of the folder instead.
@@ -145,8 +145,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else {
     request.xml = std::string(main);
   }
-  absl::StatusOr<mujoco_host::LoadedModel> loaded =
-      mujoco_host::LoadModel(request, folder, fuzz::kBudget);
+  absl::StatusOr<hosts::mujoco::LoadedModel> loaded =
+      hosts::mujoco::LoadModel(request, folder, fuzz::kBudget);
   if (loaded.ok() && loaded->bytes > fuzz::kBudget) {
     std::fprintf(stderr, "mujoco_model fuzzer: a model of %zu bytes loaded under %zu\n",
                  loaded->bytes, fuzz::kBudget);

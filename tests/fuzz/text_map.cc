@@ -25,18 +25,18 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "engines/maze/maze_generation.h"
-#include "engines/maze/text_map.h"
+#include "hosts/maze/maze_generation.h"
+#include "hosts/maze/text_map.h"
 
 namespace fuzz {
 namespace {
 
-using maze::GridCell;
-using maze::MapLayers;
-using maze::MazeOptions;
-using maze::PickupKind;
-using maze::TextMap;
-using maze::WorldPoint;
+using hosts::maze::GridCell;
+using hosts::maze::MapLayers;
+using hosts::maze::MazeOptions;
+using hosts::maze::PickupKind;
+using hosts::maze::TextMap;
+using hosts::maze::WorldPoint;
 
 // The largest maze side tried: mazes grow with its square.
 constexpr int kMaxFuzzMazeSize = 61;
@@ -183,13 +183,13 @@ void FuzzMaze(Bytes& in) {
   options.goal = in.Next() % 2 == 1;
   options.spawns = in.Next() % 10 - 1;
 
-  const absl::Status valid = maze::ValidateMazeOptions(options);
-  absl::StatusOr<MapLayers> layers = maze::GenerateMaze(options);
+  const absl::Status valid = hosts::maze::ValidateMazeOptions(options);
+  absl::StatusOr<MapLayers> layers = hosts::maze::GenerateMaze(options);
   Require(layers.ok() == valid.ok(), "GenerateMaze fails exactly when the options are bad");
   if (!layers.ok()) return;
   Require(layers->rows() == options.height && layers->cols() == options.width,
           "the maze has the size asked for");
-  absl::StatusOr<MapLayers> twin = maze::GenerateMaze(options);
+  absl::StatusOr<MapLayers> twin = hosts::maze::GenerateMaze(options);
   Require(twin.ok() && twin->EntityLayer() == layers->EntityLayer() &&
               twin->VariationsLayer() == layers->VariationsLayer(),
           "equal options give equal mazes");

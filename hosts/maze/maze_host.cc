@@ -1,0 +1,517 @@
+#include "hosts/maze/maze_host.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <system_error>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "engine_plugin/host_registry.h"
+#include "engine_plugin/level_files.h"
+#include "hosts/maze/game_entities_module.h"
+#include "hosts/maze/level_callbacks.h"
+#include "hosts/maze/maze_generation_module.h"
+#include "hosts/maze/model_module.h"
+#include "hosts/maze/raycaster.h"
+#include "hosts/maze/screen_overlay.h"
+#include "hosts/maze/spawn_entities.h"
+#include "hosts/maze/sprite_shapes.h"
+#include "hosts/maze/text_map.h"
+#include "levels/builtin_levels.h"
+#include "lua_api/read.h"
+
+namespace hosts::maze {
+namespace {
+
+using engine_plugin::Level;
+using engine_plugin::ObservationSpec;
+using engine_plugin::ObservationType;
+using engine_plugin::ObservationValue;
+
+enum Observation { kRgb, kRgbd, kPosTrans, kPosRot, kTopDown };
+
+constexpr int kMaxFrameExtent = 4096;
+// How close (cells) the player's circle comes to a shut door to touch its
+// triggers: collision stops it a hair from the door's face.
+constexpr double kTriggerReach = 0.05;
+// RGBD_INTERLEAVED's depth byte: 1/16 cell per step, saturating at 255
+// (16 cells and beyond).
+constexpr float kDepthStepsPerCell = 16;
+
+constexpr const char* kActionNames[kActionCount] = {"LOOK_LEFT_RIGHT_PIXELS_PER_FRAME",
+                                                    "LOOK_DOWN_UP_PIXELS_PER_FRAME",
+                                                    "STRAFE_LEFT_RIGHT",
+                                                    "MOVE_BACK_FORWARD",
+                                                    "FIRE",
+                                                    "JUMP",
+                                                    "CROUCH"};
+constexpr int kActionBounds[kActionCount][2] = {{-512, 512}, {-512, 512}, {-1, 1}, {-1, 1},
+                                                {0, 1},      {0, 1},      {0, 1}};
+
+absl::Status Annotate(const absl::Status& status, absl::string_view context) {
+  return absl::Status(status.code(), absl::StrCat(context, ": ", status.message()));
+}
+
+absl::StatusOr<int> ParseExtent(absl::string_view key, absl::string_view value, int highest) {
+  int parsed = 0;
+  if (!absl::SimpleAtoi(value, &parsed) || parsed < 1 || parsed > highest) {
+    return absl::InvalidArgumentError(absl::StrCat("setting '", key, "': an integer in [1, ",
+                                                   highest, "] expected, got '", value, "'"));
+  }
+  return parsed;
+}
+
+absl::Status ReadMapText(lua_State* L, int index, MapText* map) {
+  if (lua_type(L, index) == LUA_TSTRING) {
+    std::size_t length = 0;
+    const char* text = lua_tolstring(L, index, &length);
+    (std::memchr(text, '\n', length) != nullptr ? map->entity : map->name).assign(text, length);
+    return absl::OkStatus();
+  }
+  const MapLayers* maze = ReadMaze(L, index);
+  if (maze == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "must return a text map, a map name or a maze, not ", lua_api::TypeNameAt(L, index)));
+  }
+  map->entity = maze->EntityLayer();
+  map->variations = maze->VariationsLayer();
+  return absl::OkStatus();
+}
+
+// A map name is a file name in maps/, never a path.
+bool IsMapName(absl::string_view name) {
+  if (name.empty() || name[0] == '.') return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+  });
+}
+
+// The map file at `path`, confined to the level's folder as require is: a
+// link out of it is refused without a byte of the outside file, nor its
+// resolved name, reaching the level. NotFound when there is no such file.
+absl::StatusOr<std::string> ReadMapFile(const std::string& directory, const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, error))) {
+    return absl::NotFoundError(absl::StrCat("no map file ", path));
+  }
+  if (!engine_plugin::InsideDirectory(directory, path)) {
+    return absl::PermissionDeniedError(absl::StrCat(
+        "map file '", path, "' is a link out of the level's folder, and a level reads files "
+        "only inside it"));
+  }
+  return engine_plugin::ReadLevelFile(path);
+}
+
+// maps/<name>.txt (and <name>.variations.txt, if present) beside the level
+// script, or else among the built-in maps.
+absl::StatusOr<MapText> FindMap(const std::string& directory, const std::string& name) {
+  if (!IsMapName(name)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("nextMap returned '", name,
+                     "': a map name (letters, digits, '_', '-', '.') or a text "
+                     "map with at least one newline expected"));
+  }
+  MapText map;
+  if (!directory.empty()) {
+    const std::string stem = absl::StrCat(directory, "/maps/", name);
+    absl::StatusOr<std::string> entity = ReadMapFile(directory, stem + ".txt");
+    if (entity.ok()) {
+      map.entity = *std::move(entity);
+      absl::StatusOr<std::string> v = ReadMapFile(directory, stem + ".variations.txt");
+      if (v.ok()) {
+        map.variations = *std::move(v);
+      } else if (!absl::IsNotFound(v.status())) {
+        return v.status();
+      }
+      return map;
+    }
+    if (!absl::IsNotFound(entity.status())) return entity.status();
+  }
+  std::optional<absl::string_view> entity =
+      levels::FindBuiltinLevelFile(absl::StrCat("maps/", name, ".txt"));
+  if (!entity) {
+    return absl::NotFoundError(absl::StrCat(
+        "no map named '", name,
+        "' (made by map_maker, in maps/ beside the level, or built in); "
+        "if it is one of DeepMind Lab's compiled BSP maps, the maze engine cannot load those"));
+  }
+  map.entity = std::string(*entity);
+  if (std::optional<absl::string_view> v =
+          levels::FindBuiltinLevelFile(absl::StrCat("maps/", name, ".variations.txt"))) {
+    map.variations = std::string(*v);
+  }
+  return map;
+}
+
+const bool kRegistered = engine_plugin::RegisterHost(
+    "maze", [] { return std::unique_ptr<engine_plugin::Host>(new MazeHost); });
+
+}  // namespace
+
+absl::StatusOr<bool> MazeHost::SetSetting(absl::string_view key, absl::string_view value) {
+  if (key == "width" || key == "height") {
+    absl::StatusOr<int> extent = ParseExtent(key, value, kMaxFrameExtent);
+    if (!extent.ok()) return extent.status();
+    (key == "width" ? width_ : height_) = *extent;
+    return true;
+  }
+  if (key == "fps") {
+    absl::StatusOr<int> fps = ParseExtent(key, value, 1000);
+    if (!fps.ok()) return fps.status();
+    fps_ = *fps;
+    return true;
+  }
+  return false;
+}
+
+void MazeHost::RegisterModules(lua_State* L, Level& level) {
+  level_ = &level;
+  level_state_ = L;
+  RegisterGameModule(L, this);
+  RegisterGameEntitiesModule(L, this);
+  RegisterMapMakerModule(L, &made_maps_);
+  RegisterModelModule(L);
+  RegisterMazeGenerationModule(L);
+}
+
+absl::Status MazeHost::Init(Level& level) {
+  absl::StatusOr<std::vector<engine_plugin::DiscreteActionSpec>> custom = CustomActionSpecs(
+      level, std::vector<std::string>(std::begin(kActionNames), std::end(kActionNames)));
+  if (!custom.ok()) return custom.status();
+  custom_specs_ = *std::move(custom);
+  custom_values_.assign(custom_specs_.size(), 0);
+  specs_ = {
+      {"RGB_INTERLEAVED", ObservationType::kBytes, {height_, width_, 3}},
+      {"RGBD_INTERLEAVED", ObservationType::kBytes, {height_, width_, 4}},
+      {"DEBUG.POS.TRANS", ObservationType::kDoubles, {3}},
+      {"DEBUG.POS.ROT", ObservationType::kDoubles, {3}},
+      {"DEBUG.CAMERA.TOP_DOWN", ObservationType::kBytes, {height_, width_, 3}},
+  };
+  return absl::OkStatus();
+}
+
+std::vector<ObservationSpec> MazeHost::ObservationSpecs() const { return specs_; }
+
+std::vector<engine_plugin::DiscreteActionSpec> MazeHost::DiscreteActions() const {
+  std::vector<engine_plugin::DiscreteActionSpec> specs;
+  for (int i = 0; i < kActionCount; ++i) {
+    specs.push_back({kActionNames[i], kActionBounds[i][0], kActionBounds[i][1]});
+  }
+  // Then the level's own, as DeepMind Lab appends them.
+  specs.insert(specs.end(), custom_specs_.begin(), custom_specs_.end());
+  return specs;
+}
+
+std::vector<engine_plugin::ContinuousActionSpec> MazeHost::ContinuousActions() const { return {}; }
+
+void MazeHost::AddScore(double reward) { level_->AddReward(reward); }
+
+std::string MazeHost::Console(absl::string_view command) {
+  std::vector<absl::string_view> words = absl::StrSplit(command, ' ', absl::SkipEmpty());
+  int spawn_id = 0;
+  if (words.size() == 2 && words[0] == "dm_pickup" && absl::SimpleAtoi(words[1], &spawn_id)) {
+    // Marks, one per pickup: however often a level asks, this stays the
+    // size of the map's pickups.
+    if (!world_) return "no map is loaded yet";
+    console_pickups_.resize(world_->pickups().size());
+    for (const Pickup& pickup : world_->pickups()) {
+      if (pickup.spawn_id == spawn_id) console_pickups_[pickup.id] = true;
+    }
+    return "";
+  }
+  return absl::StrCat("the maze's console knows 'dm_pickup <id>' only, not '", command, "'");
+}
+
+double MazeHost::EpisodeTimeSeconds() const { return level_->EpisodeTimeSeconds(); }
+
+absl::Status MazeHost::LoadMap(Level& level) {
+  MapText text;
+  absl::StatusOr<bool> called = level.Call(
+      "nextMap", 1, [](lua_State*) { return 0; },
+      [&](lua_State* L, int first) { return ReadMapText(L, first, &text); });
+  if (!called.ok()) return called.status();
+  if (!*called) {
+    return absl::InvalidArgumentError("the level has no nextMap callback, so no map to load");
+  }
+  if (text.name.empty() && text.entity.empty()) {
+    // '' is DeepMind Lab's "the same map again" (its quick restart).
+    if (loaded_.entity.empty()) {
+      return absl::InvalidArgumentError(
+          "nextMap returned '' (the same map again) before any map was loaded");
+    }
+    text = loaded_;
+  } else if (const MadeMap* made = text.name.empty() ? nullptr : made_maps_.Find(text.name)) {
+    text.entity = made->entity_layer;
+    text.variations = made->variations_layer;
+    text.entities = made->entities;
+  } else if (!text.name.empty()) {
+    absl::StatusOr<MapText> found = FindMap(level.directory(), text.name);
+    if (!found.ok()) return found.status();
+    text = *std::move(found);
+  }
+  absl::StatusOr<TextMap> map = TextMap::Parse(text.entity, text.variations);
+  if (!map.ok()) return Annotate(map.status(), "the level's map");
+  std::vector<SpawnEntity> entities = EntitiesOfMap(*map);
+  entities.insert(entities.end(), text.entities.begin(), text.entities.end());
+  loaded_ = std::move(text);
+  spawn_vars_charge_ = {};  // the last map's
+  if (absl::Status s = UpdateSpawnVars(level, &entities, &spawn_vars_charge_); !s.ok()) {
+    return Annotate(s, "the level's map, in updateSpawnVars");
+  }
+  absl::StatusOr<PlacedEntities> placed = PlaceEntities(level, entities, &*map);
+  if (!placed.ok()) return Annotate(placed.status(), "the level's map");
+  if (absl::Status s = ColourSkins(level, &placed->pickups); !s.ok()) {
+    return Annotate(s, "the level's map");
+  }
+  // mt19937_64's output is fixed by the standard, so the spawn point is
+  // the same on every platform (the modulo bias is below 2^-50).
+  const WorldPoint start = placed->spawns[spawn_random_() % placed->spawns.size()];
+  world_.emplace(*std::move(map), start, std::move(placed->pickups));
+  triggers_.clear();
+  closing_.clear();
+  console_pickups_.clear();  // marks of the last map's pickups
+  teleporters_ = std::move(placed->teleporters);
+  for (DoorTrigger& trigger : placed->triggers) triggers_.push_back({std::move(trigger), 0});
+  // As DeepMind Lab's renderer loads a map's textures.
+  return textures_.Load(level, level_state_);
+}
+
+// Each model's skin, once a map, through the texture callbacks.
+absl::Status MazeHost::ColourSkins(Level& level, std::vector<Pickup>* pickups) {
+  std::map<std::string, std::optional<Rgb>> skins;
+  for (Pickup& pickup : *pickups) {
+    if (pickup.model.empty()) continue;
+    auto [it, fresh] = skins.try_emplace(pickup.model);
+    if (fresh) {
+      absl::StatusOr<std::optional<Rgb>> skin =
+          ModelSkinColour(level, level_state_, pickup.model, ShapeOf(pickup).discs[0].colour);
+      if (!skin.ok()) return skin.status();
+      it->second = *skin;
+    }
+    pickup.skin = it->second;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status MazeHost::Start(Level& level, std::uint64_t seed) {
+  spawn_random_.seed(seed);
+  actions_ = {};
+  map_finished_ = false;
+  if (absl::Status s = RefuseBots(level); !s.ok()) return s;
+  return LoadMap(level);
+}
+
+void MazeHost::Act(absl::Span<const int> discrete, absl::Span<const double>) {
+  std::copy_n(discrete.begin(), std::min<std::size_t>(discrete.size(), kActionCount),
+              actions_.begin());
+  for (std::size_t i = 0; i < custom_values_.size(); ++i) {
+    custom_values_[i] = kActionCount + i < discrete.size() ? discrete[kActionCount + i] : 0;
+  }
+  custom_pending_ = !custom_values_.empty();
+}
+
+absl::Status MazeHost::Step(Level& level) {
+  // The level's own actions, once for each Act, as DeepMind Lab applies them.
+  if (custom_pending_) {
+    custom_pending_ = false;
+    if (absl::Status s = ApplyCustomActions(level, custom_values_); !s.ok()) return s;
+  }
+  Actions actions = actions_;  // as modifyControl leaves them, for this frame
+  if (absl::Status s = ModifyControl(level, &actions); !s.ok()) return s;
+  std::vector<int> collected = world_->Step(actions, 1.0 / fps_);
+  // Then what the console picked up, as if touched.
+  for (std::size_t id = 0; id < console_pickups_.size(); ++id) {
+    if (!console_pickups_[id] || !world_->pickup(static_cast<int>(id)).active) continue;
+    world_->Take(static_cast<int>(id));
+    collected.push_back(static_cast<int>(id));
+  }
+  console_pickups_.clear();
+  for (int id : collected) {
+    if (absl::Status s = Collect(level, id); !s.ok()) return s;
+  }
+  if (absl::Status s = FireTriggers(level); !s.ok()) return s;
+  CloseDoors();
+  Teleport();
+  if (!map_finished_) return absl::OkStatus();
+  map_finished_ = false;
+  return LoadMap(level);
+}
+
+// DeepMind Lab's pickup, for a pickup the player touched this frame.
+absl::Status MazeHost::Collect(Level& level, int id) {
+  const Pickup& pickup = world_->pickup(id);
+  // The callbacks are for pickups with an id.
+  std::optional<double> respawn;
+  if (pickup.spawn_id != 0) {
+    absl::StatusOr<bool> can = CanPickup(level, pickup.spawn_id);
+    if (!can.ok()) return can.status();
+    if (!*can) {
+      world_->Restore(id);
+      return absl::OkStatus();
+    }
+    absl::StatusOr<std::optional<double>> overridden = PickupOverride(level, pickup.spawn_id);
+    if (!overridden.ok()) return overridden.status();
+    respawn = *overridden;
+  }
+  if (respawn && *respawn == 0) {
+    world_->Restore(id);
+    return absl::OkStatus();
+  }
+  if (!respawn) {
+    level.AddReward(pickup.quantity);
+    // A goal ends the map, as in DeepMind Lab: nextMap() says what follows.
+    if (pickup.kind == PickupKind::kGoal) map_finished_ = true;
+  }
+  // A wait of -1 never respawns; another nonzero wait replaces the time.
+  if (pickup.wait == -1) return absl::OkStatus();
+  const double seconds = pickup.wait != 0 ? pickup.wait : respawn.value_or(-1);
+  if (seconds > 0) world_->RespawnAfter(id, seconds);
+  return absl::OkStatus();
+}
+
+// DeepMind Lab's trigger_multiple, for the door it targets: while the
+// player presses against the door, or stands in it, at most every `wait`
+// seconds, canTrigger may refuse and trigger may take over; otherwise the
+// door opens, or stays open, for its func_door's wait (Quake III's
+// func_door), after which it closes as soon as the player is out of it. A
+// door open for good (a negative wait) fires nothing more.
+absl::Status MazeHost::FireTriggers(Level& level) {
+  for (ArmedTrigger& armed : triggers_) {
+    const DoorTrigger& trigger = armed.trigger;
+    if (!world_->map().IsWall(trigger.door.row, trigger.door.col) && trigger.door_wait < 0) {
+      continue;  // open for good
+    }
+    if (world_->time() < armed.next_time || !world_->Touches(trigger.door, kTriggerReach)) {
+      continue;
+    }
+    // Each trigger lies on its side of the door.
+    const WorldPoint centre = world_->map().CellCentre(trigger.door);
+    const WorldPoint& player = world_->pose().position;
+    const bool beyond = trigger.across_x ? player.x > centre.x : player.y > centre.y;
+    if (beyond != (trigger.side == 1)) continue;
+    armed.next_time = world_->time() + trigger.wait;
+    absl::StatusOr<bool> can = CanTrigger(level, trigger);
+    if (!can.ok()) return can.status();
+    if (!*can) continue;
+    absl::StatusOr<bool> overridden = TriggerOverride(level, trigger);
+    if (!overridden.ok()) return overridden.status();
+    if (!*overridden) {
+      world_->OpenDoor(trigger.door);
+      if (trigger.door_wait >= 0)
+        closing_[{trigger.door.row, trigger.door.col}] = world_->time() + trigger.door_wait;
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Quake III's trigger_teleport: a box 0.48 of a cell wide in the middle
+// of its cell; the player whose body reaches it is sent on.
+void MazeHost::Teleport() {
+  constexpr double kReach = 0.24 + World::kPlayerRadius;
+  const WorldPoint& player = world_->pose().position;
+  for (const Teleporter& teleporter : teleporters_) {
+    const WorldPoint centre = world_->map().CellCentre(teleporter.cell);
+    if (std::abs(player.x - centre.x) < kReach && std::abs(player.y - centre.y) < kReach) {
+      world_->Teleport(teleporter.destination, teleporter.yaw);
+      return;
+    }
+  }
+}
+
+void MazeHost::CloseDoors() {
+  for (auto it = closing_.begin(); it != closing_.end();) {
+    const auto [row, col] = it->first;
+    if (world_->time() >= it->second && world_->CloseDoor({row, col})) {
+      it = closing_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+absl::Status MazeHost::Render(Level& level, const tensor::Tensor& frame) {
+  depth_.resize(static_cast<std::size_t>(width_) * height_);
+  auto* pixels = reinterpret_cast<std::uint8_t*>(*frame.data());
+  frame_pixels_ = pixels;
+  const Frame drawn{pixels, depth_.data(), width_, height_};
+  RenderFirstPerson(world_->map(), world_->pickups(), Camera::Of(world_->pose()), drawn,
+                    textures_.surfaces());
+  if (absl::Status s = DrawScreenOverlays(level, drawn); !s.ok()) return s;
+  const std::int64_t rgb_shape[] = {height_, width_, 3};
+  const std::int64_t depth_shape[] = {height_, width_};
+  const engine_plugin::LentBuffer lent[] = {
+      {"engine frame buffer", tensor::DType::kUInt8, rgb_shape, pixels,
+       static_cast<std::size_t>(width_) * height_ * 3},
+      {"engine depth buffer", tensor::DType::kFloat32, depth_shape, depth_.data(),
+       depth_.size() * sizeof(float)}};
+  absl::StatusOr<bool> observed = level.CallLending("observeFrame", lent);
+  return observed.status();
+}
+
+absl::StatusOr<ObservationValue> MazeHost::Observe(int index,
+                                                   engine_plugin::ObservationBuffers& buffers) {
+  const ObservationSpec& spec = specs_[index];
+  ObservationValue value;
+  value.type = spec.type;
+  const Pose& pose = world_->pose();
+  switch (index) {
+    case kRgbd: {
+      absl::StatusOr<tensor::Tensor> rgbd = buffers.Acquire(tensor::DType::kUInt8, spec.shape);
+      if (!rgbd.ok()) return rgbd.status();
+      const std::uint8_t* rgb = frame_pixels_;
+      auto* out = reinterpret_cast<std::uint8_t*>(*rgbd->data());
+      for (std::size_t i = 0; i < depth_.size(); ++i) {
+        std::memcpy(out + 4 * i, rgb + 3 * i, 3);
+        out[4 * i + 3] =
+            static_cast<std::uint8_t>(std::min(255.0f, std::round(depth_[i] * kDepthStepsPerCell)));
+      }
+      value.tensor = *std::move(rgbd);
+      return value;
+    }
+    case kPosTrans:
+    case kPosRot: {
+      absl::StatusOr<tensor::Tensor> triple = buffers.Acquire(tensor::DType::kFloat64, spec.shape);
+      if (!triple.ok()) return triple.status();
+      // DeepMind Lab's: game units, and Quake's pitch (growing downwards).
+      const double values[3] = {
+          index == kPosTrans ? pose.position.x * kGameUnitsPerCell : QuakePitch(pose.pitch),
+          index == kPosTrans ? pose.position.y * kGameUnitsPerCell : pose.yaw, 0.0};
+      std::memcpy(*triple->data(), values, sizeof(values));
+      value.tensor = *std::move(triple);
+      return value;
+    }
+    case kTopDown: {
+      absl::StatusOr<tensor::Tensor> view = buffers.Acquire(tensor::DType::kUInt8, spec.shape);
+      if (!view.ok()) return view.status();
+      RenderTopDown(
+          world_->map(), world_->pickups(), pose,
+          Frame{reinterpret_cast<std::uint8_t*>(*view->data()), nullptr, width_, height_});
+      value.tensor = *std::move(view);
+      return value;
+    }
+    default:
+      return absl::OutOfRangeError(absl::StrCat("the maze has no observation ", index));
+  }
+}
+
+void MazeHost::ListProperties(
+    absl::FunctionRef<void(absl::string_view, const std::string&)> visit) const {
+  visit("fps", absl::StrCat(fps_));
+  visit("width", absl::StrCat(width_));
+  visit("height", absl::StrCat(height_));
+}
+
+engine_plugin::HostTools* MazeHost::tools() {
+  if (!tools_) tools_.emplace(*this, fps_);
+  return &*tools_;
+}
+
+}  // namespace hosts::maze

@@ -1,0 +1,20 @@
+// dmlab.system.model for the maze engine: DeepMind Lab's 3D model module,
+// whose models the maze, a 2.5D raycaster of walls and pickups, cannot
+// draw. Levels and decorators require it at load (DeepMind Lab's
+// human-recognisable pickups do) and call it only from callbacks that
+// build models; so requiring it works, and each of its functions (cone,
+// cube, cylinder, sphere, hierarchy, circularLayout, linearLayout, loadMD3,
+// saveMD3) is an error that says the maze engine has no 3D models.
+#ifndef HOSTS_MAZE_MODEL_MODULE_H_
+#define HOSTS_MAZE_MODEL_MODULE_H_
+
+#include "lua_api/lua.h"
+
+namespace hosts::maze {
+
+// [-0, +0, m] Makes require 'dmlab.system.model' load the module.
+void RegisterModelModule(lua_State* L);
+
+}  // namespace hosts::maze
+
+#endif  // HOSTS_MAZE_MODEL_MODULE_H_

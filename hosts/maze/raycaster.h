@@ -1,0 +1,68 @@
+// Raycaster: the reference engine's software renderer.
+//
+// First person: one ray per column through the map's grid (DDA), walls
+// coloured by their region's variation (or textured, surfaces.h) and
+// shaded by distance and by side (x-facing walls darker than y-facing), a
+// floor and a ceiling (one colour, or textured per cell) shaded by
+// distance, and pickups as camera-facing sprites, depth-tested per pixel.
+// Pitch shifts the horizon (a y-shear, as in classic raycasters).
+// Top down: a bird's-eye view of the whole map with the player and its
+// heading.
+//
+// Buffers are the caller's: rgb is height x width x 3 bytes, row-major,
+// row 0 at the top; depth (optional) is height x width floats, the distance
+// along the view direction in cells (kFarDepth where nothing is hit).
+// Rendering is a pure function of its inputs: the same inputs give the same
+// bytes, and nothing is allocated per frame.
+//
+// Example:
+//   Frame frame{rgb.data(), depth.data(), 84, 84};
+//   RenderFirstPerson(world.map(), world.pickups(), Camera::Of(world.pose()), frame);
+#ifndef HOSTS_MAZE_RAYCASTER_H_
+#define HOSTS_MAZE_RAYCASTER_H_
+
+#include <cstdint>
+
+#include "absl/types/span.h"
+#include "hosts/maze/surfaces.h"
+#include "hosts/maze/text_map.h"
+#include "hosts/maze/world.h"
+
+namespace hosts::maze {
+
+struct Camera {
+  WorldPoint position;
+  double yaw = 0;              // degrees, as Pose
+  double pitch = 0;            // degrees, as Pose
+  double horizontal_fov = 90;  // degrees
+
+  static Camera Of(const Pose& pose) { return {pose.position, pose.yaw, pose.pitch}; }
+};
+
+struct Frame {
+  std::uint8_t* rgb;  // height * width * 3
+  float* depth;       // height * width, or null
+  int width;
+  int height;
+};
+
+inline constexpr float kFarDepth = 1e4f;
+
+// Draws what `camera` sees, its surfaces looking as `surfaces` says.
+// Inactive pickups are not drawn.
+void RenderFirstPerson(const TextMap& map, absl::Span<const Pickup> pickups, const Camera& camera,
+                       const Frame& frame, const Surfaces& surfaces = Surfaces::BuiltIn());
+
+// Draws the whole map scaled to fit frame.rgb (frame.depth is ignored),
+// with the pickups and the player's position and heading.
+void RenderTopDown(const TextMap& map, absl::Span<const Pickup> pickups, const Pose& player,
+                   const Frame& frame);
+
+// Draws `path` (the player's positions, in order) as a line over a frame
+// RenderTopDown drew, from blue at its start to yellow at its end. A step
+// longer than a cell (a respawn) is not drawn.
+void DrawTopDownPath(const TextMap& map, absl::Span<const WorldPoint> path, const Frame& frame);
+
+}  // namespace hosts::maze
+
+#endif  // HOSTS_MAZE_RAYCASTER_H_
