@@ -1,4 +1,4 @@
-// Google Benchmark cases for the reference engine's world and renderer, on
+// Google Benchmark cases for the maze's world and renderer, on
 // a 15 x 15 maze with pickups. The baseline, `frame_fill`, writes every
 // byte of the same frame once (rgb and depth), so a render's ratio to it
 // says how many plain passes over the frame it costs; `first_person_textured`

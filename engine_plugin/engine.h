@@ -2,7 +2,7 @@
 // running on it.
 //
 // An instance owns a Lua VM with dmlab.system.tensor, .random, .events and
-// its host's modules preloaded (the maze host's: .game, .maze_generation),
+// its host's modules preloaded,
 // the host, and the observation pipeline. Instances share nothing
 // mutable: many may run at once, each on its own thread (one thread at a
 // time per instance).
@@ -11,14 +11,13 @@
 //   Create(level) -> SetSetting(key, value)* -> Init() ->
 //   { Start(episode, seed) -> { Act(actions); Advance(n) ; Observation(i)* }* }*
 //
-// Each Advance runs n control steps of the host (frames, for the maze),
-// then has it render once. The host's frame observation (the maze's
-// RGB_INTERLEAVED) is drawn into a buffer from the observation pool, so
+// Each Advance runs n control steps of the host, then has it render
+// once. The host's frame observation (RGB_INTERLEAVED) is drawn into a buffer from the observation pool, so
 // handing it out copies nothing; the host lends it and its other buffers
 // to the level's callbacks for one call each. With the setting
 // observationDevice=cuda:N the frame is instead a copy on that device,
 // uploaded on the first request of a step into a pooled device buffer
-// (docs/engine.md, "Device observations").
+// (docs/levels.md, "Device observations").
 //
 // Errors: every method returns a Status; a Lua error in a callback, or a
 // sandbox limit it reached, becomes an error Status with the Lua message
@@ -30,7 +29,7 @@
 //   (*engine)->SetSetting("width", "84");
 //   (*engine)->Init();
 //   (*engine)->Start(/*episode=*/0, /*seed=*/1);
-//   (*engine)->Act(std::vector<int>{0, 0, 0, 1, 0, 0, 0});   // forward
+//   (*engine)->Act(std::vector<int>{0, 0, 0, 1, 0, 0, 0});   // the host's actions
 //   double reward = 0;
 //   absl::StatusOr<EpisodeStatus> status = (*engine)->Advance(4, &reward);
 //   absl::StatusOr<ObservationValue> rgb = (*engine)->Observation(0);
@@ -72,9 +71,8 @@ class Engine {
   static absl::StatusOr<std::unique_ptr<Engine>> Create(std::string level);
   ~Engine();
 
-  // Before Init. The host's own settings (the maze's: width and height,
-  // pixels 1..4096, default 84; fps, 1..1000, default 60) go to the host.
-  // The plugin's: episodeLengthSeconds (> 0; by default the level's
+  // Before Init. The host's own settings (Host::SetSetting; each host's
+  // header lists them) go to the host. The plugin's: episodeLengthSeconds (> 0; by default the level's
   // api.episodeLengthSeconds, else none). The level's
   // limits (sandbox.h): sandbox ('true' or
   // 'false'; default 'true' for a level loaded from a path, 'false' for a
@@ -82,7 +80,7 @@ class Engine {
   // default 256 in the sandbox, else 0), instructionLimit (Lua instructions
   // per callback, 0 for none; default 1000000000 in the sandbox, else 0),
   // tensorMemoryLimitMegabytes (tensor storage alive at once, >= 1; default
-  // 1024 in the sandbox, else 4096). Observations (docs/engine.md):
+  // 1024 in the sandbox, else 4096). Observations (docs/levels.md):
   // observationDevice ('cpu', the default, or 'cuda:N': RGB_INTERLEAVED on
   // that CUDA device; Init fails if this build has no backend for it or
   // the device does not exist), pinnedStaging ('true' or 'false', default
@@ -95,7 +93,7 @@ class Engine {
   // Loads the level script and calls its init(settings).
   absl::Status Init();
   // Seeds dmlab.system.random with `seed`, calls start(episode, seed),
-  // starts the host's episode (the maze loads nextMap()), and renders the
+  // starts the host's episode (Host::Start), and renders the
   // first frame.
   absl::Status Start(int episode, std::uint64_t seed);
 
@@ -105,9 +103,8 @@ class Engine {
   // keeps per-step state of its own (the C ABI) asks first.
   absl::Status CheckCanStep(const char* what) const;
 
-  // The host's observations (the maze's: RGB_INTERLEAVED, RGBD_INTERLEAVED,
-  // DEBUG.POS.TRANS, DEBUG.POS.ROT, DEBUG.CAMERA.TOP_DOWN), then the
-  // level's customObservationSpec(). Fixed after Init.
+  // The host's observations (Host::ObservationSpecs), then the level's
+  // customObservationSpec(). Fixed after Init.
   const std::vector<ObservationSpec>& observation_specs() const;
 
   // The observation's value for the current frame, computed at most once

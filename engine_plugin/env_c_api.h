@@ -1,11 +1,11 @@
 /* env_c_api.h: the plugin's instances as a plain C ABI, for agents and
  * hosts in any language (the Python binding, C programs, other engines).
  *
- * Modelled on DeepMind Lab's EnvCApi: env_connect() creates one engine
+ * Modelled on DeepMind Lab's EnvCApi: env_connect() creates one plugin
  * instance (a "context") and fills a table of function pointers; every
  * function takes that context first. It compiles as C (C99) and C++.
  *
- * LIFECYCLE (the engine's, see engine.h):
+ * LIFECYCLE (Engine's, see engine.h):
  *   env_connect -> setting* -> init ->
  *     { start -> { act_discrete ; advance ; observation* ; event* }* }* ->
  *   release_context

@@ -3,7 +3,7 @@
 //
 // A level names its host in its leading comment lines:
 //   -- host: ball
-// A level that names none runs on "maze", the reference engine.
+// A level that names none runs on "maze", the reference host.
 #ifndef ENGINE_PLUGIN_LEVEL_SOURCE_H_
 #define ENGINE_PLUGIN_LEVEL_SOURCE_H_
 

@@ -93,8 +93,8 @@ int LabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
                                    &level, &observations, &config, &renderer, &level_cache)) {
     return -1;
   }
-  // The reference engine has one renderer, a software raycaster, and
-  // compiled-in levels: both arguments are accepted for code written for
+  // The hosts render in software (the maze's raycaster, MuJoCo's OSMesa)
+  // and the levels are compiled in: both arguments are accepted for code written for
   // DeepMind Lab, and checked as it checks them.
   if (renderer != nullptr && renderer[0] != '\0' && std::strcmp(renderer, "software") != 0 &&
       std::strcmp(renderer, "hardware") != 0) {

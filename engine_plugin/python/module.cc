@@ -68,7 +68,7 @@ PyModuleDef_Slot kSlots[] = {
 PyModuleDef kModule = {
     PyModuleDef_HEAD_INIT,
     "labenv._labenv",
-    "The reference engine's C ABI as Python types; use the labenv package.",
+    "The plugin's C ABI as Python types; use the labenv package.",
     0,
     kFunctions,
     kSlots,

@@ -1,4 +1,4 @@
-// MazeHost: the reference engine as a host of the plugin (host.h).
+// MazeHost: the maze, the reference host of the plugin (host.h).
 //
 // A level on the maze host returns its map from nextMap() (a text map, a
 // map name, or a maze from dmlab.system.maze_generation); the player moves

@@ -1,4 +1,4 @@
-// Raycaster: the reference engine's software renderer.
+// Raycaster: the maze's software renderer.
 //
 // First person: one ray per column through the map's grid (DDA), walls
 // coloured by their region's variation (or textured, surfaces.h) and

@@ -1,4 +1,4 @@
-// World: the reference engine's simulation of one map. No Lua, no pixels.
+// World: the maze's simulation of one map. No Lua, no pixels.
 //
 // The player is a circle of radius kPlayerRadius moving on the map's floor.
 // Each frame the seven DeepMind Lab actions turn and move it; walls stop it

@@ -1,5 +1,5 @@
 // Every allocation a level can cause is charged to one of its budgets,
-// and no Lua error crosses a live C++ object (docs/engine.md, "Sandbox").
+// and no Lua error crosses a live C++ object (docs/levels.md, "Sandbox").
 // Each case used to grow the process far past the level's caps, or leak.
 #include <memory>
 #include <string>

@@ -1,4 +1,4 @@
-"""labenv: the reference engine from Python, with DeepMind Lab's API.
+"""labenv: the plugin from Python, on any of its hosts, with DeepMind Lab's API.
 
     import labenv
     lab = labenv.Lab('demo_maze', ['RGB_INTERLEAVED'], {'width': '84', 'height': '84'})

@@ -1,5 +1,5 @@
-// Runs the levels of docs/engine.md (its ```lua blocks: the worked example,
-// the map maker's) in the engine, and checks what the text says they do.
+// Runs the levels of docs/maze.md (its ```lua blocks: the worked example,
+// the map maker's) on the maze, and checks what the text says they do.
 #include <cmath>
 #include <fstream>
 #include <regex>
@@ -14,14 +14,14 @@
 namespace engine_plugin {
 namespace {
 
-// The first ```lua block after the heading `heading` of docs/engine.md.
+// The first ```lua block after the heading `heading` of docs/maze.md.
 std::string ExampleLevel(const std::string& heading) {
-  std::ifstream doc("docs/engine.md");
+  std::ifstream doc("docs/maze.md");
   std::stringstream text;
   text << doc.rdbuf();
   const std::string markdown = text.str();
   const std::size_t at = markdown.find(heading);
-  EXPECT_NE(at, std::string::npos) << "no heading '" << heading << "' in docs/engine.md";
+  EXPECT_NE(at, std::string::npos) << "no heading '" << heading << "' in docs/maze.md";
   const std::regex block("```lua\n([^`]*)```");
   std::smatch match;
   const std::string after = markdown.substr(at == std::string::npos ? 0 : at);
@@ -29,7 +29,7 @@ std::string ExampleLevel(const std::string& heading) {
   return match[1];
 }
 
-TEST(EngineLevelDocTest, TheWorkedExampleRunsAsDescribed) {
+TEST(MazeLevelDocTest, TheWorkedExampleRunsAsDescribed) {
   std::unique_ptr<Engine> engine =
       InitEngine(WriteLevel("worked_example", ExampleLevel("### A worked example")),
                  {{"bonus", "0.5"}});
@@ -64,7 +64,7 @@ TEST(EngineLevelDocTest, TheWorkedExampleRunsAsDescribed) {
 
 // The map maker's example makes a room with a goal three cells east of the
 // spawn point: walking east reaches it.
-TEST(EngineLevelDocTest, TheMapMakersExampleMakesItsRoom) {
+TEST(MazeLevelDocTest, TheMapMakersExampleMakesItsRoom) {
   std::unique_ptr<Engine> engine =
       InitEngine(WriteLevel("map_maker_example", ExampleLevel("### `dmlab.system.map_maker`")));
   ASSERT_NE(engine, nullptr);
