@@ -7,7 +7,7 @@
 // Lua loops, shaped like ../shared/bench/ops_bench.lua's, run over both in
 // one process, so their ratio holds on a noisy machine where absolute
 // times do not. Under LuaJIT, add takes the compiled FFI path of
-// lua_api/tensor_methods_ffi.cc, which no C API binding can follow, so
+// lua_api/tensor/tensor_methods_ffi.cc, which no C API binding can follow, so
 // there it runs below the floor. ops_bench's streaming cases and matrix products run both
 // from Lua and as direct calls of the core on tensors of the same shapes,
 // for the same kind of ratio. Built twice: lua_call_benchmark (Lua 5.1)
@@ -22,8 +22,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "benchmark/benchmark.h"
-#include "lua_api/lua.h"
-#include "lua_api/tensor_module.h"
+#include "lua_api/lua/lua.h"
+#include "lua_api/tensor/tensor_module.h"
 #include "tensor/elementwise.h"
 #include "tensor/matmul.h"
 #include "tensor/reduce.h"

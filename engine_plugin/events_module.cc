@@ -7,10 +7,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/module_support.h"
-#include "lua_api/lua_tensor.h"
-#include "lua_api/n_results_or.h"
-#include "lua_api/preload.h"
-#include "lua_api/read.h"
+#include "lua_api/lua/n_results_or.h"
+#include "lua_api/lua/preload.h"
+#include "lua_api/lua/read.h"
+#include "lua_api/tensor/lua_tensor.h"
 #include "tensor/convert.h"
 #include "tensor/work_meter.h"
 
@@ -85,7 +85,7 @@ NResultsOr Add(lua_State* L) {
   return 0;
 }
 
-constexpr ModuleFunction kFunctions[] = {
+constexpr lua_api::MethodEntry kFunctions[] = {
     {"add", &lua_api::Raising<&Add>},
 };
 

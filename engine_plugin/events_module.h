@@ -22,7 +22,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "engine_plugin/observation.h"
-#include "lua_api/lua.h"
+#include "lua_api/lua/lua.h"
 
 namespace engine_plugin {
 

@@ -33,7 +33,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "engine_plugin/observation.h"
-#include "lua_api/lua.h"
+#include "lua_api/lua/lua.h"
 #include "tensor/tensor.h"
 
 namespace engine_plugin {

@@ -11,11 +11,11 @@
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/image.h"
 #include "engine_plugin/level_paths.h"
-#include "lua_api/lua_tensor.h"
-#include "lua_api/n_results_or.h"
-#include "lua_api/preload.h"
-#include "lua_api/read.h"
-#include "lua_api/tensor_limits.h"
+#include "lua_api/lua/n_results_or.h"
+#include "lua_api/lua/preload.h"
+#include "lua_api/lua/read.h"
+#include "lua_api/tensor/lua_tensor.h"
+#include "lua_api/tensor/tensor_limits.h"
 
 namespace engine_plugin {
 namespace {

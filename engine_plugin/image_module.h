@@ -17,7 +17,7 @@
 #define ENGINE_PLUGIN_IMAGE_MODULE_H_
 
 #include "engine_plugin/level_paths.h"
-#include "lua_api/lua.h"
+#include "lua_api/lua/lua.h"
 
 namespace engine_plugin {
 

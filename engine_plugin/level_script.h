@@ -37,7 +37,7 @@
 #include "engine_plugin/observation.h"
 #include "engine_plugin/property.h"
 #include "engine_plugin/sandbox.h"
-#include "lua_api/lua.h"
+#include "lua_api/lua/lua.h"
 #include "tensor/tensor.h"
 
 namespace engine_plugin {

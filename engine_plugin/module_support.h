@@ -7,8 +7,9 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "lua_api/lua.h"
-#include "lua_api/n_results_or.h"
+#include "lua_api/lua/class.h"
+#include "lua_api/lua/lua.h"
+#include "lua_api/lua/n_results_or.h"
 
 namespace engine_plugin {
 
@@ -26,16 +27,12 @@ Host* HostOf(lua_State* L) {
   return static_cast<Host*>(lua_touserdata(L, lua_upvalueindex(1)));
 }
 
-struct ModuleFunction {
-  const char* name;
-  lua_CFunction function;
-};
-
-// [-0, +1, m] A table of closures, each over the light userdata `host`.
+// [-0, +1, m] A table of closures, each over the light userdata `host`:
+// the module's functions are methods of that table (called with ':').
 template <std::size_t N>
-void PushModuleTable(lua_State* L, void* host, const ModuleFunction (&functions)[N]) {
+void PushModuleTable(lua_State* L, void* host, const lua_api::MethodEntry (&functions)[N]) {
   lua_createtable(L, 0, N);
-  for (const ModuleFunction& entry : functions) {
+  for (const lua_api::MethodEntry& entry : functions) {
     lua_pushlightuserdata(L, host);
     lua_pushcclosure(L, entry.function, 1);
     lua_setfield(L, -2, entry.name);

@@ -15,10 +15,10 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "engine_plugin/level_files.h"
-#include "lua_api/call.h"
-#include "lua_api/lua_memory.h"
-#include "lua_api/native_code.h"
-#include "lua_api/read.h"
+#include "lua_api/lua/call.h"
+#include "lua_api/lua/lua_memory.h"
+#include "lua_api/lua/native_code.h"
+#include "lua_api/lua/read.h"
 
 namespace engine_plugin {
 namespace {

@@ -28,7 +28,7 @@
 //        package.loadlib, package.path or package.cpath;
 //      - the tensor file constructor ({file = ...}) is refused.
 //    Under LuaJIT, the jit and ffi modules are not opened either.
-//  - A memory cap (`memory_bytes`, lua_api/lua_memory.h): the VM's
+//  - A memory cap (`memory_bytes`, lua_api/lua/lua_memory.h): the VM's
 //    allocator refuses to grow the Lua heap past it while script code
 //    runs, which the script sees as Lua's "not enough memory" error. The
 //    engine's own small allocations between callbacks are never refused,
@@ -61,7 +61,7 @@
 //    builds) is stopped as the count stops it, with an error
 //    that says so. The count is what bounds a level; the clock is a
 //    backstop, which a level within its count never reaches.
-//  - Tensor limits (`tensors`, see lua_api/tensor_limits.h): the bytes of
+//  - Tensor limits (`tensors`, see lua_api/tensor/tensor_limits.h): the bytes of
 //    tensor storage alive at once, and whether files may be read.
 //
 // Example:
@@ -84,10 +84,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine_plugin/sandbox_io.h"
-#include "lua_api/lua.h"
-#include "lua_api/lua_memory.h"
-#include "lua_api/n_results_or.h"
-#include "lua_api/tensor_limits.h"
+#include "lua_api/lua/lua.h"
+#include "lua_api/lua/lua_memory.h"
+#include "lua_api/lua/n_results_or.h"
+#include "lua_api/tensor/tensor_limits.h"
 #include "tensor/work_meter.h"
 
 namespace engine_plugin {

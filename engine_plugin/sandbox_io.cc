@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "lua_api/n_results_or.h"
-#include "lua_api/read.h"
+#include "lua_api/lua/n_results_or.h"
+#include "lua_api/lua/read.h"
 
 namespace engine_plugin {
 namespace {

@@ -21,7 +21,7 @@
 #include <cstddef>
 
 #include "absl/status/status.h"
-#include "lua_api/lua.h"
+#include "lua_api/lua/lua.h"
 
 namespace engine_plugin {
 

@@ -16,7 +16,7 @@
 #ifndef ENGINE_PLUGIN_TRANSFORM_MODULE_H_
 #define ENGINE_PLUGIN_TRANSFORM_MODULE_H_
 
-#include "lua_api/lua.h"
+#include "lua_api/lua/lua.h"
 
 namespace engine_plugin {
 

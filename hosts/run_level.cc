@@ -62,11 +62,11 @@
 #include "absl/strings/string_view.h"
 #include "engine_plugin/engine.h"
 #include "engine_plugin/host.h"
+#include "engine_plugin/host_registry.h"
 #include "engine_plugin/observation.h"
 #include "hosts/contact_sheet.h"
 #include "hosts/gif_writer.h"
 #include "hosts/png_writer.h"
-#include "engine_plugin/host_registry.h"
 #include "tensor/tensor.h"
 
 ABSL_FLAG(std::string, level, "demo_maze",

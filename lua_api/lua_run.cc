@@ -27,14 +27,14 @@
 #include <cstring>
 #include <string>
 
-#include "lua_api/call.h"
-#include "lua_api/host_test.h"
-#include "lua_api/lua.h"
-#include "lua_api/n_results_or.h"
-#include "lua_api/random.h"
-#include "lua_api/paths_module.h"
-#include "lua_api/preload.h"
-#include "lua_api/torch_module.h"
+#include "lua_api/lua/call.h"
+#include "lua_api/lua/lua.h"
+#include "lua_api/lua/n_results_or.h"
+#include "lua_api/lua/preload.h"
+#include "lua_api/tensor/host_test.h"
+#include "lua_api/tensor/random.h"
+#include "lua_api/torch/paths_module.h"
+#include "lua_api/torch/torch_module.h"
 
 namespace {
 

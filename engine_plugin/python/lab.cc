@@ -1,5 +1,5 @@
-#include "engine_plugin/python/lab.h"
 #include "engine_plugin/python/guarded.h"
+#include "engine_plugin/python/lab.h"
 
 #include <climits>
 #include <cstdint>
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "engine_plugin/env_c_api.h"
-#include "engine_plugin/python/device_observation.h"
 #include "engine_plugin/python/actions.h"
+#include "engine_plugin/python/device_observation.h"
 #include "engine_plugin/python/env_support.h"
 #include "engine_plugin/python/module_type.h"
 #include "engine_plugin/python/observation_array.h"

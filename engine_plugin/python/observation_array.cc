@@ -1,5 +1,5 @@
-#include "engine_plugin/python/observation_array.h"
 #include "engine_plugin/python/guarded.h"
+#include "engine_plugin/python/observation_array.h"
 
 #include <cstdint>
 #include <cstring>

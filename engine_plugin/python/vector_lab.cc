@@ -1,5 +1,5 @@
-#include "engine_plugin/python/vector_lab.h"
 #include "engine_plugin/python/guarded.h"
+#include "engine_plugin/python/vector_lab.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -8,10 +8,10 @@
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/module_support.h"
 #include "hosts/maze/world.h"
-#include "lua_api/n_results_or.h"
-#include "lua_api/preload.h"
-#include "lua_api/read.h"
-#include "lua_api/tensor_limits.h"
+#include "lua_api/lua/n_results_or.h"
+#include "lua_api/lua/preload.h"
+#include "lua_api/lua/read.h"
+#include "lua_api/tensor/tensor_limits.h"
 #include "tensor/work_meter.h"
 
 namespace hosts::maze {
@@ -19,7 +19,6 @@ namespace {
 
 using engine_plugin::CheckModuleSelf;
 using engine_plugin::HostOf;
-using engine_plugin::ModuleFunction;
 using lua_api::ArgumentError;
 using lua_api::NResultsOr;
 
@@ -96,7 +95,7 @@ NResultsOr Entities(lua_State* L) {
   return 1;
 }
 
-constexpr ModuleFunction kFunctions[] = {
+constexpr lua_api::MethodEntry kFunctions[] = {
     {"entities", &lua_api::Raising<&Entities>},
 };
 

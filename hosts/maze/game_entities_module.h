@@ -21,7 +21,7 @@
 #define HOSTS_MAZE_GAME_ENTITIES_MODULE_H_
 
 #include "hosts/maze/game_module.h"
-#include "lua_api/lua.h"
+#include "lua_api/lua/lua.h"
 
 namespace hosts::maze {
 

@@ -8,12 +8,12 @@
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/level_paths.h"
 #include "engine_plugin/module_support.h"
-#include "lua_api/lua_memory.h"
-#include "lua_api/lua_tensor.h"
-#include "lua_api/n_results_or.h"
-#include "lua_api/preload.h"
-#include "lua_api/read.h"
-#include "lua_api/tensor_limits.h"
+#include "lua_api/lua/lua_memory.h"
+#include "lua_api/lua/n_results_or.h"
+#include "lua_api/lua/preload.h"
+#include "lua_api/lua/read.h"
+#include "lua_api/tensor/lua_tensor.h"
+#include "lua_api/tensor/tensor_limits.h"
 #include "tensor/work_meter.h"
 
 namespace hosts::maze {
@@ -21,7 +21,6 @@ namespace {
 
 using engine_plugin::CheckModuleSelf;
 using engine_plugin::HostOf;
-using engine_plugin::ModuleFunction;
 using engine_plugin::PushModuleTable;
 using lua_api::ArgumentError;
 using lua_api::NResultsOr;
@@ -291,7 +290,7 @@ NResultsOr UpdateTexture(lua_State* L) {
   return 0;
 }
 
-constexpr ModuleFunction kFunctions[] = {
+constexpr lua_api::MethodEntry kFunctions[] = {
     {"playerInfo", &lua_api::Raising<&PlayerInfo>},
     {"addScore", &lua_api::Raising<&AddScore>},
     {"finishMap", &lua_api::Raising<&FinishMap>},

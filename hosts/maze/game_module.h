@@ -60,7 +60,7 @@
 #include "hosts/maze/raycaster.h"
 #include "hosts/maze/surfaces.h"
 #include "hosts/maze/world.h"
-#include "lua_api/lua.h"
+#include "lua_api/lua/lua.h"
 #include "tensor/tensor.h"
 
 namespace hosts::maze {

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "lua_api/lua.h"
-#include "lua_api/read.h"
+#include "lua_api/lua/lua.h"
+#include "lua_api/lua/read.h"
 
 namespace hosts::maze {
 

@@ -13,12 +13,12 @@
 #include "engine_plugin/module_support.h"
 #include "hosts/maze/spawn_entities.h"
 #include "hosts/maze/text_map.h"
-#include "lua_api/call.h"
-#include "lua_api/lua_memory.h"
-#include "lua_api/n_results_or.h"
-#include "lua_api/preload.h"
-#include "lua_api/read.h"
-#include "lua_api/tensor_limits.h"
+#include "lua_api/lua/call.h"
+#include "lua_api/lua/lua_memory.h"
+#include "lua_api/lua/n_results_or.h"
+#include "lua_api/lua/preload.h"
+#include "lua_api/lua/read.h"
+#include "lua_api/tensor/tensor_limits.h"
 #include "tensor/work_meter.h"
 
 namespace hosts::maze {
@@ -26,7 +26,6 @@ namespace {
 
 using engine_plugin::CheckModuleSelf;
 using engine_plugin::HostOf;
-using engine_plugin::ModuleFunction;
 using lua_api::ArgumentError;
 using lua_api::NResultsOr;
 
@@ -410,7 +409,7 @@ NResultsOr RandomGen(lua_State* L) {
   return 1;
 }
 
-constexpr ModuleFunction kFunctions[] = {
+constexpr lua_api::MethodEntry kFunctions[] = {
     {"mapFromTextLevel", &lua_api::Raising<&MapFromTextLevel>},
     {"randomGen", &lua_api::Raising<&RandomGen>},
 };

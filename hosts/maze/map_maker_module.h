@@ -45,8 +45,8 @@
 #include <vector>
 
 #include "hosts/maze/spawn_entities.h"
-#include "lua_api/lua.h"
-#include "lua_api/tensor_limits.h"
+#include "lua_api/lua/lua.h"
+#include "lua_api/tensor/tensor_limits.h"
 
 namespace hosts::maze {
 

@@ -18,12 +18,12 @@
 #include "absl/strings/string_view.h"
 #include "hosts/maze/maze_generation.h"
 #include "hosts/maze/text_map.h"
-#include "lua_api/call.h"
-#include "lua_api/class.h"
-#include "lua_api/n_results_or.h"
-#include "lua_api/preload.h"
-#include "lua_api/push.h"
-#include "lua_api/read.h"
+#include "lua_api/lua/call.h"
+#include "lua_api/lua/class.h"
+#include "lua_api/lua/n_results_or.h"
+#include "lua_api/lua/preload.h"
+#include "lua_api/lua/push.h"
+#include "lua_api/lua/read.h"
 #include "tensor/work_meter.h"
 
 namespace hosts::maze {

@@ -48,7 +48,7 @@
 #define HOSTS_MAZE_MAZE_GENERATION_MODULE_H_
 
 #include "hosts/maze/text_map.h"
-#include "lua_api/lua.h"
+#include "lua_api/lua/lua.h"
 
 namespace hosts::maze {
 

@@ -26,7 +26,7 @@
 #include "hosts/maze/sprite_shapes.h"
 #include "hosts/maze/text_map.h"
 #include "levels/builtin_levels.h"
-#include "lua_api/read.h"
+#include "lua_api/lua/read.h"
 
 namespace hosts::maze {
 namespace {

@@ -42,7 +42,7 @@
 #include "hosts/maze/spawn_entities.h"
 #include "hosts/maze/texture_hooks.h"
 #include "hosts/maze/world.h"
-#include "lua_api/tensor_limits.h"
+#include "lua_api/tensor/tensor_limits.h"
 
 namespace hosts::maze {
 

@@ -1,6 +1,6 @@
 #include "hosts/maze/model_module.h"
 
-#include "lua_api/preload.h"
+#include "lua_api/lua/preload.h"
 
 namespace hosts::maze {
 namespace {

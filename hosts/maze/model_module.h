@@ -8,7 +8,7 @@
 #ifndef HOSTS_MAZE_MODEL_MODULE_H_
 #define HOSTS_MAZE_MODEL_MODULE_H_
 
-#include "lua_api/lua.h"
+#include "lua_api/lua/lua.h"
 
 namespace hosts::maze {
 

@@ -11,8 +11,8 @@
 #include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "hosts/maze/glyphs.h"
-#include "lua_api/lua.h"
-#include "lua_api/read.h"
+#include "lua_api/lua/lua.h"
+#include "lua_api/lua/read.h"
 
 namespace hosts::maze {
 namespace {

@@ -10,8 +10,8 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "lua_api/lua.h"
-#include "lua_api/read.h"
+#include "lua_api/lua/lua.h"
+#include "lua_api/lua/read.h"
 
 namespace hosts::maze {
 namespace {

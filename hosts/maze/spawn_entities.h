@@ -42,7 +42,7 @@
 #include "engine_plugin/host.h"
 #include "hosts/maze/text_map.h"
 #include "hosts/maze/world.h"
-#include "lua_api/tensor_limits.h"
+#include "lua_api/tensor/tensor_limits.h"
 
 namespace hosts::maze {
 

@@ -96,7 +96,7 @@ class MapLayers {
   std::string VariationsLayer() const;
 
   // The memory it holds: a Lua maze object charges this to the level's
-  // Lua memory cap (lua_api/class.h), since a 1024x1024 maze holds 2 MB.
+  // Lua memory cap (lua_api/lua/class.h), since a 1024x1024 maze holds 2 MB.
   std::size_t NativeBytes() const {
     return sizeof(MapLayers) + entities_.capacity() + variations_.capacity();
   }

@@ -9,9 +9,9 @@
 #include "absl/functional/function_ref.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "lua_api/lua.h"
-#include "lua_api/lua_tensor.h"
-#include "lua_api/read.h"
+#include "lua_api/lua/lua.h"
+#include "lua_api/lua/read.h"
+#include "lua_api/tensor/lua_tensor.h"
 #include "tensor/elementwise.h"
 #include "tensor/loan.h"
 

@@ -31,8 +31,8 @@
 #include "absl/strings/string_view.h"
 #include "engine_plugin/host.h"
 #include "hosts/maze/surfaces.h"
-#include "lua_api/lua.h"
-#include "lua_api/tensor_limits.h"
+#include "lua_api/lua/lua.h"
+#include "lua_api/tensor/tensor_limits.h"
 #include "tensor/tensor.h"
 
 namespace hosts::maze {

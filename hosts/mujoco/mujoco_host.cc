@@ -10,8 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/host_registry.h"
 #include "hosts/mujoco/mujoco_errors.h"
-#include "lua_api/read.h"
-#include "lua_api/tensor_limits.h"
+#include "lua_api/lua/read.h"
+#include "lua_api/tensor/tensor_limits.h"
 
 namespace hosts::mujoco {
 namespace {

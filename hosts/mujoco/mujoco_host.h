@@ -48,7 +48,7 @@
 #include "hosts/mujoco/mujoco_module.h"
 #include "hosts/mujoco/renderer.h"
 #include "hosts/mujoco/state_lending.h"
-#include "lua_api/tensor_limits.h"
+#include "lua_api/tensor/tensor_limits.h"
 
 namespace hosts::mujoco {
 

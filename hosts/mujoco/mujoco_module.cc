@@ -5,16 +5,15 @@
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/module_support.h"
 #include "hosts/mujoco/lua_sources.h"
-#include "lua_api/n_results_or.h"
-#include "lua_api/preload.h"
-#include "lua_api/read.h"
+#include "lua_api/lua/n_results_or.h"
+#include "lua_api/lua/preload.h"
+#include "lua_api/lua/read.h"
 
 namespace hosts::mujoco {
 namespace {
 
 using engine_plugin::CheckModuleSelf;
 using engine_plugin::HostOf;
-using engine_plugin::ModuleFunction;
 using lua_api::NResultsOr;
 
 constexpr char kModule[] = "mujoco";
@@ -131,7 +130,7 @@ NResultsOr ControlTimestep(lua_State* L) {
 }
 
 int Open(lua_State* L) {
-  static constexpr ModuleFunction kFunctions[] = {
+  static constexpr lua_api::MethodEntry kFunctions[] = {
       {"body", &lua_api::Raising<&Body>},
       {"joint", &lua_api::Raising<&Joint>},
       {"geom", &lua_api::Raising<&Geom>},

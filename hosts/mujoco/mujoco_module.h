@@ -24,7 +24,7 @@
 
 #include <mujoco/mujoco.h>
 
-#include "lua_api/lua.h"
+#include "lua_api/lua/lua.h"
 
 namespace hosts::mujoco {
 

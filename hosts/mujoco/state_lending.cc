@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "hosts/mujoco/model_arrays.h"
-#include "lua_api/lua_tensor.h"
+#include "lua_api/tensor/lua_tensor.h"
 #include "tensor/tensor.h"
 
 namespace hosts::mujoco {

@@ -51,8 +51,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine_plugin/host.h"
-#include "lua_api/n_results_or.h"
-#include "lua_api/tensor_limits.h"
+#include "lua_api/lua/n_results_or.h"
+#include "lua_api/tensor/tensor_limits.h"
 #include "tensor/layout.h"
 #include "tensor/loan.h"
 

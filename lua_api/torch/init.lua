@@ -13,7 +13,7 @@
 --   maths.lua     conv3, xcorr3, cross, histc, bhistc
 --   serialize.lua torch.serialize/deserialize, torch.save/load (Torch7's format)
 --   cmdline.lua   torch.CmdLine
--- (paths.lua is the `paths` module's, lua_api/paths_module.h.)
+-- (paths.lua is the `paths` module's, lua_api/torch/paths_module.h.)
 --   class.lua     torch.class and the metatable functions
 --   tester.lua    torch.Tester and torch.TestSuite
 local dmlab, internal = ...

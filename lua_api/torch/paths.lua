@@ -1,5 +1,5 @@
 -- paths: Torch's file-system helpers over the system calls of
--- lua_api/paths_module.cc (`system`). Not in the level sandbox.
+-- lua_api/torch/paths_module.cc (`system`). Not in the level sandbox.
 local system = ...
 local paths = {}
 

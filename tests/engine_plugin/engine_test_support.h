@@ -13,9 +13,9 @@
 
 #include "engine_plugin/engine.h"
 #include "engine_plugin/env_c_api.h"
+#include "gtest/gtest.h"
 #include "hosts/maze/maze_host.h"
 #include "hosts/maze/world.h"
-#include "gtest/gtest.h"
 
 namespace engine_plugin {
 

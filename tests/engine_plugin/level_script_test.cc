@@ -14,7 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/observation.h"
 #include "gtest/gtest.h"
-#include "lua_api/lua.h"
+#include "lua_api/lua/lua.h"
 
 namespace engine_plugin {
 namespace {

@@ -31,8 +31,8 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
-#include "lua_api/lua.h"
-#include "lua_api/lua_memory.h"
+#include "lua_api/lua/lua.h"
+#include "lua_api/lua/lua_memory.h"
 
 namespace fuzz {
 

@@ -1,5 +1,5 @@
 -- LuaJIT's compiled fast path for fill, add, sub, mul and div with one
--- number (lua_api/tensor_methods_ffi.cc). Every case runs its calls in
+-- number (lua_api/tensor/tensor_methods_ffi.cc). Every case runs its calls in
 -- loops long enough for LuaJIT to compile them, and expects exactly what
 -- the classic methods give: under Lua 5.1, which has no fast path, the
 -- same cases pin the classic methods.

@@ -75,6 +75,16 @@ testing.case('argument numbers count the module function arguments', function()
               "'cmul': the tensors have 4 and 3 elements")
 end)
 
+testing.case('after a module function, a method counts from self again', function()
+  -- The module function's numbering is set for the method's call only,
+  -- also when that call raises.
+  local x = fractions()
+  expectError(function() tensor.mul(x, 'a') end, "bad argument #2 to 'mul'")
+  expectError(function() x:mul('a') end, "bad argument #1 to 'mul'")
+  testing.assertEqual(tensor.mul(x, 2):val(), x:clone():mul(2):val())
+  expectError(function() x:mul('a') end, "bad argument #1 to 'mul'")
+end)
+
 testing.case('res of another type is an error, and changes nothing', function()
   local res = tensor.FloatTensor(2, 2):fill(7)
   expectError(function() tensor.floor(res, fractions()) end,

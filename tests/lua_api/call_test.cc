@@ -1,4 +1,4 @@
-#include "lua_api/call.h"
+#include "lua_api/lua/call.h"
 
 #include <algorithm>
 #include <string>

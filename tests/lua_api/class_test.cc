@@ -1,13 +1,13 @@
-#include "lua_api/class.h"
+#include "lua_api/lua/class.h"
 
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "lua_api/n_results_or.h"
-#include "lua_api/push.h"
-#include "lua_api/read.h"
+#include "lua_api/lua/n_results_or.h"
+#include "lua_api/lua/push.h"
+#include "lua_api/lua/read.h"
 #include "tests/lua_api/lua_state_fixture.h"
 
 namespace lua_api {

@@ -1,10 +1,10 @@
-#include "lua_api/host_test.h"
+#include "lua_api/tensor/host_test.h"
 
 #include <string>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "lua_api/tensor_module.h"
+#include "lua_api/tensor/tensor_module.h"
 #include "tests/lua_api/lua_state_fixture.h"
 
 namespace lua_api {

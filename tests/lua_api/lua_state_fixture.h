@@ -12,7 +12,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "lua_api/lua.h"
+#include "lua_api/lua/lua.h"
 
 namespace lua_api {
 

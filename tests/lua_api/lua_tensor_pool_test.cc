@@ -1,4 +1,4 @@
-// The per-thread pool of LuaTensor blocks (lua_api/lua_tensor.cc): views
+// The per-thread pool of LuaTensor blocks (lua_api/tensor/lua_tensor.cc): views
 // made and collected in bursts reuse blocks and keep their values, and a
 // tensor freed after its thread closed the pool goes back to operator
 // delete. The sanitizer leg of `./lab test --full` checks the second for
@@ -6,8 +6,8 @@
 #include <thread>
 
 #include "gtest/gtest.h"
-#include "lua_api/lua.h"
-#include "lua_api/tensor_module.h"
+#include "lua_api/lua/lua.h"
+#include "lua_api/tensor/tensor_module.h"
 #include "tests/lua_api/lua_state_fixture.h"
 
 namespace lua_api {

@@ -1,4 +1,4 @@
-#include "lua_api/n_results_or.h"
+#include "lua_api/lua/n_results_or.h"
 
 #include <string>
 

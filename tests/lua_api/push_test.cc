@@ -1,4 +1,4 @@
-#include "lua_api/push.h"
+#include "lua_api/lua/push.h"
 
 #include <cstdint>
 #include <string>

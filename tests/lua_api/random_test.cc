@@ -1,4 +1,4 @@
-#include "lua_api/random.h"
+#include "lua_api/tensor/random.h"
 
 #include <cfloat>
 #include <cmath>

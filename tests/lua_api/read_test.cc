@@ -1,4 +1,4 @@
-#include "lua_api/read.h"
+#include "lua_api/lua/read.h"
 
 #include <cstdint>
 #include <string>

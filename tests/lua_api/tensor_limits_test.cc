@@ -1,15 +1,15 @@
-// Tensor limits (lua_api/tensor_limits.h): the tensor memory of a state is
+// Tensor limits (lua_api/tensor/tensor_limits.h): the tensor memory of a state is
 // counted and bounded, garbage is collected before a refusal, storage may
 // outlive its state, and the file constructor can be switched off.
-#include "lua_api/tensor_limits.h"
+#include "lua_api/tensor/tensor_limits.h"
 
 #include <algorithm>
 #include <cstddef>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "lua_api/lua_tensor.h"
-#include "lua_api/tensor_module.h"
+#include "lua_api/tensor/lua_tensor.h"
+#include "lua_api/tensor/tensor_module.h"
 #include "tests/lua_api/lua_state_fixture.h"
 
 namespace lua_api {

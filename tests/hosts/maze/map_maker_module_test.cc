@@ -6,8 +6,8 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "lua_api/random.h"
-#include "lua_api/tensor_limits.h"
+#include "lua_api/tensor/random.h"
+#include "lua_api/tensor/tensor_limits.h"
 #include "tests/lua_api/lua_state_fixture.h"
 
 namespace hosts::maze {

@@ -2,10 +2,10 @@
 
 #include <string>
 
-#include "hosts/maze/text_map.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "lua_api/lua.h"
+#include "hosts/maze/text_map.h"
+#include "lua_api/lua/lua.h"
 #include "tests/lua_api/lua_state_fixture.h"
 
 namespace hosts::maze {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "absl/strings/str_join.h"
-#include "hosts/maze/maze_generation.h"
 #include "gtest/gtest.h"
+#include "hosts/maze/maze_generation.h"
 
 namespace hosts::maze {
 namespace {

@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "gtest/gtest.h"
 #include "hosts/maze/text_map.h"
 #include "hosts/maze/world.h"
-#include "gtest/gtest.h"
 
 namespace hosts::maze {
 namespace {

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "hosts/maze/text_map.h"
 #include "gtest/gtest.h"
+#include "hosts/maze/text_map.h"
 
 namespace hosts::maze {
 namespace {

@@ -15,9 +15,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/engine.h"
-#include "tests/engine_plugin/engine_test_support.h"
 #include "gtest/gtest.h"
 #include "levels/builtin_levels.h"
+#include "tests/engine_plugin/engine_test_support.h"
 
 namespace hosts::mujoco {
 

@@ -1,0 +1,88 @@
+// LuaRandom: a random generator object of dmlab.system.random.
+//
+// A Mersenne Twister (std::mt19937_64, whose output the C++ standard fixes
+// bit for bit) with the distributions written out here, so the same seed
+// gives the same sequence on every platform, standard library and run.
+// std::uniform_int_distribution and friends are not used: their algorithms
+// differ between libstdc++, libc++ and MSVC.
+//
+// Lua API (`local random = require 'dmlab.system.random'`):
+//   The module value IS the default generator, seeded with 0 when the
+//   module is first required in a lua_State, as in DeepMind Lab:
+//     random:seed(n)                       n: any integer (taken mod 2^64)
+//     random:uniformInt(a, b)              integer in [a, b]; a > b is an error
+//     random:uniformReal(a, b)             number in [a, b) (a when a == b)
+//     random:normalDistribution(mean, sd)  sd >= 0 (sd == 0 gives mean)
+//     random:discreteDistribution{w1, w2, ...}
+//                                          1-based index i with probability
+//                                          w_i / sum(w); weights >= 0, sum > 0
+//   It can also make independent generators, which have the same methods:
+//     local gen = random.Generator(42)     seed 42 (default 0); `random:Generator(42)`
+//     gen:uniformInt(1, 6)                 works too
+//   Methods need ':'. Errors read like Lua's own argument errors, e.g.
+//   "bad argument #1 to 'uniformInt' (integer expected, got nil)".
+//   Integers beyond 2^53 come back rounded to a Lua number, but never
+//   outside [a, b].
+//
+// Example (from C++, e.g. tensor:shuffle(gen)):
+//   LuaRandom* gen = LuaRandom::Read(L, 2);
+//   std::int64_t j = gen->UniformInt(0, i);   // portable, unlike std::shuffle
+#ifndef LUA_API_TENSOR_RANDOM_H_
+#define LUA_API_TENSOR_RANDOM_H_
+
+#include <cstdint>
+#include <random>
+
+#include "absl/types/span.h"
+#include "lua_api/lua/lua.h"
+
+namespace lua_api {
+
+class LuaRandom {
+ public:
+  // The metatable of generators made by Generator(), and the type name
+  // in error messages.
+  static constexpr const char* kTypeName = "dmlab.system.random.Generator";
+  // The metatable of the module value (the default generator): the same
+  // methods plus Generator.
+  static constexpr const char* kModuleTypeName = "dmlab.system.random";
+
+  explicit LuaRandom(std::uint64_t seed = 0) : engine_(seed) {}
+
+  std::mt19937_64& engine() { return engine_; }
+  void Seed(std::uint64_t seed) { engine_.seed(seed); }
+
+  // Uniform in [a, b]. Requires a <= b.
+  std::int64_t UniformInt(std::int64_t a, std::int64_t b);
+
+  // Uniform in [0, 1) with 53 random bits.
+  double Uniform01();
+
+  // Uniform in [a, b), or a if a == b. Requires finite a <= b.
+  double UniformReal(double a, double b);
+
+  // Normal (Box-Muller, one engine draw pair per value). Requires sd >= 0.
+  double Normal(double mean, double sd);
+
+  // A 0-based index i with probability weights[i] / sum. Requires finite
+  // weights >= 0 with a positive, finite sum.
+  std::size_t Discrete(absl::Span<const double> weights);
+
+  // [-0, +0, -] The generator at `index` (the module value or one made by
+  // Generator), or null.
+  static LuaRandom* Read(lua_State* L, int index);
+
+ private:
+  std::mt19937_64 engine_;
+};
+
+// [-0, +0, m] Makes `require 'dmlab.system.random'` work in L.
+void RegisterRandomModule(lua_State* L);
+
+}  // namespace lua_api
+
+// [-0, +1, m] The plain entry point, for `require` of a shared library:
+// registers the metatables and returns a new default generator (seed 0).
+extern "C" int luaopen_dmlab_system_random(lua_State* L);
+
+#endif  // LUA_API_TENSOR_RANDOM_H_
