@@ -17,13 +17,13 @@
 #include "tensor/device_ops.h"
 #include "tensor/internal/copy.h"
 #include "tensor/internal/device_dispatch.h"
+#include "tensor/internal/elementwise_kernel.h"
 #include "tensor/internal/in_double_kernels.h"
 #include "tensor/internal/kernel_support.h"
 #include "tensor/internal/pairing.h"
 #include "tensor/internal/scalar_cast.h"
 #include "tensor/internal/strided_loop.h"
 #include "tensor/internal/vector_width.h"
-#include "tensor/pointwise_kernel.h"
 
 namespace tensor {
 namespace {
@@ -34,7 +34,7 @@ using internal::LoopPlan;
 using internal::OperandOf;
 using internal::Order;
 using internal::PlanLoop;
-using pointwise_internal::MapInPlace;
+using internal::MapInPlace;
 
 // Integer arithmetic is done in an unsigned type at least as wide as
 // unsigned int, where overflow wraps instead of being undefined (uint16 *
@@ -449,7 +449,7 @@ absl::Status ApplyInDoubleAs(const Tensor& tensor, std::byte* origin, ElementOp 
 
 }  // namespace
 
-namespace elementwise_internal {
+namespace internal {
 
 absl::Status ApplyIntegerScalarsInDouble(const Tensor& tensor, ElementOp op,
                                          absl::Span<const double> values) {
@@ -471,7 +471,7 @@ absl::Status ApplyIntegerScalarsInDouble(const Tensor& tensor, ElementOp op,
   });
 }
 
-}  // namespace elementwise_internal
+}  // namespace internal
 
 absl::Status ApplyComponents(const Tensor& dst, ElementOp op, const Tensor& src) {
   static constexpr const char* kNames[] = {"copy", "cadd", "csub", "cmul", "cdiv"};

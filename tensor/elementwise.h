@@ -60,18 +60,18 @@ absl::Status ApplyScalars(const Tensor& tensor, ElementOp op, absl::Span<const d
 absl::Status ApplyScalarsInDouble(const Tensor& tensor, ElementOp op,
                                   absl::Span<const double> values);
 
-namespace elementwise_internal {
+namespace internal {
 // ApplyScalarsInDouble for a tensor of an integer dtype.
 absl::Status ApplyIntegerScalarsInDouble(const Tensor& tensor, ElementOp op,
                                          absl::Span<const double> values);
-}  // namespace elementwise_internal
+}  // namespace internal
 
 inline absl::Status ApplyScalarsInDouble(const Tensor& tensor, ElementOp op,
                                          absl::Span<const double> values) {
   const DType dtype = tensor.dtype();
   // DType lists the integer types together, kUInt8 to kInt64 (dtype.h).
   if (dtype >= DType::kUInt8 && dtype <= DType::kInt64) [[unlikely]] {
-    return elementwise_internal::ApplyIntegerScalarsInDouble(tensor, op, values);
+    return internal::ApplyIntegerScalarsInDouble(tensor, op, values);
   }
   return ApplyScalars(tensor, op, values);
 }

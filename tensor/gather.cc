@@ -5,7 +5,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "tensor/index.h"
-#include "tensor/index_support.h"
+#include "tensor/internal/index_support.h"
 #include "tensor/internal/kernel_support.h"
 #include "tensor/internal/lines.h"
 #include "tensor/internal/strided_loop.h"

@@ -34,8 +34,8 @@ void RegisterFunctionalMethods(lua_State* L, const char* metatable);
 // abs, sign, neg, cinv, acos, asin, atan, cos, cosh, sin, sinh, tan, tanh,
 // exp, log, log1p, sqrt, rsqrt, sigmoid, trunc, frac, pow, fmod,
 // remainder, cpow, cfmod, cremainder, atan2, cmax, cmin, lerp, addcmul,
-// addcdiv.                                       tensor_methods_pointwise.cc
-void RegisterPointwiseMethods(lua_State* L, const char* metatable);
+// addcdiv.                                       tensor_methods_elementwise.cc
+void RegisterElementwiseMethods(lua_State* L, const char* metatable);
 
 // lt, le, gt, ge, eq, ne.                          tensor_methods_compare.cc
 void RegisterCompareMethods(lua_State* L, const char* metatable);
@@ -87,9 +87,9 @@ void RegisterFfiFastPaths(lua_State* L, const char* metatable);
 //                                                     tensor_methods_math.cc
 void RegisterMathFunctions(lua_State* L, int module_index);
 
-// The methods of RegisterPointwiseMethods, and add.
-//                                                tensor_methods_pointwise.cc
-void RegisterPointwiseFunctions(lua_State* L, int module_index);
+// The methods of RegisterElementwiseMethods, and add.
+//                                                tensor_methods_elementwise.cc
+void RegisterElementwiseFunctions(lua_State* L, int module_index);
 
 // lt, le, gt, ge, eq, ne.                          tensor_methods_compare.cc
 void RegisterCompareFunctions(lua_State* L, int module_index);

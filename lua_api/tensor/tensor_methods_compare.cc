@@ -17,7 +17,7 @@
 #include "lua_api/tensor/module_functions.h"
 #include "lua_api/tensor/tensor_limits.h"
 #include "lua_api/tensor/tensor_methods.h"
-#include "tensor/compare_elementwise.h"
+#include "tensor/elementwise_compare.h"
 
 namespace lua_api {
 namespace {

@@ -25,8 +25,8 @@
 #include "lua_api/tensor/tensor_limits.h"
 #include "lua_api/tensor/tensor_methods.h"
 #include "tensor/elementwise.h"
+#include "tensor/elementwise_ternary.h"
 #include "tensor/matmul.h"
-#include "tensor/pointwise_ternary.h"
 #include "tensor/reduce.h"
 
 namespace lua_api {

@@ -420,7 +420,7 @@ extern "C" int luaopen_dmlab_system_tensor(lua_State* L) {
   lua_api::RegisterMetadataMethods(L, family);
   lua_api::RegisterShapeMethods(L, family);
   lua_api::RegisterRandomMethods(L, family);
-  lua_api::RegisterPointwiseMethods(L, family);
+  lua_api::RegisterElementwiseMethods(L, family);
   lua_api::RegisterCompareMethods(L, family);
   lua_api::RegisterIndexMethods(L, family);
   lua_api::RegisterMapMethods(L, family);
@@ -449,7 +449,7 @@ extern "C" int luaopen_dmlab_system_tensor(lua_State* L) {
   lua_api::RegisterMetadataFunctions(L, lua_gettop(L));
   lua_api::RegisterShapeFunctions(L, lua_gettop(L));
   lua_api::RegisterCreateFunctions(L, lua_gettop(L));
-  lua_api::RegisterPointwiseFunctions(L, lua_gettop(L));
+  lua_api::RegisterElementwiseFunctions(L, lua_gettop(L));
   lua_api::RegisterCompareFunctions(L, lua_gettop(L));
   lua_api::RegisterIndexFunctions(L, lua_gettop(L));
   lua_api::RegisterLapackFunctions(L, lua_gettop(L));

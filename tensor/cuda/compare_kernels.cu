@@ -1,5 +1,5 @@
 // Comparisons into uint8 masks, with the CPU's rules
-// (tensor/compare_elementwise.cc): integers against a bound of their own
+// (tensor/elementwise_compare.cc): integers against a bound of their own
 // type, floating values in double against the number as given, and two
 // tensors in their compute type.
 #include <cstdint>

@@ -20,7 +20,7 @@ static_assert(static_cast<int>(ComparisonOp::kNe) == static_cast<int>(CompareOp:
                   static_cast<int>(ComparisonOp::kGt) == static_cast<int>(CompareOp::kGt),
               "ComparisonOp must number the ops as CompareOp does");
 
-// x op value for integer x, as CompareIntegers in compare_elementwise.cc:
+// x op value for integer x, as CompareIntegers in elementwise_compare.cc:
 // rewritten as x op' bound for a bound of the type, or a constant where no
 // element can change the answer (x < 2.5 is x < 3; x < 1e30 always holds
 // for int32; x == 0.5 never does). Integers are never rounded to doubles.

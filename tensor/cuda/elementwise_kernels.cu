@@ -1,5 +1,5 @@
 // Arithmetic with scalars and between tensors, and the unary functions,
-// with the CPU's rules (tensor/elementwise.cc, tensor/pointwise_unary.cc):
+// with the CPU's rules (tensor/elementwise.cc, tensor/elementwise_unary.cc):
 // integer arithmetic in an unsigned type, where overflow wraps; INT_MIN /
 // -1 wraps to INT_MIN; the half types compute in float.
 #include <cstdint>
@@ -145,7 +145,7 @@ __global__ void FindZeroKernel(const StorageOf<E>* data, KernelStrides strides, 
 }
 
 // f(x) in the floating compute type C, as EvaluateFloating in
-// pointwise_unary.cc: the same formulas, in CUDA's correctly rounded
+// elementwise_unary.cc: the same formulas, in CUDA's correctly rounded
 // (div, sqrt) or few-ulp (the rest) functions.
 template <typename C>
 __device__ inline C EvaluateFloating(UnaryOp f, C x) {
@@ -175,7 +175,7 @@ __device__ inline C EvaluateFloating(UnaryOp f, C x) {
   return x - trunc(x);
 }
 
-// f(x) for the integer type T, as EvaluateInteger in pointwise_unary.cc.
+// f(x) for the integer type T, as EvaluateInteger in elementwise_unary.cc.
 // REQUIRES: f is abs, sign, neg or frac.
 template <typename T>
 __device__ inline T EvaluateInteger(UnaryOp f, T x) {

@@ -19,10 +19,10 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "tensor/blas.h"
-#include "tensor/compare_elementwise.h"
 #include "tensor/elementwise.h"
+#include "tensor/elementwise_compare.h"
+#include "tensor/elementwise_unary.h"
 #include "tensor/internal/line_kernels.h"
-#include "tensor/pointwise_unary.h"
 #include "tensor/tensor.h"
 
 namespace tensor::cuda::ops {

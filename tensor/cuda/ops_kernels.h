@@ -9,8 +9,8 @@
 // kernel per type). Every launch goes to the current device's legacy
 // default stream and returns the launch's error; the caller synchronises.
 //
-// Semantics are the CPU's (tensor/elementwise.cc, pointwise_unary.cc,
-// reduce.cc, statistics.cc, reduce_dim.cc, compare_elementwise.cc,
+// Semantics are the CPU's (tensor/elementwise.cc, elementwise_unary.cc,
+// reduce.cc, statistics.cc, reduce_dim.cc, elementwise_compare.cc,
 // internal/product_kernels.cc):
 // integers wrap, half types compute in float, floating reductions
 // accumulate in double.
@@ -56,7 +56,7 @@ cudaError_t LaunchFindZero(ElementType type, const void* data, const KernelStrid
                            const KernelShape& shape, int* found);
 
 // x = f(x) for every element. cudaErrorInvalidValue for a function the
-// type does not define (see pointwise_unary.h); trunc of an integer is not
+// type does not define (see elementwise_unary.h); trunc of an integer is not
 // launched.
 cudaError_t LaunchUnary(ElementType type, UnaryOp function, void* data,
                         const KernelStrides& strides, const KernelShape& shape);

@@ -3,7 +3,7 @@
 // The core builds for any x86-64 (SSE2), but a loop over contiguous
 // elements runs two to four times the elements per instruction with AVX2
 // or AVX-512. Every family of element-wise kernels (scalar and component
-// arithmetic, copies and conversions, pointwise maths, comparisons,
+// arithmetic, copies and conversions, element-wise maths, comparisons,
 // reductions) hands its dense inner loop to AtVectorWidth, which runs it in
 // a copy of the loop compiled for the widest instruction set this
 // processor and its OS support, chosen once from cpuid.

@@ -16,12 +16,12 @@
 #include <vector>
 
 #include "tensor/blas.h"
-#include "tensor/compare_elementwise.h"
 #include "tensor/device.h"
 #include "tensor/device_ops.h"
 #include "tensor/elementwise.h"
+#include "tensor/elementwise_compare.h"
+#include "tensor/elementwise_unary.h"
 #include "tensor/internal/line_kernels.h"
-#include "tensor/pointwise_unary.h"
 #include "tensor/tensor.h"
 
 namespace tensor::testing {

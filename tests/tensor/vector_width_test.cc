@@ -1,6 +1,6 @@
 // Every family of dense kernels gives the baseline's bits at every vector
 // width this processor runs (tensor/internal/vector_width.h): scalar and
-// component arithmetic, copies and conversions, pointwise maths,
+// component arithmetic, copies and conversions, element-wise maths,
 // comparisons and reductions, on random inputs of every dtype, at edge
 // sizes (0, 1, the vector widths +- 1, where AVX-512 changes vector size
 // for loops over several arrays) and unaligned starts.
@@ -25,12 +25,12 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "tensor/compare_elementwise.h"
 #include "tensor/convert.h"
 #include "tensor/elementwise.h"
-#include "tensor/pointwise_binary.h"
-#include "tensor/pointwise_ternary.h"
-#include "tensor/pointwise_unary.h"
+#include "tensor/elementwise_binary.h"
+#include "tensor/elementwise_compare.h"
+#include "tensor/elementwise_ternary.h"
+#include "tensor/elementwise_unary.h"
 #include "tensor/reduce.h"
 #include "tensor/reduce_dim.h"
 #include "tensor/statistics.h"

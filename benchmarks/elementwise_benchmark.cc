@@ -1,10 +1,10 @@
 // Google Benchmark cases for the element-wise functions of the core
-// (tensor/pointwise_unary.h) against plain loops over the same floats in
+// (tensor/elementwise_unary.h) against plain loops over the same floats in
 // the same process: exp against a std::exp loop, sigmoid against a
 // 1 / (1 + std::exp(-x)) loop. After the run it prints each core case's
 // ratio to its loop (above 1: the core is faster).
 //
-//   bazel run -c opt //benchmarks:pointwise_benchmark
+//   bazel run -c opt //benchmarks:elementwise_benchmark
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -14,7 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "benchmark/benchmark.h"
-#include "tensor/pointwise_unary.h"
+#include "tensor/elementwise_unary.h"
 #include "tensor/tensor.h"
 
 namespace {

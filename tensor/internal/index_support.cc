@@ -1,4 +1,4 @@
-#include "tensor/index_support.h"
+#include "tensor/internal/index_support.h"
 
 #include <cstdint>
 #include <exception>

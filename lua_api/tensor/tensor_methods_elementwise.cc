@@ -10,7 +10,7 @@
 // x as it is (see module_functions.h).
 //
 // Each method is a thin reader of Lua arguments around one core call
-// (tensor/pointwise_unary.h, pointwise_binary.h, pointwise_ternary.h);
+// (tensor/elementwise_unary.h, elementwise_binary.h, elementwise_ternary.h);
 // the core checks everything before it writes, so a failed call leaves
 // the tensor as it was.
 #include <string>
@@ -24,9 +24,9 @@
 #include "lua_api/tensor/method_arguments.h"
 #include "lua_api/tensor/module_functions.h"
 #include "lua_api/tensor/tensor_methods.h"
-#include "tensor/pointwise_binary.h"
-#include "tensor/pointwise_ternary.h"
-#include "tensor/pointwise_unary.h"
+#include "tensor/elementwise_binary.h"
+#include "tensor/elementwise_ternary.h"
+#include "tensor/elementwise_unary.h"
 
 namespace lua_api {
 namespace {
@@ -126,7 +126,7 @@ NResultsOr AddC(LuaTensor& self, lua_State* L) {
 
 }  // namespace
 
-void RegisterPointwiseMethods(lua_State* L, const char* metatable) {
+void RegisterElementwiseMethods(lua_State* L, const char* metatable) {
   using C = Class<LuaTensor>;
   using U = UnaryFunction;
   using B = BinaryFunction;
@@ -168,7 +168,7 @@ void RegisterPointwiseMethods(lua_State* L, const char* metatable) {
               });
 }
 
-void RegisterPointwiseFunctions(lua_State* L, int module_index) {
+void RegisterElementwiseFunctions(lua_State* L, int module_index) {
   using F = ModuleForm;
   SetModuleFunctions(
       L, module_index,

@@ -1,4 +1,4 @@
-#include "tensor/pointwise_ternary.h"
+#include "tensor/elementwise_ternary.h"
 
 #include <array>
 #include <cstddef>
@@ -10,17 +10,17 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "tensor/internal/elementwise_kernel.h"
 #include "tensor/internal/kernel_support.h"
 #include "tensor/internal/scalar_cast.h"
-#include "tensor/pointwise_kernel.h"
 
 namespace tensor {
 namespace {
 
-using pointwise_internal::Down;
-using pointwise_internal::MapInPlace;
-using pointwise_internal::Up;
-using pointwise_internal::WrapType;
+using internal::Down;
+using internal::MapInPlace;
+using internal::Up;
+using internal::WrapType;
 
 enum class Update { kAddScaled, kAddCMul, kAddCDiv, kLerp };
 
@@ -75,17 +75,17 @@ absl::Status Run(const Tensor& tensor, std::byte* origin, double value,
                  std::initializer_list<const Tensor*> operands) {
   constexpr const char* name = UpdateName(kU);
   if constexpr (std::is_same_v<T, bool>) {
-    return pointwise_internal::NotDefinedFor(name, tensor.dtype());
+    return internal::NotDefinedFor(name, tensor.dtype());
   } else if constexpr (kIsInteger<T> && kU == Update::kLerp) {
-    return pointwise_internal::NotForIntegers(name, tensor.dtype());
+    return internal::NotForIntegers(name, tensor.dtype());
   } else {
     if (!internal::ScalarRepresentable<T>(value)) {
-      return pointwise_internal::NotAValueOf(name, value, tensor.dtype());
+      return internal::NotAValueOf(name, value, tensor.dtype());
     }
     if (absl::Status s = internal::CheckWritable(tensor, name); !s.ok()) return s;
     absl::InlinedVector<Tensor, 2> aligned;
     for (const Tensor* operand : operands) {
-      absl::StatusOr<Tensor> a = pointwise_internal::AlignOperand(tensor, *operand);
+      absl::StatusOr<Tensor> a = internal::AlignOperand(tensor, *operand);
       if (!a.ok()) return a.status();
       aligned.push_back(*std::move(a));
     }
@@ -98,7 +98,7 @@ absl::Status Run(const Tensor& tensor, std::byte* origin, double value,
       walk.push_back(internal::OperandOf(a, *a_origin));
     }
     if constexpr (kIsInteger<T> && kU == Update::kAddCDiv) {
-      if (pointwise_internal::AnyElement<T>(aligned[1], walk[2].origin,
+      if (internal::AnyElement<T>(aligned[1], walk[2].origin,
                                             [](T b) { return b == 0; })) {
         return absl::InvalidArgumentError(absl::StrCat(
             name, ": integer division by zero (the divisor has a zero element); nothing was "
@@ -137,7 +137,7 @@ absl::Status Apply(const Tensor& tensor, double value,
   absl::StatusOr<std::byte*> origin = internal::CpuData(tensor, name);
   if (!origin.ok()) return origin.status();
   for (const Tensor* operand : operands) {
-    if (absl::Status s = pointwise_internal::CheckOperand(tensor, *operand, name); !s.ok()) {
+    if (absl::Status s = internal::CheckOperand(tensor, *operand, name); !s.ok()) {
       return s;
     }
   }

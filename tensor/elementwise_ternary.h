@@ -20,8 +20,8 @@
 // Example:
 //   AddScaled(params, -learning_rate, gradient);
 //   AddCMul(second_moment, 1 - beta2, gradient, gradient);
-#ifndef TENSOR_POINTWISE_TERNARY_H_
-#define TENSOR_POINTWISE_TERNARY_H_
+#ifndef TENSOR_ELEMENTWISE_TERNARY_H_
+#define TENSOR_ELEMENTWISE_TERNARY_H_
 
 #include "absl/status/status.h"
 #include "tensor/tensor.h"
@@ -39,4 +39,4 @@ absl::Status Lerp(const Tensor& tensor, const Tensor& end, double weight);
 
 }  // namespace tensor
 
-#endif  // TENSOR_POINTWISE_TERNARY_H_
+#endif  // TENSOR_ELEMENTWISE_TERNARY_H_

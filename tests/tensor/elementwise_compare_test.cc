@@ -1,5 +1,5 @@
-// Tests of compare_elementwise.h.
-#include "tensor/compare_elementwise.h"
+// Tests of elementwise_compare.h.
+#include "tensor/elementwise_compare.h"
 
 #include <cmath>
 #include <cstdint>

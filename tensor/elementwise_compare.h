@@ -13,8 +13,8 @@
 // Example:
 //   absl::StatusOr<Tensor> hot = CompareScalar(image, CompareOp::kGt, 200);
 //   absl::StatusOr<Tensor> same = CompareTensor(a, CompareOp::kEq, b);
-#ifndef TENSOR_COMPARE_ELEMENTWISE_H_
-#define TENSOR_COMPARE_ELEMENTWISE_H_
+#ifndef TENSOR_ELEMENTWISE_COMPARE_H_
+#define TENSOR_ELEMENTWISE_COMPARE_H_
 
 #include "absl/status/statusor.h"
 #include "tensor/allocator.h"
@@ -37,4 +37,4 @@ absl::StatusOr<Tensor> CompareTensor(const Tensor& x, CompareOp op, const Tensor
 
 }  // namespace tensor
 
-#endif  // TENSOR_COMPARE_ELEMENTWISE_H_
+#endif  // TENSOR_ELEMENTWISE_COMPARE_H_

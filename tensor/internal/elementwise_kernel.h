@@ -1,17 +1,17 @@
-// Machinery shared by the element-wise functions of pointwise_*.cc and
-// compare_elementwise.cc: operand checks and alignment, and the in-place
+// Machinery shared by the element-wise functions of elementwise_*.cc and
+// elementwise_compare.cc: operand checks and alignment, and the in-place
 // map that walks a destination with up to two operands.
 //
 // Not for use outside tensor/: the public entry points are in
-// pointwise_unary.h, pointwise_binary.h, pointwise_ternary.h and
-// compare_elementwise.h.
+// elementwise_unary.h, elementwise_binary.h, elementwise_ternary.h and
+// elementwise_compare.h.
 //
 // Example (inside a kernel):
 //   absl::StatusOr<Tensor> y = AlignOperand(x, other);     // x's shape
 //   MapInPlace<float, 2>(x.shape(), {OperandOf(x, *x_origin), OperandOf(*y, *y_origin)},
 //                        [](float a, float b) { return a < b ? b : a; });
-#ifndef TENSOR_POINTWISE_KERNEL_H_
-#define TENSOR_POINTWISE_KERNEL_H_
+#ifndef TENSOR_INTERNAL_ELEMENTWISE_KERNEL_H_
+#define TENSOR_INTERNAL_ELEMENTWISE_KERNEL_H_
 
 #include <array>
 #include <cstddef>
@@ -25,7 +25,7 @@
 #include "tensor/internal/vector_width.h"
 #include "tensor/tensor.h"
 
-namespace tensor::pointwise_internal {
+namespace tensor::internal {
 
 // Integer arithmetic is done in an unsigned type at least as wide as
 // unsigned int, where overflow wraps instead of being undefined (as in
@@ -140,6 +140,6 @@ T Down(ComputeType<T> x) {
   return static_cast<T>(x);
 }
 
-}  // namespace tensor::pointwise_internal
+}  // namespace tensor::internal
 
-#endif  // TENSOR_POINTWISE_KERNEL_H_
+#endif  // TENSOR_INTERNAL_ELEMENTWISE_KERNEL_H_

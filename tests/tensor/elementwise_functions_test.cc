@@ -1,4 +1,4 @@
-// Tests of pointwise_unary.h, pointwise_binary.h and pointwise_ternary.h.
+// Tests of elementwise_unary.h, elementwise_binary.h and elementwise_ternary.h.
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -10,10 +10,10 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tensor/dtype.h"
+#include "tensor/elementwise_binary.h"
+#include "tensor/elementwise_ternary.h"
+#include "tensor/elementwise_unary.h"
 #include "tensor/half.h"
-#include "tensor/pointwise_binary.h"
-#include "tensor/pointwise_ternary.h"
-#include "tensor/pointwise_unary.h"
 #include "tensor/tensor.h"
 #include "tensor/typed_view.h"
 #include "tests/tensor/op_test_support.h"

@@ -1,4 +1,4 @@
-#include "tensor/compare_elementwise.h"
+#include "tensor/elementwise_compare.h"
 
 #include <array>
 #include <cmath>
@@ -13,11 +13,11 @@
 #include "absl/strings/str_cat.h"
 #include "tensor/device_ops.h"
 #include "tensor/internal/device_dispatch.h"
+#include "tensor/internal/elementwise_kernel.h"
 #include "tensor/internal/kernel_support.h"
 #include "tensor/internal/scalar_cast.h"
 #include "tensor/internal/strided_loop.h"
 #include "tensor/internal/vector_width.h"
-#include "tensor/pointwise_kernel.h"
 
 namespace tensor {
 namespace {
@@ -135,7 +135,7 @@ absl::StatusOr<Tensor> CompareOnDevice(const Tensor& x, CompareOp op, double val
                    : internal::DeviceOpsWith({&x, y}, &DeviceOps::compare_tensor, name);
   if (!ops.ok()) return ops.status();
   if (y != nullptr) {
-    if (absl::Status s = pointwise_internal::CheckOperandMatches(x, *y, name); !s.ok()) return s;
+    if (absl::Status s = internal::CheckOperandMatches(x, *y, name); !s.ok()) return s;
   }
   if (x.dtype() == DType::kBool) return NotForBool(op);
   absl::StatusOr<Tensor> mask =
@@ -173,7 +173,7 @@ absl::StatusOr<Tensor> CompareScalar(const Tensor& x, CompareOp op, double value
       DispatchOp(op, [&](auto op_tag) {
         FillMask<T, 2>(*mask, {internal::OperandOf(*mask, *mask->data()), source}, [value](T v) {
           return static_cast<Mask>(
-              Holds<decltype(op_tag)::value>(static_cast<double>(pointwise_internal::Up(v)), value));
+              Holds<decltype(op_tag)::value>(static_cast<double>(internal::Up(v)), value));
         });
       });
     }
@@ -189,11 +189,11 @@ absl::StatusOr<Tensor> CompareTensor(const Tensor& x, CompareOp op, const Tensor
   const char* name = CompareOpName(op);
   absl::StatusOr<std::byte*> origin = internal::CpuData(x, name);
   if (!origin.ok()) return origin.status();
-  if (absl::Status s = pointwise_internal::CheckOperand(x, y, name); !s.ok()) return s;
+  if (absl::Status s = internal::CheckOperand(x, y, name); !s.ok()) return s;
   if (x.dtype() == DType::kBool) return NotForBool(op);
   // Only x's shape matters here: nothing is written to x or y.
   absl::StatusOr<Tensor> aligned = y;
-  if (y.shape() != x.shape()) aligned = pointwise_internal::AlignOperand(x, y);
+  if (y.shape() != x.shape()) aligned = internal::AlignOperand(x, y);
   if (!aligned.ok()) return aligned.status();
   absl::StatusOr<std::byte*> y_origin = aligned->data();
   if (!y_origin.ok()) return y_origin.status();
@@ -207,8 +207,8 @@ absl::StatusOr<Tensor> CompareTensor(const Tensor& x, CompareOp op, const Tensor
     using T = typename decltype(tag)::type;
     DispatchOp(op, [&](auto op_tag) {
       FillMask<T, 3>(*mask, operands, [](T a, T b) {
-        return static_cast<Mask>(Holds<decltype(op_tag)::value>(pointwise_internal::Up(a),
-                                                                 pointwise_internal::Up(b)));
+        return static_cast<Mask>(Holds<decltype(op_tag)::value>(internal::Up(a),
+                                                                 internal::Up(b)));
       });
     });
   });

@@ -13,8 +13,8 @@
 //
 // Example:
 //   ApplyUnary(logits, UnaryFunction::kSigmoid);
-#ifndef TENSOR_POINTWISE_UNARY_H_
-#define TENSOR_POINTWISE_UNARY_H_
+#ifndef TENSOR_ELEMENTWISE_UNARY_H_
+#define TENSOR_ELEMENTWISE_UNARY_H_
 
 #include "absl/status/status.h"
 #include "tensor/tensor.h"
@@ -53,4 +53,4 @@ absl::Status ApplyUnary(const Tensor& tensor, UnaryFunction function);
 
 }  // namespace tensor
 
-#endif  // TENSOR_POINTWISE_UNARY_H_
+#endif  // TENSOR_ELEMENTWISE_UNARY_H_

@@ -1,9 +1,9 @@
-#include "tensor/pointwise_kernel.h"
+#include "tensor/internal/elementwise_kernel.h"
 
 #include "absl/strings/str_cat.h"
 #include "tensor/convert.h"
 
-namespace tensor::pointwise_internal {
+namespace tensor::internal {
 
 absl::Status NotForIntegers(const char* operation, DType dtype) {
   return absl::InvalidArgumentError(absl::StrCat(operation, ": not defined for ",
@@ -55,4 +55,4 @@ absl::StatusOr<Tensor> AlignOperand(const Tensor& dst, const Tensor& operand) {
   return aligned;
 }
 
-}  // namespace tensor::pointwise_internal
+}  // namespace tensor::internal

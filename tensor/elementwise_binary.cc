@@ -1,4 +1,4 @@
-#include "tensor/pointwise_binary.h"
+#include "tensor/elementwise_binary.h"
 
 #include <cmath>
 #include <cstddef>
@@ -9,18 +9,18 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "tensor/internal/elementwise_kernel.h"
 #include "tensor/internal/kernel_support.h"
 #include "tensor/internal/scalar_cast.h"
-#include "tensor/pointwise_kernel.h"
 
 namespace tensor {
 namespace {
 
 using F = BinaryFunction;
-using pointwise_internal::Down;
-using pointwise_internal::MapInPlace;
-using pointwise_internal::Up;
-using pointwise_internal::WrapType;
+using internal::Down;
+using internal::MapInPlace;
+using internal::Up;
+using internal::WrapType;
 
 template <BinaryFunction kF, typename C>
 C EvaluateFloating(C x, C v) {
@@ -89,7 +89,7 @@ absl::Status ApplyScalar(const Tensor& tensor, std::byte* origin, double value) 
       return absl::OkStatus();
     }
     if (!internal::ScalarRepresentable<T>(value)) {
-      return pointwise_internal::NotAValueOf(name, value, tensor.dtype());
+      return internal::NotAValueOf(name, value, tensor.dtype());
     }
     if ((kF == F::kFmod || kF == F::kRemainder) && value == 0) return DivisionByZero(name);
     if (absl::Status s = internal::CheckWritable(tensor, name); !s.ok()) return s;
@@ -109,18 +109,18 @@ template <BinaryFunction kF, typename T>
 absl::Status ApplyTensor(const Tensor& tensor, std::byte* origin, const Tensor& other) {
   const char* name = BinaryTensorName(kF);
   if (absl::Status s = internal::CheckWritable(tensor, name); !s.ok()) return s;
-  absl::StatusOr<Tensor> aligned = pointwise_internal::AlignOperand(tensor, other);
+  absl::StatusOr<Tensor> aligned = internal::AlignOperand(tensor, other);
   if (!aligned.ok()) return aligned.status();
   absl::StatusOr<std::byte*> other_origin = aligned->data();
   if (!other_origin.ok()) return other_origin.status();
   if constexpr (kIsInteger<T>) {
     if (kF == F::kPow && std::is_signed_v<T> &&
-        pointwise_internal::AnyElement<T>(*aligned, *other_origin, [](T v) { return v < 0; })) {
+        internal::AnyElement<T>(*aligned, *other_origin, [](T v) { return v < 0; })) {
       return absl::InvalidArgumentError(absl::StrCat(
           name, ": the exponents of an integer tensor must be >= 0; nothing was changed"));
     }
     if ((kF == F::kFmod || kF == F::kRemainder) &&
-        pointwise_internal::AnyElement<T>(*aligned, *other_origin, [](T v) { return v == 0; })) {
+        internal::AnyElement<T>(*aligned, *other_origin, [](T v) { return v == 0; })) {
       return DivisionByZero(name);
     }
   }
@@ -159,11 +159,11 @@ absl::Status DispatchKernel(DType dtype, BinaryFunction function, const char* na
   return DispatchDType(dtype, [&](auto tag) -> absl::Status {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, bool>) {
-      return pointwise_internal::NotDefinedFor(name, dtype);
+      return internal::NotDefinedFor(name, dtype);
     } else {
       return DispatchFunction(function, [&](auto f) {
         if constexpr (kIsInteger<T> && decltype(f)::value == F::kAtan2) {
-          return pointwise_internal::NotForIntegers(name, dtype);
+          return internal::NotForIntegers(name, dtype);
         } else {
           return apply(f, tag);
         }
@@ -201,7 +201,7 @@ absl::Status ApplyBinaryTensor(const Tensor& tensor, BinaryFunction function,
   const char* name = BinaryTensorName(function);
   absl::StatusOr<std::byte*> origin = internal::CpuData(tensor, name);
   if (!origin.ok()) return origin.status();
-  if (absl::Status s = pointwise_internal::CheckOperand(tensor, other, name); !s.ok()) return s;
+  if (absl::Status s = internal::CheckOperand(tensor, other, name); !s.ok()) return s;
   return DispatchKernel(tensor.dtype(), function, name, [&](auto f, auto tag) {
     return ApplyTensor<decltype(f)::value, typename decltype(tag)::type>(tensor, *origin, other);
   });

@@ -1,4 +1,4 @@
-#include "tensor/pointwise_unary.h"
+#include "tensor/elementwise_unary.h"
 
 #include <cmath>
 #include <cstddef>
@@ -9,17 +9,17 @@
 #include "absl/status/statusor.h"
 #include "tensor/device_ops.h"
 #include "tensor/internal/device_dispatch.h"
+#include "tensor/internal/elementwise_kernel.h"
 #include "tensor/internal/kernel_support.h"
-#include "tensor/pointwise_kernel.h"
 
 namespace tensor {
 namespace {
 
 using F = UnaryFunction;
-using pointwise_internal::Down;
-using pointwise_internal::MapInPlace;
-using pointwise_internal::Up;
-using pointwise_internal::WrapType;
+using internal::Down;
+using internal::MapInPlace;
+using internal::Up;
+using internal::WrapType;
 
 // Whether the function is defined for integer tensors at all.
 constexpr bool DefinedForIntegers(UnaryFunction f) {
@@ -91,9 +91,9 @@ absl::Status CheckUnary(const Tensor& tensor) {
   const char* name = UnaryFunctionName(kF);
   if constexpr (EffectOn<kF, T>() == Effect::kUndefined) {
     if constexpr (kIsInteger<T> && !std::is_same_v<T, bool> && !DefinedForIntegers(kF)) {
-      return pointwise_internal::NotForIntegers(name, tensor.dtype());
+      return internal::NotForIntegers(name, tensor.dtype());
     }
-    return pointwise_internal::NotDefinedFor(name, tensor.dtype());
+    return internal::NotDefinedFor(name, tensor.dtype());
   } else if constexpr (EffectOn<kF, T>() == Effect::kNone) {
     return absl::OkStatus();
   }

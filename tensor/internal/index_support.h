@@ -1,7 +1,7 @@
 // Helpers shared by the index operations of index.h (index.cc, gather.cc):
 // checks, and reading index tensors.
-#ifndef TENSOR_INDEX_SUPPORT_H_
-#define TENSOR_INDEX_SUPPORT_H_
+#ifndef TENSOR_INTERNAL_INDEX_SUPPORT_H_
+#define TENSOR_INTERNAL_INDEX_SUPPORT_H_
 
 #include <cstddef>
 #include <vector>
@@ -44,4 +44,4 @@ T ValueAs(double value) {
 
 }  // namespace tensor::internal
 
-#endif  // TENSOR_INDEX_SUPPORT_H_
+#endif  // TENSOR_INTERNAL_INDEX_SUPPORT_H_

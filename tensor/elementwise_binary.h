@@ -15,8 +15,8 @@
 // Example:
 //   ApplyBinaryScalar(angles, BinaryFunction::kRemainder, 2 * M_PI);
 //   ApplyBinaryTensor(best, BinaryFunction::kMax, candidate);
-#ifndef TENSOR_POINTWISE_BINARY_H_
-#define TENSOR_POINTWISE_BINARY_H_
+#ifndef TENSOR_ELEMENTWISE_BINARY_H_
+#define TENSOR_ELEMENTWISE_BINARY_H_
 
 #include "absl/status/status.h"
 #include "tensor/tensor.h"
@@ -46,4 +46,4 @@ absl::Status ApplyBinaryTensor(const Tensor& tensor, BinaryFunction function,
 
 }  // namespace tensor
 
-#endif  // TENSOR_POINTWISE_BINARY_H_
+#endif  // TENSOR_ELEMENTWISE_BINARY_H_
