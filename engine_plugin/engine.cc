@@ -2,45 +2,29 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <optional>
 #include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/host_registry.h"
-#include "engine_plugin/level_paths.h"
+#include "engine_plugin/level_files.h"
 #include "engine_plugin/level_script.h"
 #include "engine_plugin/level_source.h"
-#include "engine_plugin/observation_pool.h"
 #include "engine_plugin/observation_specs.h"
+#include "engine_plugin/observations.h"
 #include "engine_plugin/plugin_settings.h"
 #include "engine_plugin/sandbox.h"
-#include "tensor/device_ops.h"
-#include "tensor/device_transfer.h"
-#include "tensor/loan.h"
 
 namespace engine_plugin {
-namespace {
 
-constexpr char kTargetLender[] = "host frame target";
-
-absl::Status Annotate(const absl::Status& status, absl::string_view context) {
-  return absl::Status(status.code(), absl::StrCat(context, ": ", status.message()));
-}
-
-}  // namespace
-
-struct Engine::State final : Level, ObservationBuffers {
+struct Engine::State final : Level, Observations::Sources {
   // Configuration, fixed by Init.
   LevelSource level;
   std::unique_ptr<Host> host;
   Settings settings;
   PluginSettings plugin;
   std::int64_t episode_length_frames = 0;  // episodeLengthSeconds in steps
-  std::vector<ObservationSpec> specs;  // the host's, then the level's
-  std::vector<bool> from_level;        // per spec (observation_specs.h)
-  int frame_index = -1;                // the host's frame observation
   std::vector<DiscreteActionSpec> discrete_specs;
   std::vector<ContinuousActionSpec> continuous_specs;
 
@@ -55,22 +39,7 @@ struct Engine::State final : Level, ObservationBuffers {
   std::optional<EpisodeEnd> ended_by_host;  // EndEpisode, in this step
   std::int64_t clamped_actions = 0;
 
-  // The current frame's buffers and observations.
-  ObservationPool pool;
-  // With a device observationDevice (from Init): its backend, the device
-  // buffers the frame is uploaded into, and with pinnedStaging the
-  // page-locked buffers frames are rendered into. Pools, like `pool`, so a
-  // device frame a host keeps is never overwritten, and a step that keeps
-  // nothing allocates nothing.
-  const tensor::DeviceOps* device_ops = nullptr;
-  std::optional<ObservationPool> device_pool;
-  std::optional<ObservationPool> staging_pool;
-  tensor::Tensor frame;
-  // SetFrameTarget's memory, or null for pool buffers. While it is set,
-  // `frame` is lent over it under `target_loan`, which ends with the frame.
-  std::uint8_t* frame_target = nullptr;
-  std::shared_ptr<tensor::Loan> target_loan;
-  std::vector<std::optional<LevelObservation>> observations;
+  Observations observations;
   // A step's events may hold as much as the level's tensors (from Init).
   EventLog event_log;
 
@@ -100,133 +69,30 @@ struct Engine::State final : Level, ObservationBuffers {
   }
   LevelPaths paths() const { return {level.directory, plugin.game_scripts_directory}; }
 
-  // ObservationBuffers
-  absl::StatusOr<tensor::Tensor> Acquire(tensor::DType dtype,
-                                         absl::Span<const std::int64_t> shape) override {
-    return pool.Acquire(dtype, shape);
+  // Observations::Sources
+  absl::StatusOr<LevelObservation> FromLevel(const ObservationSpec& spec) override {
+    return script->CustomObservation(spec);
+  }
+  absl::StatusOr<ObservationValue> FromHost(int index, ObservationBuffers& buffers) override {
+    return host->Observe(index, buffers);
   }
 
-  // Drops the previous frame's buffers, so the pool can recycle those that
-  // nobody retained.
+  // A new step: the previous one's frame, values and events go.
   void BeginStep() {
-    frame = tensor::Tensor();
-    // The next frame overwrites the target: whatever a host kept of this
-    // one becomes an error instead of silently changing.
-    if (target_loan != nullptr) target_loan->Revoke();
-    target_loan = nullptr;
-    observations.assign(specs.size(), std::nullopt);
+    observations.BeginStep();
     event_log.NewStep();
   }
 
-  // The buffer the next frame is rendered into: the caller's target, lent
-  // until the next BeginStep, or else a fresh pool buffer.
-  absl::StatusOr<tensor::Tensor> FrameBuffer() {
-    const std::vector<std::int64_t>& shape = specs[frame_index].shape;
-    if (frame_target == nullptr) {
-      return (staging_pool ? *staging_pool : pool).Acquire(tensor::DType::kUInt8, shape);
-    }
-    absl::StatusOr<tensor::Layout> layout = tensor::Layout::Contiguous(shape);
-    if (!layout.ok()) return layout.status();
-    target_loan = tensor::Loan::Create(kTargetLender);
-    const auto bytes = static_cast<std::size_t>(layout->num_elements());
-    return tensor::Tensor::Lend(tensor::DType::kUInt8, *std::move(layout), frame_target, bytes,
-                                target_loan);
-  }
-
   absl::Status RenderFrame() {
-    if (frame_index >= 0) {
-      absl::StatusOr<tensor::Tensor> buffer = FrameBuffer();
-      if (!buffer.ok()) return buffer.status();
-      frame = *std::move(buffer);
-    }
-    return host->Render(*this, frame);
+    absl::StatusOr<tensor::Tensor> frame = observations.NewFrame();
+    if (!frame.ok()) return frame.status();
+    return host->Render(*this, *frame);
   }
 
-  // The frame as handed out: the buffer it was drawn in, or its copy on
-  // the observationDevice.
-  absl::StatusOr<tensor::Tensor> FrameObservation() {
-    if (!device_pool) return frame;
-    absl::StatusOr<tensor::Tensor> uploaded =
-        device_pool->Acquire(tensor::DType::kUInt8, specs[frame_index].shape);
-    if (!uploaded.ok()) return uploaded.status();
-    // Synchronous: the device holds the frame before the host sees it.
-    if (absl::Status s = device_ops->copy(*uploaded, frame); !s.ok()) {
-      return Annotate(
-          s, absl::StrCat("uploading the frame to ", plugin.observation_device.ToString()));
-    }
-    return *std::move(uploaded);
-  }
-
-  absl::StatusOr<LevelObservation> Compute(int index) {
-    if (from_level[index]) return script->CustomObservation(specs[index]);
-    LevelObservation result;
-    if (index == frame_index) {
-      result.value.type = ObservationType::kBytes;
-      absl::StatusOr<tensor::Tensor> tensor = FrameObservation();
-      if (!tensor.ok()) return tensor.status();
-      result.value.tensor = *std::move(tensor);
-      return result;
-    }
-    absl::StatusOr<ObservationValue> value = host->Observe(index, *this);
-    if (!value.ok()) return value.status();
-    result.value = *std::move(value);
-    return result;
-  }
-
-  // A copy of `value` that nothing else holds.
-  absl::StatusOr<ObservationValue> CopyOf(const ObservationValue& value);
-
-  absl::StatusOr<const LevelObservation*> Observe(int index) {
-    if (!started) return absl::FailedPreconditionError("no observations before start");
-    if (index < 0 || index >= static_cast<int>(specs.size())) {
-      return absl::OutOfRangeError(absl::StrCat("observation index ", index, " is not in [0, ",
-                                                specs.size(), ")"));
-    }
-    if (!observations[index]) {
-      absl::StatusOr<LevelObservation> computed = Compute(index);
-      if (!computed.ok()) return computed.status();
-      // A host call from inside the level's customObservation may have
-      // filled the slot first: that value is the step's.
-      if (!observations[index]) observations[index] = *std::move(computed);
-    }
-    return &*observations[index];
-  }
-
-  // Finds observationDevice's backend and allocators, so that a build or a
-  // machine without that device fails here rather than at the first step.
-  absl::Status OpenObservationDevice() {
-    device_ops = nullptr;
-    device_pool.reset();
-    staging_pool.reset();
-    if (plugin.observation_device.is_cpu()) return absl::OkStatus();
-    const std::string setting =
-        absl::StrCat("setting 'observationDevice' is '", plugin.observation_device.ToString(), "'");
-    absl::StatusOr<const tensor::DeviceOps*> ops =
-        tensor::DeviceOpsFor(plugin.observation_device, "observationDevice");
-    if (!ops.ok()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          setting, ", but this build has no backend for that device (build with --config=cuda)"));
-    }
-    if ((*ops)->allocator == nullptr || (*ops)->copy == nullptr) {
-      return absl::UnimplementedError(
-          absl::StrCat(setting, ", but its backend cannot allocate and copy tensors"));
-    }
-    absl::StatusOr<tensor::Allocator*> allocator =
-        (*ops)->allocator(plugin.observation_device.index);
-    if (!allocator.ok()) return Annotate(allocator.status(), setting);
-    if (plugin.pinned_staging) {
-      if ((*ops)->pinned_host_allocator == nullptr) {
-        return absl::UnimplementedError(absl::StrCat(
-            "setting 'pinnedStaging' is 'true', but the backend of ",
-            plugin.observation_device.ToString(), " has no page-locked host memory"));
-      }
-      absl::StatusOr<tensor::Allocator*> pinned = (*ops)->pinned_host_allocator();
-      if (!pinned.ok()) return Annotate(pinned.status(), "setting 'pinnedStaging' is 'true'");
-      staging_pool.emplace(**pinned);
-    }
-    device_ops = *ops;
-    device_pool.emplace(**allocator);
-    return absl::OkStatus();
+  // Observations before the first start are an error.
+  absl::Status CheckStarted() const {
+    if (started) return absl::OkStatus();
+    return absl::FailedPreconditionError("no observations before start");
   }
 };
 
@@ -237,7 +103,10 @@ absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(std::string level) {
   absl::StatusOr<LevelSource> source = FindLevel(level);
   if (!source.ok()) return source.status();
   absl::StatusOr<std::unique_ptr<Host>> host = CreateHost(source->host);
-  if (!host.ok()) return Annotate(host.status(), absl::StrCat("level '", level, "'"));
+  if (!host.ok()) {
+    return absl::Status(host.status().code(),
+                        absl::StrCat("level '", level, "': ", host.status().message()));
+  }
   auto state = std::make_unique<State>();
   state->level = *std::move(source);
   state->host = *std::move(host);
@@ -275,7 +144,7 @@ absl::Status Engine::SetSetting(absl::string_view key, absl::string_view value) 
 absl::Status Engine::Init() {
   State& s = *state_;
   if (s.script != nullptr) return absl::FailedPreconditionError("init was already called");
-  if (absl::Status status = s.OpenObservationDevice(); !status.ok()) return status;
+  if (absl::Status status = s.observations.OpenDevice(s.plugin); !status.ok()) return status;
   const LevelLimits limits =
       ResolveLimits(s.plugin.limits, /*from_path=*/!s.level.builtin);
   s.event_log.set_bytes_per_step(limits.tensors.memory_bytes);
@@ -290,12 +159,11 @@ absl::Status Engine::Init() {
     if (absl::Status status = s.host->Init(s); !status.ok()) return status;
     absl::StatusOr<std::vector<ObservationSpec>> custom = s.script->CustomObservationSpecs();
     if (!custom.ok()) return custom.status();
-    s.frame_index = s.host->frame_observation();
+    const int frame_index = s.host->frame_observation();
     absl::StatusOr<ObservationSpecs> merged =
-        ObservationSpecs::Merge(s.host->ObservationSpecs(), s.frame_index, *custom);
+        ObservationSpecs::Merge(s.host->ObservationSpecs(), frame_index, *custom);
     if (!merged.ok()) return merged.status();
-    s.specs = std::move(merged->specs);
-    s.from_level = std::move(merged->from_level);
+    s.observations.SetSpecs(*std::move(merged), frame_index);
     s.discrete_specs = s.host->DiscreteActions();
     s.continuous_specs = s.host->ContinuousActions();
     s.discrete.assign(s.discrete_specs.size(), 0);
@@ -345,48 +213,23 @@ absl::Status Engine::Start(int episode, std::uint64_t seed) {
   return absl::OkStatus();
 }
 
-const std::vector<ObservationSpec>& Engine::observation_specs() const { return state_->specs; }
+const std::vector<ObservationSpec>& Engine::observation_specs() const {
+  return state_->observations.specs();
+}
 
 absl::StatusOr<ObservationValue> Engine::Observation(int index) {
-  absl::StatusOr<const LevelObservation*> observed = state_->Observe(index);
-  if (!observed.ok()) return observed.status();
-  return (*observed)->value;
+  if (absl::Status started = state_->CheckStarted(); !started.ok()) return started;
+  return state_->observations.Read(index, *state_);
 }
 
 absl::StatusOr<ObservationValue> Engine::SteadyObservation(int index) {
-  absl::StatusOr<const LevelObservation*> observed = state_->Observe(index);
-  if (!observed.ok()) return observed.status();
-  if (!(*observed)->shares_script_storage) return (*observed)->value;
-  return state_->CopyOf((*observed)->value);
+  if (absl::Status started = state_->CheckStarted(); !started.ok()) return started;
+  return state_->observations.Steady(index, *state_);
 }
 
 absl::StatusOr<ObservationValue> Engine::RetainObservation(int index) {
-  absl::StatusOr<const LevelObservation*> observed = state_->Observe(index);
-  if (!observed.ok()) return observed.status();
-  const LevelObservation& observation = **observed;
-  if (!observation.shares_script_storage && observation.value.tensor.owns_storage()) {
-    return observation.value;
-  }
-  // The script may write into its tensor after this step, and the next
-  // frame overwrites a host's frame target: hold a copy.
-  return state_->CopyOf(observation.value);
-}
-
-absl::StatusOr<ObservationValue> Engine::State::CopyOf(const ObservationValue& value) {
-  // A level's tensor on a GPU is copied there (a device RGB_INTERLEAVED is
-  // pool storage, never copied); on the CPU the copy comes from the pool.
-  const tensor::Tensor& source = value.tensor;
-  if (!source.device().is_cpu()) {
-    absl::StatusOr<tensor::Tensor> copy = tensor::ToDevice(source, source.device());
-    if (!copy.ok()) return copy.status();
-    return ObservationValue{value.type, *std::move(copy), {}};
-  }
-  absl::StatusOr<tensor::Tensor> copy =
-      pool.Acquire(source.dtype(), source.layout().shape());
-  if (!copy.ok()) return copy.status();
-  std::memcpy(*copy->data(), *source.data(),
-              static_cast<std::size_t>(source.layout().num_elements()) * source.item_size());
-  return ObservationValue{value.type, *std::move(copy), {}};
+  if (absl::Status started = state_->CheckStarted(); !started.ok()) return started;
+  return state_->observations.Retain(index, *state_);
 }
 
 const std::vector<DiscreteActionSpec>& Engine::discrete_actions() const {
@@ -559,27 +402,13 @@ const std::string& Engine::host_name() const { return state_->level.host; }
 std::int64_t Engine::clamped_actions() const { return state_->clamped_actions; }
 
 int Engine::frame_buffers_allocated() const {
-  const State& s = *state_;
-  return s.pool.allocations() + (s.device_pool ? s.device_pool->allocations() : 0) +
-         (s.staging_pool ? s.staging_pool->allocations() : 0);
+  return state_->observations.buffers_allocated();
 }
 
 absl::Status Engine::SetFrameTarget(std::uint8_t* pixels, std::size_t bytes) {
   State& s = *state_;
   if (s.script == nullptr) return absl::FailedPreconditionError("call init before SetFrameTarget");
-  if (s.frame_index < 0) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("SetFrameTarget: the host '", s.level.host, "' renders no frame"));
-  }
-  const std::vector<std::int64_t>& shape = s.specs[s.frame_index].shape;
-  const std::size_t frame_bytes = static_cast<std::size_t>(shape[0] * shape[1] * shape[2]);
-  if (pixels != nullptr && bytes != frame_bytes) {
-    return absl::InvalidArgumentError(absl::StrCat("SetFrameTarget: ", bytes,
-                                                   " bytes given, a ", shape[0], "x", shape[1],
-                                                   "x3 frame needs ", frame_bytes));
-  }
-  s.frame_target = pixels;
-  return absl::OkStatus();
+  return s.observations.SetFrameTarget(pixels, bytes, s.level.host);
 }
 
 }  // namespace engine_plugin

@@ -107,23 +107,15 @@ class Engine {
   // customObservationSpec(). Fixed after Init.
   const std::vector<ObservationSpec>& observation_specs() const;
 
-  // The observation's value for the current frame, computed at most once
-  // per frame. Its storage is never written again by the engine: a caller
-  // that keeps the value (copying shares storage) keeps the data as it is.
-  // Custom observations read a contiguous tensor of the declared type and
-  // shape without a copy; anything else is compacted once or is an error.
+  // The three reads of observation `index` of the current step, each
+  // computed at most once a step; observations.h says what each keeps
+  // unchanged for how long. Observation is Observations::Read (no copy),
+  // SteadyObservation is Steady (the C ABI's observation()), and
+  // RetainObservation is Retain (safe to hold across steps). Custom
+  // observations read a contiguous tensor of the declared type and shape
+  // without a copy; anything else is compacted once or is an error.
   absl::StatusOr<ObservationValue> Observation(int index);
-
-  // Like Observation, but also unchanged until the next Start or Advance
-  // when the value is a tensor the level script holds: a property callback
-  // or another custom observation may write into that before then, so
-  // such a value is copied once here. Every other value is Observation's,
-  // without a copy. The C ABI's observation() is this.
   absl::StatusOr<ObservationValue> SteadyObservation(int index);
-
-  // Like Observation, but safe to hold across steps even when the value
-  // came from the level script (which may write into its tensor later):
-  // such values are copied once into engine-owned storage here.
   absl::StatusOr<ObservationValue> RetainObservation(int index);
 
   // The host's actions; fixed after Init.

@@ -105,7 +105,7 @@ class Level {
   // empty for a built-in level.
   virtual const std::string& directory() const = 0;
   // A file the level names at run time (game:loadFileToString), found and
-  // confined as level_paths.h says.
+  // confined as level_files.h says.
   virtual absl::StatusOr<std::string> ReadFile(const std::string& name) const = 0;
 };
 

@@ -10,7 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/image.h"
-#include "engine_plugin/level_paths.h"
+#include "engine_plugin/level_files.h"
 #include "lua_api/lua/n_results_or.h"
 #include "lua_api/lua/preload.h"
 #include "lua_api/lua/read.h"

@@ -8,7 +8,7 @@
 //   image.setMaskedPattern(img, pattern, {255, 0, 0}, {0, 0, 255})
 //
 // Functions are called with '.', as in DeepMind Lab. The operations are
-// image.h's. Files are PNGs found as level_paths.h says (inside the
+// image.h's. Files are PNGs found as level_files.h says (inside the
 // level's directory or its gameScriptsDirectory; DeepMind Lab's
 // runFiles() names too), at most kMaxLevelFileBytes; the file's bytes and
 // every image made are charged to the level's tensor budget. Errors name
@@ -16,7 +16,7 @@
 #ifndef ENGINE_PLUGIN_IMAGE_MODULE_H_
 #define ENGINE_PLUGIN_IMAGE_MODULE_H_
 
-#include "engine_plugin/level_paths.h"
+#include "engine_plugin/level_files.h"
 #include "lua_api/lua/lua.h"
 
 namespace engine_plugin {

@@ -1,18 +1,20 @@
 #include "engine_plugin/level_files.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
+#include <sys/stat.h>
 #include <system_error>
+#include <unistd.h>
 
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace engine_plugin {
+
 namespace {
 
 // Closes a descriptor on every path out.
@@ -73,6 +75,44 @@ bool InsideDirectory(const std::string& directory, const std::string& path) {
   if (error) return false;
   const auto [root_end, file_at] = std::mismatch(root.begin(), root.end(), file.begin(), file.end());
   return root_end == root.end();
+}
+
+std::vector<std::string> LevelPaths::ModuleDirectories() const {
+  std::vector<std::string> directories;
+  for (const std::string* directory : {&level_directory, &game_scripts_directory}) {
+    if (!directory->empty()) directories.push_back(*directory);
+  }
+  return directories;
+}
+
+absl::StatusOr<std::string> ReadNamedLevelFile(const LevelPaths& paths, const std::string& name) {
+  if (name.empty()) return absl::InvalidArgumentError("a file name expected, got ''");
+  const std::string game_scripts = absl::StrCat(kRunFilesRoot, "/baselab/game_scripts/");
+  std::string path;
+  if (absl::StartsWith(name, game_scripts)) {
+    if (paths.game_scripts_directory.empty()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "'", name, "' names DeepMind Lab's game_scripts; set gameScriptsDirectory to read it"));
+    }
+    path = absl::StrCat(paths.game_scripts_directory, "/", name.substr(game_scripts.size()));
+  } else if (name[0] == '/') {
+    path = name;
+  } else if (!paths.level_directory.empty()) {
+    path = absl::StrCat(paths.level_directory, "/", name);
+  } else {
+    return absl::FailedPreconditionError(
+        absl::StrCat("'", name,
+                     "' is relative, and this level has no directory (it was given as source "
+                     "text)"));
+  }
+  const std::vector<std::string> directories = paths.ModuleDirectories();
+  for (const std::string& directory : directories) {
+    if (InsideDirectory(directory, path)) return ReadLevelFile(path);
+  }
+  return absl::PermissionDeniedError(
+      absl::StrCat("'", path,
+                   "' lies outside the level's directory and gameScriptsDirectory, and a level "
+                   "reads files only inside them"));
 }
 
 }  // namespace engine_plugin

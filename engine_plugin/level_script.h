@@ -33,7 +33,7 @@
 #include "absl/strings/string_view.h"
 #include "engine_plugin/events_module.h"
 #include "engine_plugin/host.h"
-#include "engine_plugin/level_paths.h"
+#include "engine_plugin/level_files.h"
 #include "engine_plugin/observation.h"
 #include "engine_plugin/property.h"
 #include "engine_plugin/sandbox.h"

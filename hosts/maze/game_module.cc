@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "engine_plugin/level_paths.h"
+#include "engine_plugin/level_files.h"
 #include "engine_plugin/module_support.h"
 #include "lua_api/lua/lua_memory.h"
 #include "lua_api/lua/n_results_or.h"

@@ -29,7 +29,7 @@
 //                              runFiles() .. '/baselab/game_scripts/...'
 //   game:loadFileToString(name)
 //                              the bytes of a file the level may read
-//                              (engine_plugin/level_paths.h), as a string
+//                              (engine_plugin/level_files.h), as a string
 //                              that must fit under the Lua memory cap
 //   game:renderCustomView{pos = {x, y[, z]}, look = {pitch, yaw[, roll]},
 //                         width = w, height = h}
