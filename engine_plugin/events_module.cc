@@ -61,6 +61,7 @@ std::string ReadEventValue(lua_State* L, int index, ObservationValue* value) {
   return {};
 }
 
+// [-0, +0, e]
 NResultsOr Add(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, "events", "add"); !e.empty()) return e;
   std::string name;

@@ -34,6 +34,7 @@ std::string ReadImage(lua_State* L, int index, const char* function, lua_api::Lu
   return lua_api::LuaTensor::CheckSelf((*out)->tensor(), function);
 }
 
+// [-0, +1, e]
 NResultsOr Load(lua_State* L) {
   constexpr char kName[] = "image.load";
   std::string name;
@@ -71,6 +72,7 @@ NResultsOr Load(lua_State* L) {
   return 1;
 }
 
+// [-0, +1, e]
 NResultsOr Scale(lua_State* L) {
   constexpr char kName[] = "image.scale";
   lua_api::LuaTensor* source = nullptr;
@@ -102,6 +104,7 @@ NResultsOr Scale(lua_State* L) {
   return 1;
 }
 
+// [-0, +1, e]
 NResultsOr SetHueOf(lua_State* L) {
   constexpr char kName[] = "image.setHue";
   lua_api::LuaTensor* image = nullptr;
@@ -136,6 +139,7 @@ std::string ReadColour(lua_State* L, int index, const char* function, Rgb* colou
   return {};
 }
 
+// [-0, +1, e]
 NResultsOr SetMaskedPatternOf(lua_State* L) {
   constexpr char kName[] = "image.setMaskedPattern";
   if (lua_gettop(L) != 4) {

@@ -68,7 +68,7 @@ int CollectGarbage(lua_State* L) {
   return 0;
 }
 
-// What luaL_newstate's panic function does, for states made with
+// [-0, +0, -] What luaL_newstate's panic function does, for states made with
 // lua_newstate: say why before Lua aborts.
 int Panic(lua_State* L) {
   const char* message = lua_tostring(L, -1);

@@ -47,7 +47,7 @@ std::string ReadVector(lua_State* L, int index, const char* function, int argume
   return {};
 }
 
-// Pushes `m` as DeepMind Lab does: a {4, 4} FloatTensor over the
+// [-0, +1, e] Pushes `m` as DeepMind Lab does: a {4, 4} FloatTensor over the
 // column-major coefficients.
 NResultsOr PushMatrix(lua_State* L, const Matrix& m, const char* function) {
   absl::StatusOr<tensor::Tensor> t =
@@ -58,6 +58,7 @@ NResultsOr PushMatrix(lua_State* L, const Matrix& m, const char* function) {
   return 1;
 }
 
+// [-0, +1, e]
 NResultsOr Translate(lua_State* L) {
   std::array<float, 3> offset;
   if (std::string e = ReadVector(L, 1, "transform.translate", 1, &offset); !e.empty()) return e;
@@ -66,6 +67,7 @@ NResultsOr Translate(lua_State* L) {
   return PushMatrix(L, m, "transform.translate");
 }
 
+// [-0, +1, e]
 NResultsOr Scale(lua_State* L) {
   std::array<float, 3> factors;
   if (std::string e = ReadVector(L, 1, "transform.scale", 1, &factors); !e.empty()) return e;
@@ -74,7 +76,7 @@ NResultsOr Scale(lua_State* L) {
   return PushMatrix(L, m, "transform.scale");
 }
 
-// The rotation by `degrees` about the unit `axis` (Rodrigues' formula, as
+// [-0, +1, e] The rotation by `degrees` about the unit `axis` (Rodrigues' formula, as
 // Eigen's AngleAxis evaluates it, in float).
 NResultsOr Rotate(lua_State* L) {
   constexpr char kName[] = "transform.rotate";

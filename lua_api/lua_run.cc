@@ -85,6 +85,7 @@ void SetArg(lua_State* L, int argc, char** argv) {
   lua_setglobal(L, "arg");
 }
 
+// [-0, +0, -]
 int RunScript(lua_State* L, int argc, char** argv) {
   const std::string script = argv[1];
   SetArg(L, argc, argv);
@@ -126,6 +127,7 @@ bool Incomplete(lua_State* L) {
          std::strcmp(message + length - kEofLength, kEof) == 0;
 }
 
+// [-0, +1, m]
 int Load(lua_State* L, const std::string& chunk) {
   return luaL_loadbuffer(L, chunk.data(), chunk.size(), "=stdin");
 }
@@ -151,6 +153,7 @@ int ReadChunk(lua_State* L, bool interactive) {
   }
 }
 
+// [-?, +0, -]
 int Repl(lua_State* L) {
   const bool interactive = isatty(STDIN_FILENO);
   while (true) {
@@ -178,7 +181,7 @@ int Repl(lua_State* L) {
   return 0;
 }
 
-// package.preload.torch: dmlab.system.torch, also set as the global
+// [-0, +1, e] package.preload.torch: dmlab.system.torch, also set as the global
 // `torch`, for Torch7 scripts that start with require 'torch'.
 int OpenTorchGlobal(lua_State* L) {
   lua_getglobal(L, "require");

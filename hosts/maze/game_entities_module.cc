@@ -54,6 +54,7 @@ std::string ReadClassNames(lua_State* L, int index, absl::flat_hash_set<std::str
   return {};
 }
 
+// [-0, +1, e]
 NResultsOr Entities(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "entities"); !e.empty()) return e;
   // A set: each pickup is one lookup, however many names (a list of 200k

@@ -53,6 +53,7 @@ std::string NoMapError(const char* function) {
   return absl::StrCat("'game:", function, "': no map is loaded yet (call it after start)");
 }
 
+// [-0, +1, e]
 NResultsOr PlayerInfo(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "playerInfo"); !e.empty()) return e;
   const World* world = LoadedWorld(L);
@@ -87,6 +88,7 @@ NResultsOr PlayerInfo(lua_State* L) {
   return 1;
 }
 
+// [-0, +0, e]
 NResultsOr AddScore(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "addScore"); !e.empty()) return e;
   double reward = 0;
@@ -98,12 +100,14 @@ NResultsOr AddScore(lua_State* L) {
   return 0;
 }
 
+// [-0, +0, e]
 NResultsOr FinishMap(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "finishMap"); !e.empty()) return e;
   HostOf<GameHost>(L)->FinishMap();
   return 0;
 }
 
+// [-0, +0, e]
 NResultsOr Console(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "console"); !e.empty()) return e;
   std::string command;
@@ -116,13 +120,14 @@ NResultsOr Console(lua_State* L) {
   return 0;
 }
 
+// [-0, +1, e]
 NResultsOr EpisodeTimeSeconds(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "episodeTimeSeconds"); !e.empty()) return e;
   lua_pushnumber(L, HostOf<GameHost>(L)->EpisodeTimeSeconds());
   return 1;
 }
 
-// DeepMind Lab's {window = {width, height}, buffer = {width, height}}: the
+// [-0, +1, e] DeepMind Lab's {window = {width, height}, buffer = {width, height}}: the
 // maze renders into its frame only, so both are the frame's size.
 NResultsOr ScreenShape(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "screenShape"); !e.empty()) return e;
@@ -139,6 +144,7 @@ NResultsOr ScreenShape(lua_State* L) {
   return 1;
 }
 
+// [-0, +1, e]
 NResultsOr Pickups(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "pickups"); !e.empty()) return e;
   const World* world = LoadedWorld(L);
@@ -202,6 +208,7 @@ std::string ReadExtent(lua_State* L, const char* key, int* extent) {
   return why;
 }
 
+// [-0, +1, e]
 NResultsOr RenderCustomView(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "renderCustomView"); !e.empty()) return e;
   GameHost* host = HostOf<GameHost>(L);
@@ -241,12 +248,14 @@ NResultsOr RenderCustomView(lua_State* L) {
   return 1;
 }
 
+// [-0, +1, e]
 NResultsOr RunFiles(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "runFiles"); !e.empty()) return e;
   lua_pushstring(L, engine_plugin::kRunFilesRoot);
   return 1;
 }
 
+// [-0, +1, e]
 NResultsOr LoadFileToString(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "loadFileToString"); !e.empty()) return e;
   std::string name;
@@ -272,6 +281,7 @@ NResultsOr LoadFileToString(lua_State* L) {
   return 1;
 }
 
+// [-0, +0, e]
 NResultsOr UpdateTexture(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "updateTexture"); !e.empty()) return e;
   std::string name;

@@ -69,7 +69,7 @@ std::string ReadCellOrigin(lua_State* L, const char* function, std::string* orig
   return {};
 }
 
-// maker:makeEntity{i =, j =, classname =} and maker:makeSpawnPoint{i =, j =}:
+// [-0, +1, e] maker:makeEntity{i =, j =, classname =} and maker:makeSpawnPoint{i =, j =}:
 // the entity as DeepMind Lab writes it into a .map file.
 NResultsOr MakeEntityIn(lua_State* L, const char* function, bool spawn_point) {
   std::string origin;
@@ -120,7 +120,7 @@ NResultsOr MakeEntityIn(lua_State* L, const char* function, bool spawn_point) {
   return 1;
 }
 
-// maker:makeDoor{i =, j =, isEastWest =} and maker:makeFenceDoor{...}: a
+// [-0, +1, e] maker:makeDoor{i =, j =, isEastWest =} and maker:makeFenceDoor{...}: a
 // door in cell (i, j), 'I' (isEastWest) or 'H', as DeepMind Lab's default
 // handler makes for those characters. The maze draws both kinds alike.
 NResultsOr MakeDoorIn(lua_State* L, const char* function) {
@@ -136,13 +136,14 @@ NResultsOr MakeDoorIn(lua_State* L, const char* function) {
   return 1;
 }
 
-// maker:addPlatform{...} and maker:addGlassColumn{...}: DeepMind Lab's
+// [-0, +0, e] maker:addPlatform{...} and maker:addGlassColumn{...}: DeepMind Lab's
 // raised floors, which a flat maze cannot have.
 NResultsOr AddPlatform(lua_State*) {
   return std::string(
       "'addPlatform': platforms are not supported by the maze engine (its floor "
       "is flat, and the player cannot jump)");
 }
+// [-0, +0, e]
 NResultsOr AddGlassColumn(lua_State*) {
   return std::string(
       "'addGlassColumn': platforms are not supported by the maze engine (its "
@@ -303,6 +304,7 @@ std::string RunCallback(lua_State* L, int callback, int maker, int i, int j, cha
   return {};
 }
 
+// [-0, +1, e]
 NResultsOr MapFromTextLevel(lua_State* L) {
   constexpr char kName[] = "mapFromTextLevel";
   if (std::string e = CheckModuleSelf(L, kModule, kName); !e.empty()) return e;
@@ -402,6 +404,7 @@ NResultsOr MapFromTextLevel(lua_State* L) {
   return 1;
 }
 
+// [-0, +1, e]
 NResultsOr RandomGen(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "randomGen"); !e.empty()) return e;
   lua_pushlightuserdata(L, &generator_key);

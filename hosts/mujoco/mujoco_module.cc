@@ -46,6 +46,7 @@ int IdOf(lua_State* L, const mjModel* model, const char* function, mjtObj type,
   return id;
 }
 
+// [-0, +1, e]
 template <mjtObj kType>
 NResultsOr NamedId(lua_State* L, const char* function) {
   std::string error;
@@ -65,6 +66,7 @@ NResultsOr Sensor(lua_State* L) { return NamedId<mjOBJ_SENSOR>(L, "sensor"); }
 NResultsOr Actuator(lua_State* L) { return NamedId<mjOBJ_ACTUATOR>(L, "actuator"); }
 NResultsOr Camera(lua_State* L) { return NamedId<mjOBJ_CAMERA>(L, "camera"); }
 
+// [-0, +1, e]
 NResultsOr QposIndex(lua_State* L) {
   std::string error;
   const mjModel* model = ModelOf(L, "qposIndex", &error);
@@ -75,6 +77,7 @@ NResultsOr QposIndex(lua_State* L) {
   return 1;
 }
 
+// [-0, +1, e]
 NResultsOr QvelIndex(lua_State* L) {
   std::string error;
   const mjModel* model = ModelOf(L, "qvelIndex", &error);
@@ -85,6 +88,7 @@ NResultsOr QvelIndex(lua_State* L) {
   return 1;
 }
 
+// [-0, +2, e]
 NResultsOr SensorIndex(lua_State* L) {
   std::string error;
   const mjModel* model = ModelOf(L, "sensorIndex", &error);
@@ -96,6 +100,7 @@ NResultsOr SensorIndex(lua_State* L) {
   return 2;
 }
 
+// [-0, +1, e]
 NResultsOr Sizes(lua_State* L) {
   std::string error;
   const mjModel* model = ModelOf(L, "sizes", &error);
@@ -113,6 +118,7 @@ NResultsOr Sizes(lua_State* L) {
   return 1;
 }
 
+// [-0, +1, e]
 NResultsOr Timestep(lua_State* L) {
   std::string error;
   const mjModel* model = ModelOf(L, "timestep", &error);
@@ -121,6 +127,7 @@ NResultsOr Timestep(lua_State* L) {
   return 1;
 }
 
+// [-0, +1, e]
 NResultsOr ControlTimestep(lua_State* L) {
   std::string error;
   const mjModel* model = ModelOf(L, "controlTimestep", &error);
@@ -129,6 +136,7 @@ NResultsOr ControlTimestep(lua_State* L) {
   return 1;
 }
 
+// [-0, +1, e]
 int Open(lua_State* L) {
   static constexpr lua_api::MethodEntry kFunctions[] = {
       {"body", &lua_api::Raising<&Body>},
@@ -159,7 +167,7 @@ constexpr LuaModule kLuaModules[] = {
     {"dmlab.system.mujoco.tasks.cartpole", "tasks/cartpole.lua"},
 };
 
-// package.preload's loader of one of kLuaModules (upvalue 1): runs its
+// [-0, +1, e] package.preload's loader of one of kLuaModules (upvalue 1): runs its
 // embedded chunk.
 int OpenLuaModule(lua_State* L) {
   const auto* module = static_cast<const LuaModule*>(lua_touserdata(L, lua_upvalueindex(1)));

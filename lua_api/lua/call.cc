@@ -32,7 +32,7 @@ void PushFrameLine(lua_State* L, lua_Debug* frame) {
   lua_concat(L, 2);  // two strings: no metamethod can run
 }
 
-// The first level that is not on L's stack (1 when only the handler is).
+// [-0, +1, -] The first level that is not on L's stack (1 when only the handler is).
 // lua_getstack walks down from the top each time, so probing level after
 // level costs the square of the depth, for every error: seconds at Lua's
 // limit of 20000 calls, which a level reaches by recursing, and none of it
@@ -53,7 +53,7 @@ int StackDepth(lua_State* L) {
   return absent;
 }
 
-// The message handler: appends a traceback of the stack that raised the
+// [-1, +1, m] The message handler: appends a traceback of the stack that raised the
 // error. It is C through and through, and reads nothing a script can
 // replace (the global debug.traceback, or a metatable on debug): a level
 // could otherwise make the handler loop, and Lua runs the handler of an

@@ -132,7 +132,7 @@ class Class {
     return box->tag == Tag() ? box->object : nullptr;
   }
 
-  // A lua_CFunction for `Method`, registered through Register (which
+  // [-0, +r, e] A lua_CFunction for `Method`, registered through Register (which
   // supplies the upvalues). `Method` is a member `NResultsOr
   // (T::*)(lua_State*)` or a function `NResultsOr (*)(T&, lua_State*)`.
   template <auto Method>
@@ -187,6 +187,7 @@ class Class {
     }
   }
 
+  // [-0, +r, m]
   template <auto Method>
   static NResultsOr Invoke(lua_State* L) {
     T* self = ReadObject(L, 1);
@@ -203,7 +204,7 @@ class Class {
     }
   }
 
-  // Also reachable by hand through debug.getmetatable. Clearing the tag
+  // [-0, +0, -] Also reachable by hand through debug.getmetatable. Clearing the tag
   // makes the object unrecognisable afterwards, so it is never used or
   // destroyed again.
   static int Gc(lua_State* L) {

@@ -53,7 +53,7 @@ NResultsOr Catching(Function&& function) {
   }
 }
 
-// Wraps a free NResultsOr function as a lua_CFunction that raises its
+// [-0, +r, e] Wraps a free NResultsOr function as a lua_CFunction that raises its
 // error only after the function's C++ scope has closed.
 //   lua_pushcfunction(L, &Raising<&Narrow>);
 template <NResultsOr (*Function)(lua_State*)>

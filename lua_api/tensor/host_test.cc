@@ -90,7 +90,7 @@ std::string ReadShape(lua_State* L, tensor::Shape* shape) {
   return {};
 }
 
-// All the C++ objects of lend live in this function, so they are gone
+// [-0, +r, m] All the C++ objects of lend live in this function, so they are gone
 // before Lend raises. On success, *status is fn's lua_pcall status, and
 // above the original arguments lie fn's results (status 0) or its error
 // value (status != 0); the count of those values is returned.

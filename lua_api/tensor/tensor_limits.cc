@@ -131,11 +131,13 @@ class Budget final : public tensor::Allocator {
 
   static int Nothing(lua_State*) { return 0; }
 
+  // [-0, +0, e]
   static int FullCollection(lua_State* L) {
     lua_gc(L, LUA_GCCOLLECT, 0);
     return 0;
   }
 
+  // [-0, +0, e]
   static int FinishCycle(lua_State* L) {
     while (lua_gc(L, LUA_GCSTEP, 0) == 0) {
     }

@@ -155,6 +155,7 @@ NResultsOr Median(LuaTensor& self, lua_State* L) {
                   tensor::MedianAlong(self.tensor(), dim, kFirstIndex, TensorAllocator(L)));
 }
 
+// [-0, +1, e]
 NResultsOr Mode(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("mode"); !e.empty()) return e;
   int dim;
@@ -282,6 +283,7 @@ NResultsOr All(LuaTensor& self, lua_State* L) {
   return PushValueResult(L, "all", tensor::AllOf(self.tensor()));
 }
 
+// [-0, +1, e]
 NResultsOr Any(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("any"); !e.empty()) return e;
   return PushValueResult(L, "any", tensor::AnyOf(self.tensor()));

@@ -319,6 +319,7 @@ NResultsOr ConvertTo(LuaTensor& self, lua_State* L) {
   return PushResult(L, kName, tensor::Convert(self.tensor(), D, TensorAllocator(L)));
 }
 
+// [-0, +1, e]
 NResultsOr PushText(const Tensor& t, lua_State* L, const char* method, Index max_elements) {
   absl::StatusOr<std::string> text = tensor::ToString(t, {.max_elements = max_elements});
   if (!text.ok()) return StatusError(method, text.status());

@@ -77,7 +77,7 @@ void RawField(lua_State* L, int index, const char* field) {
   lua_rawget(L, index < 0 ? index - 1 : index);
 }
 
-// (d1, ..., dk): zero-filled.
+// [-0, +1, e] (d1, ..., dk): zero-filled.
 NResultsOr FromExtents(lua_State* L, DType dtype, const char* name) {
   std::vector<Index> shape(lua_gettop(L));
   for (int i = 1; i <= lua_gettop(L); ++i) {
@@ -118,7 +118,7 @@ std::string ImpliedShape(lua_State* L, std::vector<Index>* shape) {
   return error;
 }
 
-// {{...}, ...}: the shape is implied.
+// [-0, +1, e] {{...}, ...}: the shape is implied.
 NResultsOr FromNestedTable(lua_State* L, DType dtype, const char* name) {
   std::vector<Index> shape;
   if (std::string why = ImpliedShape(L, &shape); !why.empty()) return ArgumentError(name, 1, why);
@@ -155,7 +155,7 @@ void FillRange(const tensor::Tensor& out, Value from, Value step) {
   });
 }
 
-// Integer types count in integers, so that every element is exact and
+// [-0, +1, e] Integer types count in integers, so that every element is exact and
 // the bounds are checked against the type's range before anything is
 // written.
 NResultsOr IntegerRange(lua_State* L, DType dtype, const char* name, const double bounds[3]) {
@@ -184,6 +184,7 @@ NResultsOr IntegerRange(lua_State* L, DType dtype, const char* name, const doubl
   return PushNew(L, name, *std::move(result));
 }
 
+// [-0, +1, e]
 NResultsOr FloatingRange(lua_State* L, DType dtype, const char* name, const double bounds[3]) {
   const double count = std::floor((bounds[1] - bounds[0]) / bounds[2]) + 1;
   if (!(count >= 1)) return EmptyRange(name, bounds);
@@ -202,7 +203,7 @@ NResultsOr FloatingRange(lua_State* L, DType dtype, const char* name, const doub
   return PushNew(L, name, *std::move(result));
 }
 
-// {range = {to}}, {range = {from, to}}, {range = {from, to, step}}: the
+// [-0, +1, m] {range = {to}}, {range = {from, to}}, {range = {from, to, step}}: the
 // range table is on top of the stack.
 NResultsOr FromRange(lua_State* L, DType dtype, const char* name) {
   const int range = lua_gettop(L);
@@ -301,7 +302,7 @@ std::string ReadFileRequest(lua_State* L, FileRequest* request) {
   return {};
 }
 
-// {file = {name = ..., byteOffset = 0, numElements = all}}: raw
+// [-0, +1, e] {file = {name = ..., byteOffset = 0, numElements = all}}: raw
 // native-endian elements; the file table is on top of the stack.
 NResultsOr FromFile(lua_State* L, DType dtype, const char* name) {
   // The engine's sandbox forbids it: the name may be any path.
@@ -356,7 +357,7 @@ NResultsOr FromFile(lua_State* L, DType dtype, const char* name) {
   return PushNew(L, name, *std::move(result));
 }
 
-// {...} at stack 1: a range, a file, nested numbers or empty.
+// [-0, +1, e] {...} at stack 1: a range, a file, nested numbers or empty.
 NResultsOr FromTable(lua_State* L, DType dtype, const char* name) {
   RawField(L, 1, "range");
   const bool range = !lua_isnil(L, -1);

@@ -23,11 +23,13 @@ mode_t FileType(lua_State* L) {
   return info.st_mode & S_IFMT;
 }
 
+// [-0, +1, e]
 int IsDirectory(lua_State* L) {
   lua_pushboolean(L, FileType(L) == S_IFDIR);
   return 1;
 }
 
+// [-0, +1, e]
 int IsFile(lua_State* L) {
   lua_pushboolean(L, FileType(L) == S_IFREG);
   return 1;
@@ -56,6 +58,7 @@ struct Listing {
   int table;
 };
 
+// [-0, +1, e]
 int ListNames(lua_State* L) {
   const Listing* listing = static_cast<const Listing*>(lua_touserdata(L, 1));
   lua_rawgeti(L, LUA_REGISTRYINDEX, listing->table);
@@ -68,7 +71,7 @@ int ListNames(lua_State* L) {
   return 0;
 }
 
-// dir(path): the names in a directory ('.' and '..' too), or nil and why.
+// [-0, +1, e] dir(path): the names in a directory ('.' and '..' too), or nil and why.
 int Directory(lua_State* L) {
   const char* path = luaL_checkstring(L, 1);
   lua_newtable(L);
@@ -90,6 +93,7 @@ int Directory(lua_State* L) {
   return 1;
 }
 
+// [-0, +1, e]
 int WorkingDirectory(lua_State* L) {
   char buffer[4096];
   if (getcwd(buffer, sizeof(buffer)) == nullptr) return Result(L, false);
@@ -97,6 +101,7 @@ int WorkingDirectory(lua_State* L) {
   return 1;
 }
 
+// [-0, +1, e]
 int Open(lua_State* L) {
   const luaL_Reg system[] = {{"dirp", &IsDirectory}, {"filep", &IsFile}, {"mkdir", &MakeDirectory},
                              {"rmdir", &RemoveDirectory}, {"remove", &RemoveFile},

@@ -41,7 +41,7 @@ void Reflavour(lua_State* L, int index, int n_args) {
   lua_setmetatable(L, index < 0 ? index - 1 : index);
 }
 
-// A dmlab.system.tensor method (upvalue 1), called with this call's
+// [-0, +r, e] A dmlab.system.tensor method (upvalue 1), called with this call's
 // arguments; the tensors it makes, and those in a table it returns
 // (split, chunk), come back torch-flavoured. It holds no C++ object, so
 // the method's errors pass through it.
@@ -67,7 +67,7 @@ int KeepTorchFlavour(lua_State* L) {
   return top - n_args;
 }
 
-// __index (upvalues: "__index", the type's name, its class table): a
+// [-0, +1, e] __index (upvalues: "__index", the type's name, its class table): a
 // string is a method or field of the class table; anything else indexes
 // the tensor (torch_index.h).
 int TorchIndex(lua_State* L) {
@@ -78,7 +78,7 @@ int TorchIndex(lua_State* L) {
   return Class<LuaTensor>::Member<&TorchIndexGet>(L);
 }
 
-// An operator (upvalues: its event name, the class table whose metatable
+// [-0, +1, e] An operator (upvalues: its event name, the class table whose metatable
 // holds it): calls the class table's entry of that name.
 int TorchOperator(lua_State* L) {
   lua_pushvalue(L, lua_upvalueindex(1));
@@ -92,7 +92,7 @@ int TorchOperator(lua_State* L) {
   return 1;
 }
 
-// x:select(d, i): a torch-flavoured slice, or for a vector the number
+// [-0, +1, e] x:select(d, i): a torch-flavoured slice, or for a vector the number
 // (whatever d, as Torch7 does).
 NResultsOr TorchSelect(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("select"); !e.empty()) return e;
@@ -115,7 +115,7 @@ NResultsOr TorchSelect(LuaTensor& self, lua_State* L) {
   return PushTorchResult(L, "select", t.Select(dim, index - 1));
 }
 
-// x:size(d): the extent of dimension d; x:size(): a table of the extents
+// [-0, +1, e] x:size(d): the extent of dimension d; x:size(): a table of the extents
 // (which dmlab.system.torch makes a LongStorage).
 NResultsOr TorchSize(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("size"); !e.empty()) return e;
@@ -134,7 +134,7 @@ NResultsOr TorchSize(LuaTensor& self, lua_State* L) {
   return 1;
 }
 
-// t:torch(), on either flavour: a torch-flavoured userdata over the same
+// [-0, +1, e] t:torch(), on either flavour: a torch-flavoured userdata over the same
 // tensor (self, if it is one already).
 NResultsOr ToTorch(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("torch"); !e.empty()) return e;
@@ -151,7 +151,7 @@ NResultsOr ToTorch(LuaTensor& self, lua_State* L) {
   return 1;
 }
 
-// t:dmlab(): a dmlab.system.tensor userdata over the same tensor.
+// [-0, +1, e] t:dmlab(): a dmlab.system.tensor userdata over the same tensor.
 NResultsOr ToDmlab(LuaTensor& self, lua_State* L) {
   if (std::string e = self.CheckSelf("dmlab"); !e.empty()) return e;
   if (!IsTorchTensor(L, 1)) {

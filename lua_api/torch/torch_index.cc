@@ -157,7 +157,7 @@ double ReadElement(const Tensor& element, std::byte* data) {
   });
 }
 
-// Stores the number or tensor at stack 3 into `destination`.
+// [-0, +0, e] Stores the number or tensor at stack 3 into `destination`.
 NResultsOr Assign(lua_State* L, const char* method, const Tensor& destination) {
   if (lua_type(L, 3) == LUA_TNUMBER) {
     double value;
@@ -186,6 +186,7 @@ NResultsOr Assign(lua_State* L, const char* method, const Tensor& destination) {
   return 0;
 }
 
+// [-0, +0, e]
 NResultsOr MaskedAssign(lua_State* L, const char* method, const Tensor& self, const Tensor& mask) {
   absl::Status s;
   if (lua_type(L, 3) == LUA_TNUMBER) {

@@ -47,13 +47,13 @@ void PushLoaded(lua_State* L, const char* name, lua_CFunction open) {
   lua_remove(L, -2);
 }
 
-// internal.isTensor(x): whether x is a torch-flavoured tensor.
+// [-0, +1, -] internal.isTensor(x): whether x is a torch-flavoured tensor.
 int IsTensor(lua_State* L) {
   lua_pushboolean(L, IsTorchTensor(L, 1));
   return 1;
 }
 
-// internal.toTorch(x): x if it is no tensor or a torch-flavoured one; else
+// [-0, +1, e] internal.toTorch(x): x if it is no tensor or a torch-flavoured one; else
 // a torch-flavoured tensor over x's elements (whatever x's metatable).
 int ToTorch(lua_State* L) {
   LuaTensor* tensor = LuaTensor::Read(L, 1);
@@ -67,13 +67,13 @@ int ToTorch(lua_State* L) {
   return 1;
 }
 
-// internal.isCFunction(f)
+// [-0, +1, -] internal.isCFunction(f)
 int IsCFunction(lua_State* L) {
   lua_pushboolean(L, lua_iscfunction(L, 1));
   return 1;
 }
 
-// internal.newUserdata(metatable): an empty userdata, for Storages: Lua
+// [-0, +1, e] internal.newUserdata(metatable): an empty userdata, for Storages: Lua
 // 5.1 honours __len only on userdata.
 int NewUserdata(lua_State* L) {
   luaL_checktype(L, 1, LUA_TTABLE);
@@ -83,7 +83,7 @@ int NewUserdata(lua_State* L) {
   return 1;
 }
 
-// internal.value(t, x): the number a tensor of t's type stores for x
+// [-0, +1, e] internal.value(t, x): the number a tensor of t's type stores for x
 // (whole numbers toward zero for integer types), or an error naming
 // `function` (argument 3).
 NResultsOr Value(lua_State* L) {
@@ -100,7 +100,7 @@ NResultsOr Value(lua_State* L) {
   return 1;
 }
 
-// internal.convert(t, 'FloatTensor'): a new torch-flavoured tensor of that
+// [-0, +1, e] internal.convert(t, 'FloatTensor'): a new torch-flavoured tensor of that
 // type with t's values; out of the type's range is an error.
 NResultsOr Convert(lua_State* L) {
   LuaTensor* tensor;
@@ -130,7 +130,7 @@ std::string ReadExtents(lua_State* L, int index, const char* what, std::vector<t
   return {};
 }
 
-// internal.withLayout(t, offset, sizes, strides): a torch-flavoured tensor
+// [-0, +1, e] internal.withLayout(t, offset, sizes, strides): a torch-flavoured tensor
 // over t's storage with that layout (0-based offset), which must lie
 // inside the storage.
 NResultsOr WithLayout(lua_State* L) {
@@ -152,7 +152,7 @@ NResultsOr WithLayout(lua_State* L) {
   return PushTorchResult(L, "set", tensor->tensor().WithLayout(*std::move(layout)));
 }
 
-// internal.wholeStorage(t): a rank-1 tensor over every element of t's
+// [-0, +1, e] internal.wholeStorage(t): a rank-1 tensor over every element of t's
 // storage (an empty one for a tensor without storage).
 NResultsOr WholeStorage(lua_State* L) {
   LuaTensor* tensor;
@@ -165,7 +165,7 @@ NResultsOr WholeStorage(lua_State* L) {
   return PushTorchResult(L, "storage", t.WithLayout(*std::move(layout)));
 }
 
-// internal.reset(x, t): x now holds t's tensor (x:set).
+// [-0, +0, e] internal.reset(x, t): x now holds t's tensor (x:set).
 NResultsOr Reset(lua_State* L) {
   LuaTensor* self = LuaTensor::Read(L, 1);
   if (self == nullptr) return ArgumentError("set", 0, Expected(L, 1, "tensor"));
@@ -175,7 +175,7 @@ NResultsOr Reset(lua_State* L) {
   return 0;
 }
 
-// internal.sameStorage(a, b): whether a and b view the same storage.
+// [-0, +1, e] internal.sameStorage(a, b): whether a and b view the same storage.
 int SameStorage(lua_State* L) {
   LuaTensor* a = LuaTensor::Read(L, 1);
   LuaTensor* b = LuaTensor::Read(L, 2);
@@ -197,7 +197,7 @@ int Source(lua_State* L) {
   return 1;
 }
 
-// internal.address(x): where x lives, as a number: a table's, userdata's,
+// [-0, +1, e] internal.address(x): where x lives, as a number: a table's, userdata's,
 // function's or thread's block, a light userdata's pointer, a string's
 // characters (torch.pointer).
 int Address(lua_State* L) {
@@ -278,6 +278,7 @@ torch.pointer = refused('pointer', 'a sandboxed level sees no addresses')
 return torch
 )lua";
 
+// [-0, +1, e]
 int OpenSandboxedTorch(lua_State* L) {
   luaopen_dmlab_system_torch(L);
   if (luaL_loadbuffer(L, kSandboxRules, sizeof(kSandboxRules) - 1, "=dmlab.system.torch") != 0) {

@@ -128,17 +128,21 @@ constexpr char kLogNormal[] = "logNormal";
 constexpr char kGeometric[] = "geometric";
 constexpr double kRequired = __builtin_nan("");
 
+// [-0, +1, e]
 NResultsOr Exponential(LuaTensor& self, lua_State* L) {
   return FillDistribution<static_cast<Fill1>(&tensor::FillExponential), kExponential, 1>(self, L, 1,
                                                                                         0);
 }
+// [-0, +1, e]
 NResultsOr Cauchy(LuaTensor& self, lua_State* L) {
   return FillDistribution<static_cast<Fill2>(&tensor::FillCauchy), kCauchy, 2>(self, L, 0, 1);
 }
+// [-0, +1, e]
 NResultsOr LogNormal(LuaTensor& self, lua_State* L) {
   return FillDistribution<static_cast<Fill2>(&tensor::FillLogNormal), kLogNormal, 2>(self, L, 1,
                                                                                     2);
 }
+// [-0, +1, e]
 NResultsOr Geometric(LuaTensor& self, lua_State* L) {
   return FillDistribution<static_cast<Fill1>(&tensor::FillGeometric), kGeometric, 1>(
       self, L, kRequired, 0);

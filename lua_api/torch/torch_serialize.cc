@@ -57,7 +57,7 @@ std::string ReadNumberToWrite(lua_State* L, char* format, double* value) {
   return {};
 }
 
-// pack(format, number)
+// [-0, +1, e] pack(format, number)
 NResultsOr Pack(lua_State* L) {
   char format;
   double value;
@@ -93,7 +93,7 @@ std::string ReadPosition(lua_State* L, int index, std::size_t length, std::size_
   return {};
 }
 
-// unpack(format, s, pos): the number and the position after it.
+// [-0, +2, e] unpack(format, s, pos): the number and the position after it.
 NResultsOr Unpack(lua_State* L) {
   const char format = ReadFormat(L);
   if (format == 0) return ArgumentError("deserialize", 1, "format 'i', 'l' or 'd' expected");
@@ -139,7 +139,7 @@ std::string ReadContiguous(lua_State* L, const char* function, const tensor::Ten
   return {};
 }
 
-// elementBytes(t)
+// [-0, +1, e] elementBytes(t)
 NResultsOr ElementBytes(lua_State* L) {
   const tensor::Tensor* t;
   std::byte* data;
@@ -149,7 +149,7 @@ NResultsOr ElementBytes(lua_State* L) {
   return 1;
 }
 
-// readElements(t, s, pos): the position after them.
+// [-0, +1, e] readElements(t, s, pos): the position after them.
 NResultsOr ReadElements(lua_State* L) {
   const tensor::Tensor* t;
   std::byte* data;
@@ -220,7 +220,7 @@ std::string ScanReal(const char* s, std::size_t length, std::size_t* at, double*
   return {};
 }
 
-// format(format, number): Torch7's text for the number ('i': %d, 'l': %ld,
+// [-0, +1, e] format(format, number): Torch7's text for the number ('i': %d, 'l': %ld,
 // 'd': %.17g).
 NResultsOr Format(lua_State* L) {
   char format;
@@ -236,7 +236,7 @@ NResultsOr Format(lua_State* L) {
   return 1;
 }
 
-// scan(format, s, pos): the number at or after byte pos, and the position
+// [-0, +2, e] scan(format, s, pos): the number at or after byte pos, and the position
 // after it and its newline.
 NResultsOr Scan(lua_State* L) {
   const char format = ReadFormat(L);
@@ -265,7 +265,7 @@ NResultsOr Scan(lua_State* L) {
 // Torch7 writes and reads bytes and chars raw, in either format.
 bool IsRaw(const tensor::Tensor& t) { return t.item_size() == 1; }
 
-// elementText(t): a contiguous tensor's elements in the ascii format: %.17g
+// [-0, +1, e] elementText(t): a contiguous tensor's elements in the ascii format: %.17g
 // for doubles, %.9g for the narrower reals, %d for integers.
 NResultsOr ElementText(lua_State* L) {
   const tensor::Tensor* t;
@@ -325,7 +325,7 @@ std::string StoreScanned(const char* s, std::size_t length, std::size_t* at, T* 
   return {};
 }
 
-// readElementText(t, s, pos): fills contiguous t from the ascii text at
+// [-0, +1, e] readElementText(t, s, pos): fills contiguous t from the ascii text at
 // pos; the position after it.
 NResultsOr ReadElementText(lua_State* L) {
   const tensor::Tensor* t;
@@ -357,7 +357,7 @@ NResultsOr ReadElementText(lua_State* L) {
   return 1;
 }
 
-// storageKey(t): a light userdata naming t's storage (nil without one), so
+// [-0, +1, e] storageKey(t): a light userdata naming t's storage (nil without one), so
 // that tensors sharing a storage write it once.
 int StorageKey(lua_State* L) {
   LuaTensor* tensor = LuaTensor::Read(L, 1);
