@@ -28,6 +28,8 @@ system_repo = repository_rule(
 )
 
 _PYTHON_BUILD = """
+load("@bazel_tools//tools/python:toolchain.bzl", "py_runtime_pair")
+
 package(default_visibility = ["//visibility:public"])
 
 # Headers for extension modules. Extensions never link libpython.
@@ -43,25 +45,52 @@ cc_library(
     includes = ["numpy_include"],
     deps = [":python_headers"],
 )
+
+# py_binary and py_test run the project's virtual environment. The stub
+# runs under Debian's python3 (Debian has no `python` for the default
+# shebang) and starts the venv's interpreter, which finds its packages.
+py_runtime(
+    name = "venv_py3",
+    interpreter_path = "%s",
+    python_version = "PY3",
+    stub_shebang = "#!/usr/bin/python3",
+)
+
+py_runtime_pair(
+    name = "venv_py_pair",
+    py3_runtime = ":venv_py3",
+)
+
+toolchain(
+    name = "toolchain",
+    toolchain = ":venv_py_pair",
+    toolchain_type = "@bazel_tools//tools/python:toolchain_type",
+)
 """
 
 def _python_repo_impl(rctx):
+    workspace = rctx.path(Label("@//:WORKSPACE")).dirname
+    interpreter = "%s/%s/bin/python3" % (workspace, rctx.attr.venv)
+    if not rctx.path(interpreter).exists:
+        fail("python_repo: %s is missing (./lab makes the virtual environment)" % interpreter)
     result = rctx.execute([
-        rctx.attr.interpreter,
+        interpreter,
         "-c",
         "import sysconfig, numpy; print(sysconfig.get_paths()['include']); print(numpy.get_include())",
     ])
     if result.return_code != 0:
-        fail("python_repo: %s cannot report its include folders (needs python3-dev and python3-numpy):\n%s" %
-             (rctx.attr.interpreter, result.stderr))
+        fail("python_repo: %s cannot report its include folders (needs python3-dev, and numpy in the venv):\n%s" %
+             (interpreter, result.stderr))
     python_include, numpy_include = result.stdout.strip().splitlines()
     rctx.symlink(python_include, "python_include")
     rctx.symlink(numpy_include, "numpy_include")
     rctx.file("WORKSPACE", 'workspace(name = "%s")\n' % rctx.name)
-    rctx.file("BUILD.bazel", _PYTHON_BUILD)
+    rctx.file("BUILD.bazel", _PYTHON_BUILD % interpreter)
 
+# The project's Python (the venv ./lab makes from Debian's python3): its
+# headers, numpy's, and the toolchain that runs py_binary and py_test.
 python_repo = repository_rule(
     implementation = _python_repo_impl,
-    attrs = {"interpreter": attr.string(default = "/usr/bin/python3")},
+    attrs = {"venv": attr.string(default = ".venv", doc = "the venv's folder in the workspace")},
     local = True,
 )

@@ -42,7 +42,7 @@ bool DlpackTypeOf(PyArray_Descr* descr, DLDataType* type) {
     default:
       return false;
   }
-  type->bits = static_cast<std::uint8_t>(descr->elsize * 8);
+  type->bits = static_cast<std::uint8_t>(PyDataType_ELSIZE(descr) * 8);
   type->lanes = 1;
   return true;
 }

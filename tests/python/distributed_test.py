@@ -11,7 +11,7 @@ import time
 import numpy as np
 import pytest
 
-distributed = pytest.importorskip("distributed")
+import distributed
 
 import labenv  # noqa: E402
 from labenv import distributed as labenv_distributed  # noqa: E402
@@ -39,8 +39,15 @@ def two_workers(client):
     return client
 
 
-def _actor_count(client):
-    return sum(client.run(lambda dask_worker: len(dask_worker.state.actors)).values())
+def _actor_count(client, timeout=10.0):
+    """The actors left on the workers, once Dask has released what close()
+    cancelled (it releases asynchronously), or after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        count = sum(client.run(lambda dask_worker: len(dask_worker.state.actors)).values())
+        if count == 0 or time.monotonic() > deadline:
+            return count
+        time.sleep(0.05)
 
 
 def test_an_uneven_split_steps_exactly_as_one_local_vector_lab(two_workers):

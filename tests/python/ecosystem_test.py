@@ -1,40 +1,29 @@
-"""labenv against the real Gymnasium and dm_env, when they are installed.
+"""labenv against the real Gymnasium, dm_env and Shimmy (tools/python/requirements.txt).
 
-Debian packages neither, so CI runs the local equivalents (the other
-suites) and these cases skip, saying why. To run them, put the real
-packages' sources on the path (both are pure Python; dm_env's test_utils
-also needs absl-py, Debian's python3-absl, and dm-tree):
-
-    PYTHONPATH=/path/to/gymnasium-and-dm_env ./lab python -m pytest tests/python/ecosystem_test.py
+Gymnasium's check_env with its render checks on every registered id,
+make_vec and Gymnasium's vector wrappers and vector envs; dm_env's
+EnvironmentTestMixin on the maze's and MuJoCo's adapters; Shimmy's
+DeepMind Lab wrapper over labenv.Lab; and an adapter's error when its
+package is missing. Stable-Baselines3 is in sb3_test.py.
 """
 
+import subprocess
+import sys
 import unittest
 
+import gymnasium
 import numpy as np
 import pytest
+from dm_env import test_utils as dm_env_test_utils
+from gymnasium.utils.env_checker import check_env
+from gymnasium.wrappers import vector as vector_wrappers
 
 import labenv
 
-try:
-    import gymnasium
-    from gymnasium.utils.env_checker import check_env
-    from gymnasium.wrappers import vector as vector_wrappers
-except ImportError:
-    gymnasium = None
-
-try:
-    from dm_env import test_utils as dm_env_test_utils
-except ImportError:
-    dm_env_test_utils = None
-
-needs_gymnasium = pytest.mark.skipif(
-    gymnasium is None, reason="gymnasium is not installed (Debian does not package it)"
-)
 SMALL = {"width": "32", "height": "24"}
 IDS = ["labenv/{}-v0".format(name) for name, _ in labenv.levels()]
 
 
-@needs_gymnasium
 @pytest.mark.parametrize("env_id", IDS)
 def test_check_env_passes_on_every_registered_level(env_id):
     assert labenv.gym._gym is gymnasium
@@ -43,7 +32,6 @@ def test_check_env_passes_on_every_registered_level(env_id):
     env.close()
 
 
-@needs_gymnasium
 @pytest.mark.parametrize("env_id", IDS)
 def test_make_vec_steps_every_registered_level(env_id):
     envs = gymnasium.make_vec(env_id, num_envs=3, config=dict(SMALL, episodeLengthSeconds="0.1"))
@@ -58,7 +46,6 @@ def test_make_vec_steps_every_registered_level(env_id):
     envs.close()
 
 
-@needs_gymnasium
 def test_gymnasiums_vector_wrappers_run_on_vector_lab():
     envs = gymnasium.make_vec(
         "labenv/demo_maze-v0", num_envs=4, action_set="dmlab_default",
@@ -82,7 +69,6 @@ def test_gymnasiums_vector_wrappers_run_on_vector_lab():
     envs.close()
 
 
-@needs_gymnasium
 @pytest.mark.parametrize("mode", ["sync", "async"])
 def test_gymnasiums_own_vector_envs_run_labenv(mode):
     envs = gymnasium.make_vec("labenv/demo_maze-v0", num_envs=2, vectorization_mode=mode,
@@ -93,32 +79,51 @@ def test_gymnasiums_own_vector_envs_run_labenv(mode):
     envs.close()
 
 
-if dm_env_test_utils is not None:
+class MazeConformance(dm_env_test_utils.EnvironmentTestMixin, unittest.TestCase):
+    def make_object_under_test(self):
+        return labenv.dm_env.Lab("demo_maze", ["RGB_INTERLEAVED", "GOAL_DIRECTION"],
+                                 dict(SMALL, episodeLengthSeconds="0.2"), seed=0)
 
-    class MazeConformance(dm_env_test_utils.EnvironmentTestMixin, unittest.TestCase):
-        def make_object_under_test(self):
-            return labenv.dm_env.Lab("demo_maze", ["RGB_INTERLEAVED", "GOAL_DIRECTION"],
-                                     dict(SMALL, episodeLengthSeconds="0.2"), seed=0)
+class ActionSetConformance(dm_env_test_utils.EnvironmentTestMixin, unittest.TestCase):
+    def make_object_under_test(self):
+        return labenv.dm_env.Lab("demo_maze", ["RGB_INTERLEAVED"],
+                                 dict(SMALL, episodeLengthSeconds="0.2"), seed=0,
+                                 action_set="dmlab_default")
 
-    class ActionSetConformance(dm_env_test_utils.EnvironmentTestMixin, unittest.TestCase):
-        def make_object_under_test(self):
-            return labenv.dm_env.Lab("demo_maze", ["RGB_INTERLEAVED"],
-                                     dict(SMALL, episodeLengthSeconds="0.2"), seed=0,
-                                     action_set="dmlab_default")
+class CartpoleConformance(dm_env_test_utils.EnvironmentTestMixin, unittest.TestCase):
+    def make_object_under_test(self):
+        return labenv.dm_env.Lab("cartpole_swingup", ["RGB_INTERLEAVED"],
+                                 dict(SMALL, episodeLengthSeconds="0.5"), seed=0)
 
-    class CartpoleConformance(dm_env_test_utils.EnvironmentTestMixin, unittest.TestCase):
-        def make_object_under_test(self):
-            return labenv.dm_env.Lab("cartpole_swingup", ["RGB_INTERLEAVED"],
-                                     dict(SMALL, episodeLengthSeconds="0.5"), seed=0)
 
+def test_the_adapters_use_the_real_packages():
+    assert labenv.gym._gym is gymnasium and labenv.gym.spaces is gymnasium.spaces
+    import dm_env
+
+    assert labenv.dm_env._dm_env is dm_env
+
+
+# A fresh interpreter in which the package cannot be imported: Lab still
+# works, and the adapter's import names the package to install.
+_WITHOUT = """
+import sys
+sys.modules[{module!r}] = None  # makes `import {module}` raise ImportError
+import labenv
+assert labenv.Lab is not None
+try:
+    import labenv.{adapter}
+except ImportError as error:
+    print(error)
 else:
+    raise SystemExit("labenv.{adapter} imported without {module}")
+"""
 
-    def test_dm_envs_environment_test_mixin():
-        pytest.skip("dm_env (with absl-py and dm-tree) is not installed; Debian does not package it")
 
-
-def test_the_adapters_use_the_real_packages_when_installed():
-    assert (labenv.gym._gym.__name__ == "gymnasium") == (gymnasium is not None)
-    uses_real_dm_env = labenv.dm_env._dm_env.__name__ == "dm_env"
-    assert uses_real_dm_env or labenv.dm_env._dm_env.__name__ == "labenv._local_dm_env"
-    assert np.dtype(labenv.gym.spaces.Box(0, 1, (1,), np.float32).dtype) == np.float32
+@pytest.mark.parametrize("adapter, module, pip_name", [
+    ("gym", "gymnasium", "gymnasium"), ("dm_env", "dm_env", "dm-env")])
+def test_an_adapter_without_its_package_says_which_to_install(adapter, module, pip_name):
+    result = subprocess.run(
+        [sys.executable, "-c", _WITHOUT.format(module=module, adapter=adapter)],
+        capture_output=True, text=True, check=True)
+    assert "labenv.{} needs the {!r} package".format(adapter, module) in result.stdout
+    assert "pip install " + pip_name in result.stdout

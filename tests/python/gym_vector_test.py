@@ -1,8 +1,4 @@
-"""labenv.gym.VectorLab and the registry: Gymnasium's VectorEnv contract.
-
-Against the real gymnasium when it is on the path, else labenv's local
-equivalent (labenv/_local_gym.py).
-"""
+"""labenv.gym.VectorLab and the registry: Gymnasium's VectorEnv contract."""
 
 import numpy as np
 import pytest

@@ -269,8 +269,10 @@ op("symeig_lower", "return a:symeig('N', 'L')", lambda a: torch.linalg.eigvalsh(
 op("symeig_vectors", "local e, v = a:symeig('V') return e, (columnSigns(v))",
    lambda a: (torch.linalg.eigvalsh(a),) + _column_signs(torch.linalg.eigh(a).eigenvectors),
    _EIGEN_SHAPES, FLOATS, kinds="symmetric")
-op("symeig.module", "return T.symeig(a, 'V', 'L')",
-   lambda a: tuple(torch.linalg.eigh(a, UPLO="L")), [(4, 4)], FLOATS, kinds="symmetric")
+op("symeig.module", "local e, v = T.symeig(a, 'V', 'L') return e, (columnSigns(v))",
+   lambda a: (torch.linalg.eigvalsh(a, UPLO="L"),)
+   + _column_signs(torch.linalg.eigh(a, UPLO="L").eigenvectors),
+   [(4, 4)], FLOATS, kinds="symmetric")
 op("eig", "return sortedRows(a:eig())", _sorted_eigenvalues, _EIGEN_SHAPES, FLOATS,
    kinds="wellcond")
 op("eig_unsymmetric", "return sortedRows(a:eig('N'))", _sorted_eigenvalues, [(4, 4)], FLOATS)

@@ -13,8 +13,10 @@
 - DeviceObservation: an observation in GPU memory (observationDevice=cuda:N,
   Lab.device_observations()), for DLPack consumers only.
 - levels(): the built-in levels this build runs, as (name, host) pairs.
-- labenv.dm_env and labenv.gym: dm_env and Gymnasium adapters; importing
-  labenv registers each level with Gymnasium as labenv/<level>-v0.
+- labenv.dm_env and labenv.gym: dm_env and Gymnasium adapters, imported on
+  first use; each needs its package (dm-env; gymnasium 0.29.1 to 1.4) and
+  raises ImportError naming it when it is missing. Where Gymnasium is
+  installed, importing labenv registers each level as labenv/<level>-v0.
 - labenv.distributed (import it; it needs Dask's `distributed`): a batch
   of environments spread over a Dask cluster.
 
@@ -39,9 +41,27 @@ from labenv._labenv import (  # noqa: E402  (needs the __path__ above)
     VectorLab,
     levels,
 )
-from labenv import action_sets, dm_env, gym  # noqa: E402
+from labenv import action_sets  # noqa: E402
 
-gym.register_levels()
+
+def __getattr__(name):
+    # labenv.gym and labenv.dm_env load their packages on first use, so that
+    # Lab and VectorLab need neither.
+    if name in ("gym", "dm_env"):
+        import importlib
+
+        return importlib.import_module("labenv." + name)
+    raise AttributeError("module 'labenv' has no attribute {!r}".format(name))
+
+
+try:
+    import gymnasium  # noqa: F401
+except ImportError:
+    pass
+else:
+    from labenv import gym  # noqa: E402
+
+    gym.register_levels()
 
 __all__ = [
     "Lab",

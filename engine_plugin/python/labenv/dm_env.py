@@ -1,9 +1,8 @@
 """labenv.dm_env: a labenv.Lab as a dm_env.Environment.
 
-Uses DeepMind's `dm_env` package when it is installed, else the faithful
-local equivalent in labenv._local_dm_env (Debian does not package dm_env).
-Either way this module re-exports what an agent needs: StepType, TimeStep,
-specs and Environment.
+Needs DeepMind's `dm_env` package (importing this module without it raises
+ImportError naming it). It re-exports what an agent needs: StepType,
+TimeStep, specs and Environment.
 
     env = labenv.dm_env.Lab('demo_maze', ['RGB_INTERLEAVED'], {'width': '84'}, seed=0)
     timestep = env.reset()                        # StepType.FIRST
@@ -30,16 +29,13 @@ specs and Environment.
 
 import numpy as np
 
-try:
-    import dm_env as _dm_env
-    from dm_env import specs
-except ImportError:
-    from labenv import _local_dm_env as _dm_env
+from labenv._requires import require
 
-    specs = _dm_env.specs
+_dm_env = require("dm_env", "labenv.dm_env", pip_name="dm-env")
+specs = _dm_env.specs
 
-import labenv
-from labenv import action_sets
+import labenv  # noqa: E402
+from labenv import action_sets  # noqa: E402
 
 StepType = _dm_env.StepType
 TimeStep = _dm_env.TimeStep

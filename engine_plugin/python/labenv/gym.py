@@ -1,8 +1,7 @@
 """labenv.gym: a labenv.Lab as a Gymnasium environment.
 
-Uses the `gymnasium` package when it is installed, else the faithful local
-equivalent in labenv._local_gym (Debian does not package Gymnasium). This
-module re-exports `spaces` and `Env` from whichever it uses.
+Needs the `gymnasium` package, 0.29.1 to 1.4 (importing this module
+without it raises ImportError naming it).
 
     env = labenv.gym.Lab('demo_maze', ['RGB_INTERLEAVED'], {'width': '84'})
     observation, info = env.reset(seed=0)
@@ -39,16 +38,13 @@ module re-exports `spaces` and `Env` from whichever it uses.
 
 import numpy as np
 
-try:
-    import gymnasium as _gym
-    from gymnasium import spaces
-except ImportError:
-    from labenv import _local_gym as _gym
+from labenv._requires import require
 
-    spaces = _gym.spaces
+_gym = require("gymnasium", "labenv.gym")
+spaces = _gym.spaces
 
-import labenv
-from labenv import action_sets
+import labenv  # noqa: E402
+from labenv import action_sets  # noqa: E402
 
 Env = _gym.Env
 
