@@ -31,8 +31,10 @@ struct LabState {
   int status = kInitialised;
   int episode = 0;
   long long num_steps = 0;
-  // Seeds for reset(seed=None), as deepmind_lab draws from rand().
-  std::mt19937_64 seeds{std::random_device{}()};
+  // Seeds for reset(seed=None), in [0, 2**31) as deepmind_lab draws them
+  // from rand(): levels written for it hand the seed to random:seed, which
+  // takes an integer that a Lua number holds exactly.
+  std::mt19937 seeds{std::random_device{}()};
   // Set while step or reset runs without the GIL: another thread must not
   // use the context then (env_c_api.h: one thread at a time).
   bool busy = false;
@@ -133,7 +135,7 @@ PyObject* LabReset(PyObject* self, PyObject* args, PyObject* kwargs) {
   if (state == nullptr) return nullptr;
   std::uint64_t seed = 0;
   if (seed_arg == Py_None) {
-    seed = state->seeds();
+    seed = state->seeds() >> 1;
   } else if (!ReadSeed(seed_arg, "seed", &seed)) {
     return nullptr;
   }

@@ -67,7 +67,8 @@ struct VectorState {
   // seeds they would have in one VectorLab of the whole batch.
   std::uint64_t seed_offset = 0;
   std::uint64_t seed_stride = 0;
-  std::mt19937_64 seeds{std::random_device{}()};
+  // Base seeds for reset(seed=None), in [0, 2**31) as Lab draws them.
+  std::mt19937 seeds{std::random_device{}()};
   bool reset_done = false;
   bool closed = false;
   bool busy = false;  // a step runs without the GIL
@@ -400,7 +401,7 @@ PyObject* VectorLabReset(PyObject* self, PyObject* args, PyObject* kwargs) {
   std::vector<int> episodes(state->n, 0);
   if (episodes_arg != Py_None && !ReadCounts(episodes_arg, "episodes", &episodes)) return nullptr;
   if (seed_arg == Py_None) {
-    state->base_seed = state->seeds();
+    state->base_seed = state->seeds() >> 1;
   } else if (!ReadSeed(seed_arg, "seed", &state->base_seed)) {
     return nullptr;
   }

@@ -43,6 +43,11 @@ from labenv._labenv import (  # noqa: E402  (needs the __path__ above)
 )
 from labenv import action_sets  # noqa: E402
 
+# The seeds labenv draws for an episode lie in [0, SEEDS), as DeepMind
+# Lab's (C's rand()): levels hand them to random:seed, which takes an
+# integer that a Lua number holds exactly.
+SEEDS = 2**31
+
 
 def __getattr__(name):
     # labenv.gym and labenv.dm_env load their packages on first use, so that
@@ -73,6 +78,7 @@ __all__ = [
     "READ_WRITABLE",
     "LISTABLE",
     "levels",
+    "SEEDS",
     "action_sets",
     "dm_env",
     "gym",

@@ -116,7 +116,7 @@ class Lab(Environment):
 
     def reset(self):
         self._check_open("reset")
-        self._lab.reset(seed=int(self._seeds.integers(0, 2**63)))
+        self._lab.reset(seed=int(self._seeds.integers(0, labenv.SEEDS)))
         self._needs_reset = False
         return _dm_env.restart(self._lab.observations())
 

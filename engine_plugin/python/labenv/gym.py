@@ -181,7 +181,7 @@ class Lab(Env):
                     "unknown reset options {}; the only one is 'episode'".format(sorted(unknown))
                 )
             episode = int(options.get("episode", -1))
-        self._lab.reset(episode=episode, seed=int(self.np_random.integers(0, 2**63)))
+        self._lab.reset(episode=episode, seed=int(self.np_random.integers(0, labenv.SEEDS)))
         return self._observe(), {"events": self._lab.events()}
 
     def step(self, action):

@@ -118,7 +118,7 @@ class VectorLab(_gym.vector.VectorEnv):
                 "got {!r}".format(seed)
             )
         super().reset(seed=None if seed is None else int(seed))
-        base = int(seed) if seed is not None else int(self.np_random.integers(0, 2**62))
+        base = int(seed) if seed is not None else int(self.np_random.integers(0, labenv.SEEDS))
         observed = self._envs.reset(seed=base)
         self._started = True
         return self._select(observed), {}

@@ -10,6 +10,7 @@
 --   failSeed        start raises when started with this seed
 local tensor = require 'dmlab.system.tensor'
 local events = require 'dmlab.system.events'
+local random = require 'dmlab.system.random'
 
 local api = {}
 local properties = {['test.answer'] = '42'}
@@ -25,6 +26,9 @@ end
 
 function api:start(episode, seed)
   if seed == self._failSeed then error('start failed on purpose, seed ' .. seed) end
+  -- As DeepMind Lab's levels do: random:seed takes only an integer, so this
+  -- fails on a drawn seed that a Lua number cannot hold exactly.
+  random:seed(seed)
   self._frames = 0
   events:add('started', 'episode ' .. episode, tensor.ByteTensor{1, 2, 3},
              tensor.DoubleTensor{episode, 0.5})

@@ -1,0 +1,80 @@
+"""deepmind_lab: DeepMind Lab's own Python module, over labenv.
+
+Agents written for DeepMind Lab import this instead of DeepMind's build and
+run unchanged:
+
+    import deepmind_lab
+    env = deepmind_lab.Lab('demo_maze', ['RGB_INTERLEAVED'],
+                           config={'width': '84', 'height': '84'})
+    env.reset(seed=1)
+    reward = env.step(np.zeros(7, dtype=np.intc), num_steps=4)
+
+- Lab(level, observations, config=None, renderer='software',
+  level_cache=None): a labenv.Lab, so every method DeepMind Lab's has
+  (reset, step with num_steps, observations, observation_spec,
+  action_spec, events, is_running, num_steps, close, write_property,
+  read_property, properties) behaves as there; labenv adds a few (fps,
+  status, continuous_action_spec).
+- `level` is looked up as DeepMind Lab looks it up, under the runfiles
+  path's game_scripts/levels (or the `levelDirectory` setting, relative to
+  that folder), when set_runfiles_path() names a DeepMind Lab checkout or
+  runfiles tree; the level then runs with that game_scripts as its
+  gameScriptsDirectory. Otherwise, and for a name not found there, it is
+  one of labenv's built-in levels (labenv.levels()) or a path.
+- version(), runfiles_path(), set_runfiles_path(path) as in DeepMind Lab.
+
+Which of DeepMind Lab's levels run here, and which of its python/tests
+pass, is in docs/python.md.
+"""
+
+import os
+
+import labenv
+
+_VERSION = "1.0"  # DeepMind Lab's DEEPMIND_LAB_WRAPPER_VERSION
+_runfiles = os.path.dirname(os.path.abspath(__file__))
+
+
+def version():
+    """The module's version, as DeepMind Lab's reports it."""
+    return _VERSION
+
+
+def runfiles_path():
+    """Where levels and game scripts are looked up (set_runfiles_path)."""
+    return _runfiles
+
+
+def set_runfiles_path(path):
+    """Looks levels up under `path`: a DeepMind Lab checkout (its
+    game_scripts/) or runfiles tree (baselab/game_scripts/)."""
+    global _runfiles
+    if not isinstance(path, str):
+        raise TypeError("set_runfiles_path takes a str, got {}".format(type(path).__name__))
+    _runfiles = os.path.abspath(path)
+
+
+def _game_scripts():
+    for scripts in (os.path.join(_runfiles, "baselab", "game_scripts"),
+                    os.path.join(_runfiles, "game_scripts")):
+        if os.path.isdir(os.path.join(scripts, "levels")):
+            return scripts
+    return None
+
+
+class Lab(labenv.Lab):
+    """DeepMind Lab's Lab over labenv (see the module's docstring)."""
+
+    def __init__(self, level, observations, config=None, renderer="software",
+                 level_cache=None):
+        scripts = _game_scripts()
+        if scripts is not None and isinstance(level, str) and isinstance(config, (dict, type(None))):
+            directory = (config or {}).get("levelDirectory") or ""
+            if not isinstance(directory, str):
+                directory = ""  # labenv's check below names the bad value
+            path = os.path.join(scripts, "levels", directory, level + ".lua")
+            if os.path.isfile(path):
+                level = path
+                config = dict(config or {})
+                config.setdefault("gameScriptsDirectory", scripts)
+        super().__init__(level, observations, config, renderer, level_cache)
