@@ -431,9 +431,10 @@ class DistributedVectorLab:
                 np.concatenate([r["truncated"] for r in results]),
                 info)
 
-    def gym(self, render_mode=None, action_set=None):
+    def gym(self, render_mode=None, action_set=None, frame_skip=1):
         """These environments as a Gymnasium VectorEnv (labenv.gym.VectorLab)."""
-        return labenv.gym.VectorLab.over(self, self._args[1], render_mode, action_set)
+        return labenv.gym.VectorLab.over(self, self._args[1], render_mode, action_set,
+                                         frame_skip)
 
     def close(self):
         """Closes every shard's environments and removes its actor; idempotent."""

@@ -101,6 +101,14 @@ def _continuous(action, box):
     return action
 
 
+def checked_frame_skip(frame_skip):
+    """frame_skip if it is an int >= 1, else ValueError naming it."""
+    if isinstance(frame_skip, bool) or not isinstance(frame_skip, (int, np.integer)) \
+            or frame_skip < 1:
+        raise ValueError("frame_skip must be an int >= 1, got {!r}".format(frame_skip))
+    return int(frame_skip)
+
+
 def spaces_of(lab, observations, action_set):
     """(observation_space, action_space, action table or None) of one env.
 
@@ -131,13 +139,17 @@ class Lab(Env):
       render_mode: None or 'rgb_array'.
       action_set: None (the level's own actions), 'dmlab_default' or a list
         of action vectors (labenv.action_sets): a Discrete action space.
+      frame_skip: each step repeats the action this many frames (DeepMind
+        Lab's num_steps; IMPALA's agents use 4) and returns the rewards'
+        sum; the episode may end within them.
       **lab_kwargs: passed on to labenv.Lab (renderer, level_cache).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 60}
 
     def __init__(self, level, observations=(_RGB,), config=None, render_mode=None,
-                 action_set=None, **lab_kwargs):
+                 action_set=None, frame_skip=1, **lab_kwargs):
+        self._frame_skip = checked_frame_skip(frame_skip)
         if render_mode not in (None, "rgb_array"):
             raise ValueError(
                 "render_mode must be None or 'rgb_array', got {!r}".format(render_mode)
@@ -149,7 +161,7 @@ class Lab(Env):
             wanted.append(_RGB)
         self._lab = labenv.Lab(level, wanted, config, **lab_kwargs)
         self._closed = False
-        self.metadata = dict(self.metadata, render_fps=self._lab.fps())
+        self.metadata = dict(self.metadata, render_fps=self._lab.fps() / self._frame_skip)
         self.observation_space, self.action_space, self._action_table = spaces_of(
             self._lab, self._names, action_set
         )
@@ -191,17 +203,18 @@ class Lab(Env):
                 "step() needs a running episode: call reset() first, and after the episode "
                 "terminated or was truncated"
             )
+        steps = self._frame_skip
         if self._action_table is not None:
-            reward = self._lab.step(action_sets.lookup(self._action_table, action))
+            reward = self._lab.step(action_sets.lookup(self._action_table, action), steps)
         elif isinstance(self.action_space, spaces.Dict):
             reward = self._lab.step(
-                _discrete(action["discrete"]),
+                _discrete(action["discrete"]), steps,
                 continuous=_continuous(action["continuous"], self.action_space["continuous"]),
             )
         elif self.action_space.dtype == np.float64:
-            reward = self._lab.step(_continuous(action, self.action_space))
+            reward = self._lab.step(_continuous(action, self.action_space), steps)
         else:
-            reward = self._lab.step(_discrete(action))
+            reward = self._lab.step(_discrete(action), steps)
         observation = self._observe()
         status = self._lab.status()
         return (

@@ -45,6 +45,8 @@ class VectorLab(_gym.vector.VectorEnv):
       action_set: as for labenv.gym.Lab: the batch action is then an array
         of num_envs indices.
       num_threads: labenv.VectorLab's threads (default min(num_envs, CPUs)).
+      frame_skip: as for labenv.gym.Lab: each step repeats the actions this
+        many frames and returns the rewards' sums.
     """
 
     metadata = {
@@ -54,24 +56,26 @@ class VectorLab(_gym.vector.VectorEnv):
     }
 
     def __init__(self, level, num_envs, observations=(_RGB,), config=None, render_mode=None,
-                 action_set=None, num_threads=None):
+                 action_set=None, num_threads=None, frame_skip=1):
         wanted = list(observations)
         if render_mode == "rgb_array" and _RGB not in wanted:
             wanted.append(_RGB)
+        frame_skip = _lab_gym.checked_frame_skip(frame_skip)
         self._setup(labenv.VectorLab(num_envs, level, wanted, config, num_threads=num_threads),
-                    observations, render_mode, action_set)
+                    observations, render_mode, action_set, frame_skip)
 
     @classmethod
-    def over(cls, envs, observations, render_mode=None, action_set=None):
+    def over(cls, envs, observations, render_mode=None, action_set=None, frame_skip=1):
         """A VectorEnv over `envs`, which has labenv.VectorLab's methods
         (labenv.distributed.DistributedVectorLab) and offers `observations`,
         and RGB_INTERLEAVED for render_mode='rgb_array'. A fifth result of
         its step becomes the infos."""
         self = cls.__new__(cls)
-        self._setup(envs, observations, render_mode, action_set)
+        self._setup(envs, observations, render_mode, action_set,
+                    _lab_gym.checked_frame_skip(frame_skip))
         return self
 
-    def _setup(self, envs, observations, render_mode, action_set):
+    def _setup(self, envs, observations, render_mode, action_set, frame_skip):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(
                 "render_mode must be None or 'rgb_array', got {!r}".format(render_mode)
@@ -79,8 +83,9 @@ class VectorLab(_gym.vector.VectorEnv):
         self.render_mode = render_mode
         self._names = list(observations)
         self._envs = envs
+        self._frame_skip = frame_skip
         self.num_envs = self._envs.num_envs
-        self.metadata = dict(self.metadata, render_fps=self._envs.fps())
+        self.metadata = dict(self.metadata, render_fps=self._envs.fps() / frame_skip)
         self.single_observation_space, self.single_action_space, self._action_table = (
             _lab_gym.spaces_of(self._envs, self._names, action_set)
         )
@@ -154,12 +159,13 @@ class VectorLab(_gym.vector.VectorEnv):
         if not self._started:
             raise RuntimeError("step() before the first reset(): call reset() first")
         discrete, continuous = self._engine_actions(actions)
+        steps = self._frame_skip
         if discrete is None:
-            stepped = self._envs.step(continuous)
+            stepped = self._envs.step(continuous, steps)
         elif continuous is None:
-            stepped = self._envs.step(discrete)
+            stepped = self._envs.step(discrete, steps)
         else:
-            stepped = self._envs.step(discrete, continuous=continuous)
+            stepped = self._envs.step(discrete, steps, continuous=continuous)
         observed, rewards, terminated, truncated = stepped[:4]
         infos = dict(stepped[4]) if len(stepped) > 4 else {}
         return self._select(observed), rewards, terminated, truncated, infos
