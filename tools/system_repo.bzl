@@ -76,19 +76,22 @@ def _python_repo_impl(rctx):
     result = rctx.execute([
         interpreter,
         "-c",
-        "import sysconfig, numpy; print(sysconfig.get_paths()['include']); print(numpy.get_include())",
+        "import sys, sysconfig, numpy; print(sysconfig.get_paths()['include']); " +
+        "print(numpy.get_include()); print('cp%d%d' % sys.version_info[:2])",
     ])
     if result.return_code != 0:
         fail("python_repo: %s cannot report its include folders (needs python3-dev, and numpy in the venv):\n%s" %
              (interpreter, result.stderr))
-    python_include, numpy_include = result.stdout.strip().splitlines()
+    python_include, numpy_include, python_tag = result.stdout.strip().splitlines()
     rctx.symlink(python_include, "python_include")
     rctx.symlink(numpy_include, "numpy_include")
     rctx.file("WORKSPACE", 'workspace(name = "%s")\n' % rctx.name)
     rctx.file("BUILD.bazel", _PYTHON_BUILD % interpreter)
+    rctx.file("defs.bzl", '# The interpreter\'s wheel tag (PEP 425).\nPYTHON_TAG = "%s"\n' % python_tag)
 
 # The project's Python (the venv ./lab makes from Debian's python3): its
-# headers, numpy's, and the toolchain that runs py_binary and py_test.
+# headers, numpy's, the toolchain that runs py_binary and py_test, and its
+# wheel tag (defs.bzl's PYTHON_TAG, cp311 for Debian 12's).
 python_repo = repository_rule(
     implementation = _python_repo_impl,
     attrs = {"venv": attr.string(default = ".venv", doc = "the venv's folder in the workspace")},

@@ -25,6 +25,10 @@ See docs/python.md.
 
 import pkgutil
 
+# The wheel's version too: hosts/python/BUILD's LABENV_VERSION, which
+# tools/wheel/build_wheel.py checks against this line.
+__version__ = "0.9.0"
+
 # Bazel builds the extension (_labenv.so) into bazel-bin, beside a mirror of
 # this folder. In Bazel's runfiles the two are merged; `./lab python` puts
 # both folders on sys.path instead, and this lets the package span them.
