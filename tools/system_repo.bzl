@@ -87,13 +87,29 @@ def _python_repo_impl(rctx):
     rctx.symlink(numpy_include, "numpy_include")
     rctx.file("WORKSPACE", 'workspace(name = "%s")\n' % rctx.name)
     rctx.file("BUILD.bazel", _PYTHON_BUILD % interpreter)
-    rctx.file("defs.bzl", '# The interpreter\'s wheel tag (PEP 425).\nPYTHON_TAG = "%s"\n' % python_tag)
+    oldest = "%s/%s/bin/python3" % (workspace, rctx.attr.oldest_venv)
+    if not rctx.path(oldest).exists:
+        fail("python_repo: %s is missing (./lab makes the virtual environment)" % oldest)
+    rctx.file("defs.bzl", "\n".join([
+        "# The interpreter's wheel tag (PEP 425).",
+        'PYTHON_TAG = "%s"' % python_tag,
+        "# The venv with the oldest Gymnasium labenv supports.",
+        'OLDEST_PYTHON = "%s"' % oldest,
+        "",
+    ]))
 
 # The project's Python (the venv ./lab makes from Debian's python3): its
 # headers, numpy's, the toolchain that runs py_binary and py_test, and its
-# wheel tag (defs.bzl's PYTHON_TAG, cp311 for Debian 12's).
+# wheel tag (defs.bzl's PYTHON_TAG, cp311 for Debian 12's), and the
+# interpreter of the oldest-Gymnasium venv (OLDEST_PYTHON).
 python_repo = repository_rule(
     implementation = _python_repo_impl,
-    attrs = {"venv": attr.string(default = ".venv", doc = "the venv's folder in the workspace")},
+    attrs = {
+        "venv": attr.string(default = ".venv", doc = "the venv's folder in the workspace"),
+        "oldest_venv": attr.string(
+            default = ".venv-oldest",
+            doc = "the venv of the oldest supported Gymnasium",
+        ),
+    },
     local = True,
 )

@@ -9,8 +9,11 @@ or, after `import labenv`, gymnasium.make_vec('labenv/demo_maze-v0', num_envs=8)
 
 - The engines step on labenv.VectorLab's C++ threads and write each batch
   in place: observations are its read-only batch arrays, not copies.
+- Needs Gymnasium 1.0 or later (0.29's vector contract resets in the same
+  step; there, use gymnasium.vector.SyncVectorEnv or AsyncVectorEnv over
+  labenv.gym.Lab, as 0.29's own make does).
 - Autoreset is Gymnasium 1.x's default, the next step
-  (metadata['autoreset_mode'] is AutoresetMode.NEXT_STEP): an env whose
+  (metadata['autoreset_mode'] is AutoresetMode.NEXT_STEP from 1.1): an env whose
   episode ended in step t ignores its action in step t + 1 and returns its
   next episode's first observation, with reward 0 and both flags False.
 - terminated: the level ended the episode; truncated: a time limit did.
@@ -29,8 +32,11 @@ from labenv import gym as _lab_gym
 
 _gym = _lab_gym._gym
 spaces = _lab_gym.spaces
-AutoresetMode = _gym.vector.AutoresetMode
 _RGB = _lab_gym._RGB
+# Gymnasium 1.0 has the contract but not yet the enum that names it.
+_AUTORESET = ({"autoreset_mode": _gym.vector.AutoresetMode.NEXT_STEP}
+              if hasattr(_gym.vector, "AutoresetMode") else {})
+VECTOR_CONTRACT = tuple(int(part) for part in _gym.__version__.split(".")[:2]) >= (1, 0)
 
 
 class VectorLab(_gym.vector.VectorEnv):
@@ -49,11 +55,7 @@ class VectorLab(_gym.vector.VectorEnv):
         many frames and returns the rewards' sums.
     """
 
-    metadata = {
-        "render_modes": ["rgb_array"],
-        "render_fps": 60,
-        "autoreset_mode": AutoresetMode.NEXT_STEP,
-    }
+    metadata = dict({"render_modes": ["rgb_array"], "render_fps": 60}, **_AUTORESET)
 
     def __init__(self, level, num_envs, observations=(_RGB,), config=None, render_mode=None,
                  action_set=None, num_threads=None, frame_skip=1):
@@ -76,6 +78,12 @@ class VectorLab(_gym.vector.VectorEnv):
         return self
 
     def _setup(self, envs, observations, render_mode, action_set, frame_skip):
+        if not VECTOR_CONTRACT:
+            envs.close()
+            raise RuntimeError(
+                "labenv.gym.VectorLab needs Gymnasium 1.0 or later (this is {}, whose vector "
+                "envs reset in the same step): use gymnasium.vector.SyncVectorEnv or "
+                "AsyncVectorEnv over labenv.gym.Lab".format(_gym.__version__))
         if render_mode not in (None, "rgb_array"):
             raise ValueError(
                 "render_mode must be None or 'rgb_array', got {!r}".format(render_mode)
@@ -189,17 +197,13 @@ class VectorLab(_gym.vector.VectorEnv):
 def register_levels():
     """Registers every built-in level this build runs as labenv/<level>-v0.
 
-    gymnasium.make(id) gives a labenv.gym.Lab, gymnasium.make_vec(id, n) a
-    labenv.gym.VectorLab. Ids already registered are left alone, so calling
+    gymnasium.make(id) gives a labenv.gym.Lab, gymnasium.make_vec(id, n)
+    (Gymnasium 1.0 and later) a labenv.gym.VectorLab. Ids already registered are left alone, so calling
     it again changes nothing.
     """
     for name, _ in labenv.levels():
         env_id = "labenv/{}-v0".format(name)
         if env_id in _gym.registry:
             continue
-        _gym.register(
-            id=env_id,
-            entry_point="labenv.gym:Lab",
-            vector_entry_point="labenv.gym:VectorLab",
-            kwargs={"level": name},
-        )
+        vector = {"vector_entry_point": "labenv.gym:VectorLab"} if VECTOR_CONTRACT else {}
+        _gym.register(id=env_id, entry_point="labenv.gym:Lab", kwargs={"level": name}, **vector)
