@@ -51,7 +51,7 @@ Env = _gym.Env
 _RGB = "RGB_INTERLEAVED"
 
 
-def _box(spec):
+def _box(spec, float32):
     if spec["dtype"] is str:
         raise NotImplementedError(
             "observation {} is a string, whose length varies: a Box needs a fixed "
@@ -59,7 +59,40 @@ def _box(spec):
         )
     if np.dtype(spec["dtype"]) == np.uint8:
         return spaces.Box(0, 255, shape=spec["shape"], dtype=np.uint8)
-    return spaces.Box(-np.inf, np.inf, shape=spec["shape"], dtype=np.dtype(spec["dtype"]))
+    dtype = np.float32 if float32 else np.dtype(spec["dtype"])
+    return spaces.Box(-np.inf, np.inf, shape=spec["shape"], dtype=dtype)
+
+
+class Observations:
+    """Which observations an adapter returns, and in what form.
+
+    `names` is a list of observation names (a Dict space, a dict of arrays)
+    or one name (that observation's Box, its array). With float32, doubles
+    come as float32 arrays (a copy; bytes and floats stay as they are, views
+    of the engine's buffers).
+    """
+
+    def __init__(self, names, float32=False):
+        self.single = isinstance(names, str)
+        self.names = [names] if self.single else list(names)
+        self.float32 = bool(float32)
+
+    def space(self, lab):
+        """The observation space for labenv.Lab or VectorLab `lab`."""
+        offered = {spec["name"]: spec for spec in lab.observation_spec()}
+        boxes = {name: _box(offered[name], self.float32) for name in self.names}
+        return boxes[self.names[0]] if self.single else spaces.Dict(boxes)
+
+    def _form(self, array):
+        if self.float32 and array.dtype == np.float64:
+            return array.astype(np.float32)
+        return array
+
+    def select(self, observed):
+        """The adapter's observation from labenv's dict `observed`."""
+        if self.single:
+            return self._form(observed[self.names[0]])
+        return {name: self._form(observed[name]) for name in self.names}
 
 
 def _action_box(specs, dtype):
@@ -112,11 +145,10 @@ def checked_frame_skip(frame_skip):
 def spaces_of(lab, observations, action_set):
     """(observation_space, action_space, action table or None) of one env.
 
-    `lab` is a labenv.Lab or VectorLab; the table maps an action set's
-    indices to the level's discrete actions.
+    `lab` is a labenv.Lab or VectorLab, `observations` an Observations; the
+    table maps an action set's indices to the level's discrete actions.
     """
-    offered = {spec["name"]: spec for spec in lab.observation_spec()}
-    observation_space = spaces.Dict({name: _box(offered[name]) for name in observations})
+    observation_space = observations.space(lab)
     if action_set is not None:
         table = action_sets.resolve(action_set, lab.action_spec(), lab.continuous_action_spec())
         return observation_space, spaces.Discrete(len(table)), table
@@ -134,7 +166,8 @@ class Lab(Env):
 
     Args:
       level: a built-in level name or a path to a level script.
-      observations: the names of the observations to return.
+      observations: the names of the observations to return (a Dict), or
+        one name (that observation's Box alone).
       config: settings, str to str, as for labenv.Lab.
       render_mode: None or 'rgb_array'.
       action_set: None (the level's own actions), 'dmlab_default' or a list
@@ -142,28 +175,30 @@ class Lab(Env):
       frame_skip: each step repeats the action this many frames (DeepMind
         Lab's num_steps; IMPALA's agents use 4) and returns the rewards'
         sum; the episode may end within them.
+      float32: doubles observations as float32 (Boxes and arrays), as
+        most networks take them.
       **lab_kwargs: passed on to labenv.Lab (renderer, level_cache).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 60}
 
     def __init__(self, level, observations=(_RGB,), config=None, render_mode=None,
-                 action_set=None, frame_skip=1, **lab_kwargs):
+                 action_set=None, frame_skip=1, float32=False, **lab_kwargs):
         self._frame_skip = checked_frame_skip(frame_skip)
         if render_mode not in (None, "rgb_array"):
             raise ValueError(
                 "render_mode must be None or 'rgb_array', got {!r}".format(render_mode)
             )
         self.render_mode = render_mode
-        self._names = list(observations)
-        wanted = list(self._names)
+        self._observations = Observations(observations, float32)
+        wanted = list(self._observations.names)
         if render_mode == "rgb_array" and _RGB not in wanted:
             wanted.append(_RGB)
         self._lab = labenv.Lab(level, wanted, config, **lab_kwargs)
         self._closed = False
         self.metadata = dict(self.metadata, render_fps=self._lab.fps() / self._frame_skip)
         self.observation_space, self.action_space, self._action_table = spaces_of(
-            self._lab, self._names, action_set
+            self._lab, self._observations, action_set
         )
         self._frame = None
 
@@ -180,7 +215,7 @@ class Lab(Env):
         observed = self._lab.observations()
         if self.render_mode == "rgb_array":
             self._frame = observed[_RGB]
-        return {name: observed[name] for name in self._names}
+        return self._observations.select(observed)
 
     def reset(self, *, seed=None, options=None):
         self._check_open("reset")

@@ -45,7 +45,8 @@ class VectorLab(_gym.vector.VectorEnv):
     Args:
       level: a built-in level name or a path to a level script.
       num_envs: how many instances.
-      observations: the names of the observations to return.
+      observations: the names of the observations to return, or one name,
+        as for labenv.gym.Lab.
       config: settings, str to str, as for labenv.Lab.
       render_mode: None or 'rgb_array' (render() returns each env's frame).
       action_set: as for labenv.gym.Lab: the batch action is then an array
@@ -53,13 +54,15 @@ class VectorLab(_gym.vector.VectorEnv):
       num_threads: labenv.VectorLab's threads (default min(num_envs, CPUs)).
       frame_skip: as for labenv.gym.Lab: each step repeats the actions this
         many frames and returns the rewards' sums.
+      float32: doubles observations as float32, as for labenv.gym.Lab.
     """
 
     metadata = dict({"render_modes": ["rgb_array"], "render_fps": 60}, **_AUTORESET)
 
     def __init__(self, level, num_envs, observations=(_RGB,), config=None, render_mode=None,
-                 action_set=None, num_threads=None, frame_skip=1):
-        wanted = list(observations)
+                 action_set=None, num_threads=None, frame_skip=1, float32=False):
+        observations = _lab_gym.Observations(observations, float32)
+        wanted = list(observations.names)
         if render_mode == "rgb_array" and _RGB not in wanted:
             wanted.append(_RGB)
         frame_skip = _lab_gym.checked_frame_skip(frame_skip)
@@ -67,14 +70,15 @@ class VectorLab(_gym.vector.VectorEnv):
                     observations, render_mode, action_set, frame_skip)
 
     @classmethod
-    def over(cls, envs, observations, render_mode=None, action_set=None, frame_skip=1):
+    def over(cls, envs, observations, render_mode=None, action_set=None, frame_skip=1,
+             float32=False):
         """A VectorEnv over `envs`, which has labenv.VectorLab's methods
         (labenv.distributed.DistributedVectorLab) and offers `observations`,
         and RGB_INTERLEAVED for render_mode='rgb_array'. A fifth result of
         its step becomes the infos."""
         self = cls.__new__(cls)
-        self._setup(envs, observations, render_mode, action_set,
-                    _lab_gym.checked_frame_skip(frame_skip))
+        self._setup(envs, _lab_gym.Observations(observations, float32), render_mode,
+                    action_set, _lab_gym.checked_frame_skip(frame_skip))
         return self
 
     def _setup(self, envs, observations, render_mode, action_set, frame_skip):
@@ -89,13 +93,13 @@ class VectorLab(_gym.vector.VectorEnv):
                 "render_mode must be None or 'rgb_array', got {!r}".format(render_mode)
             )
         self.render_mode = render_mode
-        self._names = list(observations)
+        self._observations = observations
         self._envs = envs
         self._frame_skip = frame_skip
         self.num_envs = self._envs.num_envs
         self.metadata = dict(self.metadata, render_fps=self._envs.fps() / frame_skip)
         self.single_observation_space, self.single_action_space, self._action_table = (
-            _lab_gym.spaces_of(self._envs, self._names, action_set)
+            _lab_gym.spaces_of(self._envs, observations, action_set)
         )
         batch_space = _gym.vector.utils.batch_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -117,7 +121,7 @@ class VectorLab(_gym.vector.VectorEnv):
     def _select(self, observed):
         if self.render_mode == "rgb_array":
             self._frames = observed[_RGB]
-        return {name: observed[name] for name in self._names}
+        return self._observations.select(observed)
 
     def reset(self, *, seed=None, options=None):
         self._check_open("reset")

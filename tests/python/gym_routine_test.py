@@ -1,0 +1,160 @@
+"""What RL users routinely do with a Gymnasium env, on labenv's: action
+repeat, one observation as a plain Box, float32, make's time limit,
+RecordVideo, unwrapped, the same episodes from the same seed in another
+process, and AsyncVectorEnv with the spawn context."""
+
+import os
+import subprocess
+import sys
+
+import gymnasium
+import numpy as np
+import pytest
+
+import labenv
+from labenv_testing import TEST_LEVEL, config
+
+SMALL = {"width": "32", "height": "24"}
+POSITION = "DEBUG.POS.TRANS"
+
+
+def _forward(env):
+    action = np.zeros(env.action_space.shape, np.int32)
+    action[3] = 1  # MOVE_BACK_FORWARD
+    return action
+
+
+def test_frame_skip_repeats_the_action_and_sums_the_rewards():
+    # The test level: apples straight ahead, +1 each.
+    skipped = labenv.gym.Lab(TEST_LEVEL, [POSITION], config(), frame_skip=4)
+    single = labenv.gym.Lab(TEST_LEVEL, [POSITION], config())
+    skipped.reset(seed=5)
+    single.reset(seed=5)
+    assert skipped.metadata["render_fps"] == single.metadata["render_fps"] / 4
+    total_skipped = total_single = 0.0
+    for _ in range(10):
+        observation, reward, *_ = skipped.step(_forward(skipped))
+        total_skipped += reward
+        summed = sum(single.step(_forward(single))[1] for _ in range(4))
+        assert reward == summed
+        total_single += summed
+        np.testing.assert_array_equal(observation[POSITION], single.lab.observations()[POSITION])
+    assert total_skipped > 0
+
+
+def test_frame_skip_in_the_vector_form_matches_the_single_envs():
+    envs = labenv.gym.VectorLab(TEST_LEVEL, 2, [POSITION], config(), frame_skip=3)
+    single = labenv.gym.Lab(TEST_LEVEL, [POSITION], config(), frame_skip=3)
+    envs.reset(seed=7)
+    single.lab.reset(seed=7)  # env 0's first engine seed is the base seed
+    actions = np.stack([_forward(single)] * 2)
+    for _ in range(5):
+        observations, rewards, *_ = envs.step(actions)
+        _, reward, *_ = single.step(_forward(single))
+        assert rewards[0] == reward
+        np.testing.assert_array_equal(observations[POSITION][0],
+                                      single.lab.observations()[POSITION])
+    envs.close()
+
+
+@pytest.mark.parametrize("frame_skip", [0, -1, 1.5, True, "4"])
+def test_a_bad_frame_skip_is_refused(frame_skip):
+    with pytest.raises(ValueError, match="frame_skip must be an int >= 1"):
+        labenv.gym.Lab("demo_maze", config=SMALL, frame_skip=frame_skip)
+
+
+def test_one_observation_is_a_plain_box():
+    env = labenv.gym.Lab("demo_maze", "GOAL_DIRECTION", SMALL)
+    assert isinstance(env.observation_space, gymnasium.spaces.Box)
+    observation, _ = env.reset(seed=0)
+    assert observation.shape == (2,) and env.observation_space.contains(observation)
+    envs = labenv.gym.VectorLab("demo_maze", 2, "RGB_INTERLEAVED", SMALL)
+    observations, _ = envs.reset(seed=0)
+    assert observations.shape == (2, 24, 32, 3)
+    assert envs.observation_space.contains(observations)
+    envs.close()
+
+
+def test_float32_turns_doubles_into_float32_and_leaves_bytes():
+    env = labenv.gym.Lab("demo_maze", ["GOAL_DIRECTION", "RGB_INTERLEAVED"], SMALL,
+                         float32=True)
+    assert env.observation_space["GOAL_DIRECTION"].dtype == np.float32
+    assert env.observation_space["RGB_INTERLEAVED"].dtype == np.uint8
+    observation, _ = env.reset(seed=0)
+    assert observation["GOAL_DIRECTION"].dtype == np.float32
+    assert env.observation_space.contains(observation)
+    exact = env.lab.observations()["GOAL_DIRECTION"]
+    np.testing.assert_array_equal(observation["GOAL_DIRECTION"], exact.astype(np.float32))
+    from gymnasium.utils.env_checker import check_env
+
+    check_env(env)
+
+
+def test_make_with_max_episode_steps_and_unwrapped():
+    env = gymnasium.make("labenv/demo_maze-v0", config=SMALL, max_episode_steps=7)
+    assert isinstance(env.unwrapped, labenv.gym.Lab)
+    env.reset(seed=0)
+    steps = 0
+    while True:
+        steps += 1
+        *_, terminated, truncated, _ = env.step(env.action_space.sample())
+        if terminated or truncated:
+            break
+    assert steps == 7 and truncated
+
+
+def test_record_video_writes_an_episode(tmp_path):
+    from gymnasium.wrappers import RecordVideo
+
+    env = gymnasium.make("labenv/demo_maze-v0", config=SMALL, render_mode="rgb_array",
+                         max_episode_steps=20)
+    env = RecordVideo(env, str(tmp_path), episode_trigger=lambda episode: True,
+                      disable_logger=True)
+    env.reset(seed=0)
+    for _ in range(20):
+        *_, terminated, truncated, _ = env.step(env.action_space.sample())
+        if terminated or truncated:
+            break
+    env.close()
+    videos = [name for name in os.listdir(tmp_path) if name.endswith(".mp4")]
+    assert videos and os.path.getsize(tmp_path / videos[0]) > 0
+
+
+_EPISODE = """
+import sys
+import numpy as np
+import labenv
+env = labenv.gym.Lab("demo_maze", ["DEBUG.POS.TRANS"], {"width": "32", "height": "24"},
+                     action_set="dmlab_default")
+env.reset(seed=int(sys.argv[1]))
+env.action_space.seed(int(sys.argv[1]))
+trace = []
+for _ in range(40):
+    observation, reward, *_ = env.step(env.action_space.sample())
+    trace.append(np.append(observation["DEBUG.POS.TRANS"], reward))
+env.reset()
+trace.append(env.lab.observations()["DEBUG.POS.TRANS"])
+np.save(sys.argv[2], np.concatenate(trace))
+"""
+
+
+def test_the_same_seed_gives_the_same_episodes_in_another_process(tmp_path):
+    runs = []
+    for run in range(2):
+        out = str(tmp_path / "run{}.npy".format(run))
+        subprocess.run([sys.executable, "-c", _EPISODE, "11", out], check=True)
+        runs.append(np.load(out))
+    np.testing.assert_array_equal(runs[0], runs[1])
+
+
+def _make_small():
+    return labenv.gym.Lab("demo_maze", ["RGB_INTERLEAVED"], SMALL, action_set="dmlab_default")
+
+
+def test_async_vector_env_with_the_spawn_context():
+    envs = gymnasium.vector.AsyncVectorEnv([_make_small] * 2, context="spawn")
+    observations, _ = envs.reset(seed=0)
+    assert observations["RGB_INTERLEAVED"].shape == (2, 24, 32, 3)
+    observations, rewards, *_ = envs.step(np.array([0, 1]))
+    assert rewards.shape == (2,)
+    envs.close()
