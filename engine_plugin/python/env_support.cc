@@ -57,7 +57,8 @@ bool ReadCounts(PyObject* value, const char* what, std::vector<int>* counts) {
 
 bool Connect(const char* level, PyObject* config, Connection* connection) {
   if (config != Py_None && !PyDict_Check(config)) {
-    PyErr_Format(PyExc_TypeError, "config must be a dict of str to str, got %s",
+    // DeepMind Lab's words first (its tests match them), then ours.
+    PyErr_Format(PyExc_TypeError, "config must be dict, not %s: a dict of str to str",
                  Py_TYPE(config)->tp_name);
     return false;
   }
@@ -100,8 +101,9 @@ bool Connect(const char* level, PyObject* config, Connection* connection) {
 bool FindObservations(const Connection& connection, PyObject* names, std::vector<int>* indices,
                       std::vector<PyObject*>* keys) {
   if (!PyList_Check(names) && !PyTuple_Check(names)) {
-    PyErr_Format(PyExc_TypeError, "observations must be a list of str, got %s",
-                 Py_TYPE(names)->tp_name);
+    // DeepMind Lab's words first (its tests match them), then ours.
+    PyErr_Format(PyExc_TypeError, "observations must be list, not %s: a list of str",
+                 names == Py_None ? "None" : Py_TYPE(names)->tp_name);
     return false;
   }
   const EnvCApi& api = connection.api;

@@ -13,13 +13,17 @@ from labenv_testing import HERE
 DOC = os.path.join(HERE, "..", "..", "docs", "python.md")
 
 
-def _python_blocks():
+def _python_block(containing):
+    """The one python block of the doc that contains `containing`."""
     with open(DOC) as doc:
-        return re.findall(r"```python\n(.*?)```", doc.read(), re.S)
+        blocks = re.findall(r"```python\n(.*?)```", doc.read(), re.S)
+    found = [block for block in blocks if containing in block]
+    assert len(found) == 1, "{} blocks contain {!r}".format(len(found), containing)
+    return found[0]
 
 
 def test_the_quick_start_runs():
-    quick_start = _python_blocks()[0]
+    quick_start = _python_block("lab = labenv.Lab('demo_maze'")
     scope = {}
     exec(compile(quick_start, DOC, "exec"), scope)
     assert scope["frame"].shape == (84, 84, 3)
@@ -30,7 +34,7 @@ def test_the_vector_example_runs():
     import labenv
 
     scope["labenv"] = labenv
-    exec(compile(_python_blocks()[2], DOC, "exec"), scope)
+    exec(compile(_python_block("envs = labenv.VectorLab(8"), DOC, "exec"), scope)
     assert scope["obs"]["RGB_INTERLEAVED"].shape == (8, 84, 84, 3)
 
 
@@ -38,7 +42,7 @@ def test_the_registration_example_runs():
     import labenv
 
     scope = {}
-    exec(compile(_python_blocks()[1], DOC, "exec"), scope)
+    exec(compile(_python_block("gymnasium.make_vec('labenv/demo_maze-v0'"), DOC, "exec"), scope)
     assert scope["env"].spec.id == "labenv/demo_maze-v0"
     assert scope["envs"].num_envs == 8
     assert isinstance(scope["envs"].unwrapped, labenv.gym.VectorLab)
@@ -47,7 +51,7 @@ def test_the_registration_example_runs():
 
 
 def test_the_training_example_runs_a_few_updates(tmp_path, capsys, monkeypatch):
-    example = _python_blocks()[4]
+    example = _python_block("UPDATES = 80 ")
     # Two updates of one seed: the full run takes minutes (see the doc).
     for line, short in (("UPDATES = 80 ", "UPDATES = 2 "), ("SEEDS = (0, 1, 2)", "SEEDS = (0,)")):
         assert line in example
@@ -63,7 +67,7 @@ def test_the_training_example_runs_a_few_updates(tmp_path, capsys, monkeypatch):
 
 
 def test_the_random_agent_writes_a_png_of_its_last_frame(tmp_path, capsys, monkeypatch):
-    example = _python_blocks()[3]
+    example = _python_block("random_agent.png")
     monkeypatch.chdir(tmp_path)
     scope = {}
     exec(compile(example, DOC, "exec"), scope)

@@ -25,7 +25,7 @@ def test_a_bad_observation_name():
 
 
 def test_observations_must_be_a_list_of_str():
-    with pytest.raises(TypeError, match="observations must be a list"):
+    with pytest.raises(TypeError, match="observations must be list, not .*: a list of str"):
         labenv.Lab("demo_maze", "RGB_INTERLEAVED")
     with pytest.raises(TypeError, match="observation names must be str"):
         labenv.Lab("demo_maze", [1])
@@ -56,7 +56,7 @@ def test_a_cuda_observation_device_without_a_backend():
 def test_config_values_must_be_str():
     with pytest.raises(TypeError, match="config keys and values must be str"):
         labenv.Lab("demo_maze", ["RGB_INTERLEAVED"], {"width": 84})
-    with pytest.raises(TypeError, match="config must be a dict"):
+    with pytest.raises(TypeError, match="config must be dict, not .*: a dict of str to str"):
         labenv.Lab("demo_maze", ["RGB_INTERLEAVED"], [("width", "84")])
 
 

@@ -21,7 +21,9 @@ run unchanged:
   runfiles tree; the level then runs with that game_scripts as its
   gameScriptsDirectory. Otherwise, and for a name not found there, it is
   one of labenv's built-in levels (labenv.levels()) or a path.
-- version(), runfiles_path(), set_runfiles_path(path) as in DeepMind Lab.
+- version(), runfiles_path(), set_runfiles_path(path), and the property
+  flags READABLE, WRITABLE, READ_WRITABLE, LISTABLE, as in DeepMind Lab.
+- temp_folder= is accepted and checked: labenv's hosts write no files.
 
 Which of DeepMind Lab's levels run here, and which of its python/tests
 pass, is in docs/python.md.
@@ -30,6 +32,7 @@ pass, is in docs/python.md.
 import os
 
 import labenv
+from labenv import LISTABLE, READ_WRITABLE, READABLE, WRITABLE  # noqa: F401  (properties)
 
 _VERSION = "1.0"  # DeepMind Lab's DEEPMIND_LAB_WRAPPER_VERSION
 _runfiles = os.path.dirname(os.path.abspath(__file__))
@@ -66,7 +69,11 @@ class Lab(labenv.Lab):
     """DeepMind Lab's Lab over labenv (see the module's docstring)."""
 
     def __init__(self, level, observations, config=None, renderer="software",
-                 level_cache=None):
+                 level_cache=None, temp_folder=None):
+        # DeepMind Lab's engine writes compiled maps and logs under
+        # temp_folder; labenv's hosts write no files, so it is only checked.
+        if temp_folder is not None and not isinstance(temp_folder, str):
+            raise TypeError("temp_folder must be str, not {}".format(type(temp_folder).__name__))
         scripts = _game_scripts()
         if scripts is not None and isinstance(level, str) and isinstance(config, (dict, type(None))):
             directory = (config or {}).get("levelDirectory") or ""
