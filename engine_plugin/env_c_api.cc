@@ -162,6 +162,25 @@ int GetObservationSpec(void* context, int index, EnvCApi_ObservationSpec* spec) 
   });
 }
 
+int GetObservationBounds(void* context, int index, double* min_value, double* max_value) {
+  return Guarded(context, -1, [&](Context& ctx) {
+    if (std::string why = NotInitialised(ctx, "observation_bounds"); !why.empty()) {
+      return Fail(ctx, -1, std::move(why));
+    }
+    if (min_value == nullptr || max_value == nullptr) {
+      return Fail(ctx, -1, "observation_bounds: min_value and max_value must not be null");
+    }
+    const std::vector<ObservationSpec>& specs = ctx.engine->observation_specs();
+    if (!InRange(index, specs.size())) {
+      return Fail(ctx, -1, OutOfRange("observation_bounds", "observation", index, specs.size()));
+    }
+    if (!specs[index].bounds) return 0;
+    *min_value = specs[index].bounds->min;
+    *max_value = specs[index].bounds->max;
+    return 1;
+  });
+}
+
 // Checks what observation and retain_observation share; "" when fine.
 std::string CheckObservationCall(const Context& ctx, absl::string_view function, int index,
                                  const EnvCApi_Observation* observation) {
@@ -484,6 +503,7 @@ extern "C" int env_connect_sized(const char* level, EnvCApi* api, size_t api_siz
     api->observation_count = ObservationCount;
     api->observation_name = ObservationName;
     api->observation_spec = GetObservationSpec;
+    api->observation_bounds = GetObservationBounds;
     api->observation = GetObservation;
     api->retain_observation = RetainObservation;
     api->retain_observation_on_device = RetainObservationOnDevice;

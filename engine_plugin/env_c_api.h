@@ -276,10 +276,18 @@ typedef struct EnvCApi_s {
   int (*act_continuous_bounds)(void* context, int action_idx, double* min_value,
                                double* max_value);
   int (*act_continuous)(void* context, const double* actions);
+
+  /* After init: the range every element of observation `observation_idx`
+   * lies in, when the level declared one (customObservationSpec's min=
+   * and max=; either may be infinite). Returns 1 and fills *min_value and
+   * *max_value; 0 for none declared (a byte observation is then in
+   * [0, 255], a double or float one unbounded); -1 on an error. */
+  int (*observation_bounds)(void* context, int observation_idx, double* min_value,
+                            double* max_value);
 } EnvCApi;
 
 /* VERSIONS. EnvCApi grows by slots appended at its end (25 slots became
- * 30), and a client built against an older header has a smaller struct,
+ * 30, then 31), and a client built against an older header has a smaller struct,
  * which the library must never write past. So, as zlib's deflateInit
  * passes sizeof(z_stream), env_connect is a macro that passes the size of
  * the caller's EnvCApi to the library's env_connect_sized:

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <new>
+#include <tuple>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -20,6 +21,7 @@
 #include "lua_api/torch/torch_module.h"
 #include "tensor/device_transfer.h"
 #include "tensor/loan.h"
+#include "tensor/statistics.h"
 
 namespace engine_plugin {
 namespace {
@@ -46,6 +48,34 @@ std::string StringField(lua_State* L, int index, const char* key, std::string* o
   return why.empty() ? why : absl::StrCat(key, ": ", why);
 }
 
+// [-0, +0, -] The optional min= and max= of the spec table at `entry`:
+// both or neither, numbers, not NaN, min <= max.
+std::string ReadBounds(lua_State* L, int entry, ObservationSpec* spec) {
+  lua_api::PushRawField(L, entry, "min");
+  lua_api::PushRawField(L, entry, "max");
+  const bool has_min = !lua_isnil(L, -2), has_max = !lua_isnil(L, -1);
+  std::string why;
+  if (has_min != has_max) {
+    why = absl::StrCat("min and max: give both or neither, got only ", has_min ? "min" : "max");
+  } else if (has_min) {
+    ObservationBounds bounds;
+    for (auto [index, key, out] : {std::tuple(-2, "min", &bounds.min),
+                                   std::tuple(-1, "max", &bounds.max)}) {
+      if (lua_type(L, index) != LUA_TNUMBER || std::isnan(lua_tonumber(L, index))) {
+        why = absl::StrCat(key, ": ", lua_api::Expected(L, index, "a number, not NaN"));
+        break;
+      }
+      *out = lua_tonumber(L, index);
+    }
+    if (why.empty() && bounds.min > bounds.max) {
+      why = absl::StrCat("min ", bounds.min, " is above max ", bounds.max);
+    }
+    if (why.empty()) spec->bounds = bounds;
+  }
+  lua_pop(L, 2);
+  return why;
+}
+
 // [-0, +0, -] Entry -1 of customObservationSpec()'s list, as a spec.
 std::string ReadSpec(lua_State* L, ObservationSpec* spec) {
   if (!lua_istable(L, -1)) return lua_api::Expected(L, -1, "table {name=, type=, shape=}");
@@ -63,7 +93,11 @@ std::string ReadSpec(lua_State* L, ObservationSpec* spec) {
     spec->type = ObservationType::kFloats;
   } else if (type == "String") {
     spec->type = ObservationType::kString;
-    return {};
+    lua_api::PushRawField(L, entry, "min");
+    lua_api::PushRawField(L, entry, "max");
+    const bool bounded = !lua_isnil(L, -2) || !lua_isnil(L, -1);
+    lua_pop(L, 2);
+    return bounded ? "min and max: a 'String' observation has no bounds" : "";
   } else {
     return absl::StrCat("type: 'Bytes', 'Doubles', 'Floats' or 'String' expected, got '", type,
                         "'");
@@ -85,7 +119,25 @@ std::string ReadSpec(lua_State* L, ObservationSpec* spec) {
     }
   }
   lua_pop(L, 1);
-  return why;
+  if (!why.empty()) return why;
+  return ReadBounds(L, entry, spec);
+}
+
+// OK when every element of `value` lies in the spec's declared bounds (or
+// it declares none); else which extreme does not, and where it should be.
+absl::Status WithinBounds(const tensor::Tensor& value, const ObservationSpec& spec) {
+  if (!spec.bounds || value.num_elements() == 0) return absl::OkStatus();
+  for (tensor::Extreme extreme : {tensor::Extreme::kMin, tensor::Extreme::kMax}) {
+    absl::StatusOr<double> found = tensor::ExtremeOf(value, extreme);
+    if (!found.ok()) return found.status();
+    // NaN is outside every range.
+    if (!(*found >= spec.bounds->min && *found <= spec.bounds->max)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "a value, ", *found, ", lies outside the declared [", spec.bounds->min, ", ",
+          spec.bounds->max, "]"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 // The attributes a listProperty mode string ('r', 'w', 'l' in any mix) means.
@@ -383,6 +435,9 @@ absl::StatusOr<LevelObservation> LevelScript::CustomObservation(const Observatio
         lua_api::LuaTensor::TypeName(expected), ") expected, got ",
         lua_api::LuaTensor::TypeName(value.dtype()), " ",
         ShapeText({shape.data(), shape.size()})));
+  }
+  if (absl::Status within = WithinBounds(value, spec); !within.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(what, ": ", within.message()));
   }
   if (value.owns_storage() && value.layout().IsContiguous()) {
     result.value.tensor = std::move(value);

@@ -8,6 +8,7 @@
 #define ENGINE_PLUGIN_OBSERVATION_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,11 +27,22 @@ inline tensor::DType ElementType(ObservationType type) {
   }
 }
 
+// The range every element of an observation lies in, min <= max (either
+// may be infinite): a grey image in [0, 1], a unit vector in [-1, 1].
+struct ObservationBounds {
+  double min = 0;
+  double max = 0;
+};
+
 struct ObservationSpec {
   std::string name;
   ObservationType type = ObservationType::kBytes;
   // Extents; empty for strings. For tensors, every extent is fixed.
   std::vector<std::int64_t> shape;
+  // Declared by the level (customObservationSpec's min= and max=), which
+  // then answers for its values: one outside is an error. None: the type's
+  // own range.
+  std::optional<ObservationBounds> bounds;
 };
 
 struct ObservationValue {

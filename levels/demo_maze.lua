@@ -2,10 +2,12 @@
 -- apples (+1) and a goal (+10, which ends the map and reloads it), episodes
 -- of 30 seconds, and two custom observations computed with tensor ops:
 --   GRAY_HALF       Doubles, (height/2) x (width/2): the frame in grayscale,
---                   each output pixel the mean of a 2 x 2 block, in [0, 1];
+--                   each output pixel the mean of a 2 x 2 block, in [0, 1]
+--                   (declared: min = 0, max = 1);
 --                   made from the engine's lent frame in observeFrame.
 --   GOAL_DIRECTION  Doubles, {2}: the unit vector towards the goal in the
---                   player's own frame (forward, left); zeros without a goal.
+--                   player's own frame (forward, left); zeros without a goal
+--                   (declared: min = -1, max = 1).
 -- Settings (strings, as every setting): customObservations = 'false' turns
 -- both off, for a plain-RGB benchmark of the same map.
 -- It also raises an event per pickup ('pickup', type) and answers the
@@ -40,8 +42,8 @@ end
 function api:customObservationSpec()
   if not self._custom then return {} end
   return {
-      {name = 'GRAY_HALF', type = 'Doubles', shape = {self._h2, self._w2}},
-      {name = 'GOAL_DIRECTION', type = 'Doubles', shape = {2}},
+      {name = 'GRAY_HALF', type = 'Doubles', shape = {self._h2, self._w2}, min = 0, max = 1},
+      {name = 'GOAL_DIRECTION', type = 'Doubles', shape = {2}, min = -1, max = 1},
   }
 end
 
@@ -78,6 +80,8 @@ local function halve(image, out)
   out:cadd(blocks:select(2, 2):select(3, 1))
   out:cadd(blocks:select(2, 2):select(3, 2))
   out:mul(0.25 / 255)
+  -- Rounding may carry white a hair past 1: the spec promises [0, 1].
+  out:clamp(0, 1)
 end
 
 function api:observeFrame(rgb, depth)
@@ -108,7 +112,8 @@ local function goalDirection(direction)
   local c, s = math.cos(yaw), math.sin(yaw)
   local rotation = tensor.DoubleTensor{{c, s}, {-s, c}}
   direction:copy(rotation:mmul(offset:reshape{2, 1}):reshape{2}):div(length)
-  return direction
+  -- Rounding may carry a component a hair past 1: the spec promises [-1, 1].
+  return direction:clamp(-1, 1)
 end
 
 function api:customObservation(name)

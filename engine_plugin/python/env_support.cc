@@ -185,6 +185,28 @@ PyObject* ObservationSpecList(const Connection& connection) {
       return nullptr;
     }
     PyList_SET_ITEM(specs, i, entry);
+    // The level's declared range, as 'min' and 'max'.
+    double min_value = 0, max_value = 0;
+    const int bounded = api.observation_bounds(connection.context, i, &min_value, &max_value);
+    if (bounded < 0) {
+      Py_DECREF(specs);
+      PyErr_Format(PyExc_RuntimeError, "observation_bounds: %s",
+                   api.error_message(connection.context));
+      return nullptr;
+    }
+    if (bounded == 1) {
+      PyObject* low = PyFloat_FromDouble(min_value);
+      PyObject* high = PyFloat_FromDouble(max_value);
+      const bool set = low != nullptr && high != nullptr &&
+                       PyDict_SetItemString(entry, "min", low) == 0 &&
+                       PyDict_SetItemString(entry, "max", high) == 0;
+      Py_XDECREF(low);
+      Py_XDECREF(high);
+      if (!set) {
+        Py_DECREF(specs);
+        return nullptr;
+      }
+    }
   }
   return specs;
 }

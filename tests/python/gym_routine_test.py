@@ -158,3 +158,27 @@ def test_async_vector_env_with_the_spawn_context():
     observations, rewards, *_ = envs.step(np.array([0, 1]))
     assert rewards.shape == (2,)
     envs.close()
+
+
+def test_spaces_carry_the_bounds_the_level_declares():
+    # demo_maze declares GRAY_HALF in [0, 1] and GOAL_DIRECTION in [-1, 1].
+    names = ["GRAY_HALF", "GOAL_DIRECTION", "RGB_INTERLEAVED", POSITION]
+    specs = {spec["name"]: spec for spec in labenv.Lab("demo_maze", names, SMALL)
+             .observation_spec()}
+    assert (specs["GRAY_HALF"]["min"], specs["GRAY_HALF"]["max"]) == (0.0, 1.0)
+    assert "min" not in specs[POSITION] and "min" not in specs["RGB_INTERLEAVED"]
+    for float32 in (False, True):
+        env = labenv.gym.Lab("demo_maze", names, SMALL, float32=float32)
+        space = env.observation_space
+        assert (space["GRAY_HALF"].low.min(), space["GRAY_HALF"].high.max()) == (0, 1)
+        assert (space["GOAL_DIRECTION"].low.min(), space["GOAL_DIRECTION"].high.max()) == (-1, 1)
+        assert space["RGB_INTERLEAVED"].low.min() == 0 and space["RGB_INTERLEAVED"].high.max() == 255
+        assert np.isinf(space[POSITION].high).all()
+        env.reset(seed=0)
+        env.action_space.seed(0)
+        for _ in range(50):
+            observation, *_ = env.step(env.action_space.sample())
+            assert space.contains(observation)
+    spec = labenv.dm_env.Lab("demo_maze", names, SMALL).observation_spec()
+    assert (spec["GOAL_DIRECTION"].minimum, spec["GOAL_DIRECTION"].maximum) == (-1, 1)
+    assert not hasattr(spec[POSITION], "minimum")

@@ -101,9 +101,14 @@ class Lab(Environment):
                     "dm_env specs need fixed shapes; observation {} is a string, whose length "
                     "varies".format(name)
                 )
-            self._observation_spec[name] = specs.Array(
-                shape=spec["shape"], dtype=spec["dtype"], name=name
-            )
+            if "min" in spec:  # the level declared the range
+                self._observation_spec[name] = specs.BoundedArray(
+                    shape=spec["shape"], dtype=spec["dtype"], minimum=spec["min"],
+                    maximum=spec["max"], name=name)
+            else:
+                self._observation_spec[name] = specs.Array(
+                    shape=spec["shape"], dtype=spec["dtype"], name=name
+                )
 
     @property
     def lab(self):

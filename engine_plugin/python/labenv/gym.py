@@ -57,10 +57,15 @@ def _box(spec, float32):
             "observation {} is a string, whose length varies: a Box needs a fixed "
             "shape".format(spec["name"])
         )
+    # The level's declared range when it has one (a grey image in [0, 1]),
+    # else the type's.
     if np.dtype(spec["dtype"]) == np.uint8:
-        return spaces.Box(0, 255, shape=spec["shape"], dtype=np.uint8)
+        low, high = max(spec.get("min", 0), 0), min(spec.get("max", 255), 255)
+        return spaces.Box(int(np.ceil(low)), int(np.floor(high)), shape=spec["shape"],
+                          dtype=np.uint8)
     dtype = np.float32 if float32 else np.dtype(spec["dtype"])
-    return spaces.Box(-np.inf, np.inf, shape=spec["shape"], dtype=dtype)
+    return spaces.Box(spec.get("min", -np.inf), spec.get("max", np.inf), shape=spec["shape"],
+                      dtype=dtype)
 
 
 class Observations:
