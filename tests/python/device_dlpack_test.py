@@ -1,9 +1,10 @@
 """Device observations (observationDevice=cuda:0) through DLPack, no copy.
 
 Built with --config=cuda only (./lab test's CUDA leg). Without a GPU every
-test skips, saying why. Debian's torch has no CUDA, so the DLPack capsule
-is read the way a consumer reads it, through ctypes: the DLManagedTensor's
-fields, and the device bytes by cudaMemcpy from CUDA's runtime.
+test skips, saying why. The DLPack capsule is read the way a consumer
+reads it, through ctypes (the DLManagedTensor's fields, and the device
+bytes by cudaMemcpy from CUDA's runtime), and by the venv's PyTorch, whose
+wheel carries CUDA.
 """
 
 import ctypes
@@ -129,3 +130,14 @@ def test_a_capsule_keeps_the_frame_through_later_steps(lab):
 def test_a_stream_must_be_an_int(lab):
     with pytest.raises(TypeError, match="stream must be None or an int"):
         lab.device_observations()["RGB_INTERLEAVED"].__dlpack__(stream="s")
+
+
+def test_a_cuda_torch_takes_the_device_frame(lab):
+    import torch
+
+    if not torch.cuda.is_available():
+        pytest.skip("the venv's torch sees no CUDA device")
+    host = np.array(lab.observations()["RGB_INTERLEAVED"])
+    frame = torch.from_dlpack(lab.device_observations()["RGB_INTERLEAVED"])
+    assert frame.is_cuda and frame.dtype == torch.uint8 and tuple(frame.shape) == host.shape
+    np.testing.assert_array_equal(frame.cpu().numpy(), host)

@@ -1,4 +1,4 @@
-"""Observations into PyTorch (Debian's python3-torch) through DLPack, no copy."""
+"""Observations into PyTorch (the venv's) through DLPack, no copy."""
 
 import gc
 import sys

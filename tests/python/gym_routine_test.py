@@ -182,3 +182,11 @@ def test_spaces_carry_the_bounds_the_level_declares():
     spec = labenv.dm_env.Lab("demo_maze", names, SMALL).observation_spec()
     assert (spec["GOAL_DIRECTION"].minimum, spec["GOAL_DIRECTION"].maximum) == (-1, 1)
     assert not hasattr(spec[POSITION], "minimum")
+
+
+def test_gymnasiums_max_and_skip_takes_one_observation_as_a_box():
+    env = gymnasium.wrappers.MaxAndSkipObservation(
+        labenv.gym.Lab("demo_maze", "RGB_INTERLEAVED", SMALL, action_set="dmlab_default"), skip=4)
+    observation, _ = env.reset(seed=0)
+    observation, reward, *_ = env.step(1)
+    assert observation.shape == (24, 32, 3) and env.observation_space.contains(observation)
