@@ -347,30 +347,28 @@ bool IsEngineKey(absl::string_view key) {
 absl::StatusOr<PropertyResult> Engine::ReadProperty(absl::string_view key, std::string* value) {
   const State& s = *state_;
   if (IsEngineKey(key)) {
+    // The list itself is not readable, as in DeepMind Lab.
+    if (key == "engine") return PropertyResult::kPermissionDenied;
     std::optional<std::string> found = EngineProperty(*this, key, s.steps);
     if (!found) return PropertyResult::kNotFound;
     *value = *std::move(found);
     return PropertyResult::kSuccess;
   }
   if (s.script == nullptr) return PropertyResult::kNotFound;
-  absl::StatusOr<std::optional<std::string>> found = s.script->ReadProperty(key);
-  if (!found.ok()) return found.status();
-  if (!*found) return PropertyResult::kNotFound;
-  *value = **std::move(found);
-  return PropertyResult::kSuccess;
+  return s.script->ReadProperty(key, value);
 }
 
 absl::StatusOr<PropertyResult> Engine::WriteProperty(absl::string_view key,
                                                      absl::string_view value) {
   const State& s = *state_;
   if (IsEngineKey(key)) {
-    return EngineProperty(*this, key, s.steps) ? PropertyResult::kPermissionDenied
-                                                                  : PropertyResult::kNotFound;
+    // Every engine property is read-only, and so is the list of them.
+    return key == "engine" || EngineProperty(*this, key, s.steps)
+               ? PropertyResult::kPermissionDenied
+               : PropertyResult::kNotFound;
   }
   if (s.script == nullptr) return PropertyResult::kNotFound;
-  absl::StatusOr<std::optional<bool>> written = s.script->WriteProperty(key, value);
-  if (!written.ok()) return written.status();
-  return written->value_or(false) ? PropertyResult::kSuccess : PropertyResult::kNotFound;
+  return s.script->WriteProperty(key, value);
 }
 
 absl::StatusOr<PropertyResult> Engine::ListProperty(

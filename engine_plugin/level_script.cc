@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <new>
 #include <tuple>
 #include <utility>
@@ -502,31 +503,72 @@ absl::StatusOr<bool> LevelScript::CallLending(const char* name,
   return true;
 }
 
-absl::StatusOr<std::optional<std::string>> LevelScript::ReadProperty(absl::string_view key) {
-  const StackScope stack(L_);
-  if (!PushCallback("readProperty")) return std::nullopt;
-  lua_pushlstring(L_, key.data(), key.size());
-  if (absl::Status status = CallCallback("readProperty", 1, 1); !status.ok()) return status;
-  std::optional<std::string> value;
-  if (lua_type(L_, stack.at(1)) == LUA_TSTRING || lua_type(L_, stack.at(1)) == LUA_TNUMBER) {
-    value = lua_tostring(L_, stack.at(1));
-  } else if (!lua_isnil(L_, stack.at(1))) {
-    std::string got = lua_api::TypeNameAt(L_, stack.at(1));
-    return absl::InvalidArgumentError(absl::StrCat(
-        "level callback 'readProperty' must return a string, number or nil, not ", got));
+namespace {
+
+// [-0, +0, -] The RESULT code (DeepMind Lab's EnvCApi_PropertyResult, as its
+// common/property_helpers.lua numbers them) at `index`, if it is one of
+// `allowed` (codes from kSuccess = 0 on).
+std::optional<PropertyResult> ResultCode(lua_State* L, int index,
+                                         std::initializer_list<PropertyResult> allowed) {
+  if (lua_type(L, index) != LUA_TNUMBER) return std::nullopt;
+  const lua_Number code = lua_tonumber(L, index);
+  for (PropertyResult result : allowed) {
+    if (code == static_cast<int>(result)) return result;
   }
-  return value;
+  return std::nullopt;
 }
 
-absl::StatusOr<std::optional<bool>> LevelScript::WriteProperty(absl::string_view key,
-                                                               absl::string_view value) {
+}  // namespace
+
+absl::StatusOr<PropertyResult> LevelScript::ReadProperty(absl::string_view key,
+                                                         std::string* value) {
   const StackScope stack(L_);
-  if (!PushCallback("writeProperty")) return std::nullopt;
+  if (!PushCallback("readProperty")) return PropertyResult::kNotFound;
+  lua_pushlstring(L_, key.data(), key.size());
+  if (absl::Status status = CallCallback("readProperty", 1, 1); !status.ok()) return status;
+  const int result = stack.at(1);
+  if (lua_type(L_, result) == LUA_TSTRING) {
+    *value = lua_tostring(L_, result);
+    return PropertyResult::kSuccess;
+  }
+  if (lua_isnil(L_, result)) return PropertyResult::kNotFound;
+  if (std::optional<PropertyResult> code = ResultCode(
+          L_, result, {PropertyResult::kNotFound, PropertyResult::kPermissionDenied})) {
+    return *code;
+  }
+  // A number is a RESULT code, as in DeepMind Lab: a value must be a string.
+  std::string got = lua_api::TypeNameAt(L_, result);
+  if (lua_type(L_, result) == LUA_TNUMBER) {
+    got = absl::StrCat("the number ", lua_tonumber(L_, result), " (a value must be a string)");
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "level callback 'readProperty' must return a string, nil, 1 (RESULT.NOT_FOUND) or 2 "
+      "(RESULT.PERMISSION_DENIED), not ", got));
+}
+
+absl::StatusOr<PropertyResult> LevelScript::WriteProperty(absl::string_view key,
+                                                          absl::string_view value) {
+  const StackScope stack(L_);
+  if (!PushCallback("writeProperty")) return PropertyResult::kNotFound;
   lua_pushlstring(L_, key.data(), key.size());
   lua_pushlstring(L_, value.data(), value.size());
   if (absl::Status status = CallCallback("writeProperty", 2, 1); !status.ok()) return status;
-  const bool accepted = lua_toboolean(L_, stack.at(1));
-  return accepted;
+  const int result = stack.at(1);
+  if (lua_isboolean(L_, result) || lua_isnil(L_, result)) {
+    return lua_toboolean(L_, result) ? PropertyResult::kSuccess : PropertyResult::kNotFound;
+  }
+  if (std::optional<PropertyResult> code = ResultCode(
+          L_, result, {PropertyResult::kSuccess, PropertyResult::kNotFound,
+                       PropertyResult::kPermissionDenied, PropertyResult::kInvalidArgument})) {
+    return *code;
+  }
+  std::string got = lua_api::TypeNameAt(L_, result);
+  if (lua_type(L_, result) == LUA_TNUMBER) {
+    got = absl::StrCat("the number ", lua_tonumber(L_, result));
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "level callback 'writeProperty' must return a RESULT code (0 success, 1 not found, 2 "
+      "permission denied, 3 invalid argument), true, false or nil, not ", got));
 }
 
 absl::StatusOr<bool> LevelScript::ListProperty(absl::string_view key, Visit visit) {

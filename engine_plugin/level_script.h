@@ -89,11 +89,14 @@ class LevelScript {
   // from inside one (listProperty's visitor) makes a nested call.
   bool in_callback() const { return vm_->in_call(); }
 
-  // Properties (nullopt: the level has no such callback or returned nil).
-  absl::StatusOr<std::optional<std::string>> ReadProperty(absl::string_view key);
-  // nullopt when the level has no writeProperty; else whether it accepted.
-  absl::StatusOr<std::optional<bool>> WriteProperty(absl::string_view key,
-                                                    absl::string_view value);
+  // Properties, as DeepMind Lab's levels answer them. readProperty returns
+  // the value (a string), or nil or RESULT.NOT_FOUND (1), or
+  // RESULT.PERMISSION_DENIED (2); writeProperty returns one of the RESULT
+  // codes (0 success, 1 not found, 2 permission denied, 3 invalid
+  // argument), or true (success), or false or nil (not found). Anything
+  // else is an error. kNotFound when the level has no such callback.
+  absl::StatusOr<PropertyResult> ReadProperty(absl::string_view key, std::string* value);
+  absl::StatusOr<PropertyResult> WriteProperty(absl::string_view key, absl::string_view value);
   // Calls listProperty(key, callback); callback(childKey, mode) with mode a
   // string of 'r', 'w', 'l'. False when the level has no listProperty.
   absl::StatusOr<bool> ListProperty(absl::string_view key,

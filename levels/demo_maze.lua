@@ -122,7 +122,7 @@ function api:customObservation(name)
 end
 
 function api:readProperty(key)
-  if key == 'demo.pickups' then return self._pickups end
+  if key == 'demo.pickups' then return tostring(self._pickups) end
 end
 
 function api:listProperty(key, addProperty)

@@ -22,7 +22,7 @@ local game = require 'dmlab.system.game'
 local events = require 'dmlab.system.events'
 local api = {}
 function api:nextMap() return "*******\n*P A G*\n*******\n" end
-function api:readProperty(key) return api[key] end
+function api:readProperty(key) return api[key] ~= nil and tostring(api[key]) or nil end
 )";
 
 std::string Level(const std::string& body) {

@@ -255,7 +255,7 @@ end
 function api:pickup(spawnId)
   events:add('pickup', classes[spawnId], tostring(spawnId))
 end
-function api:readProperty(key) if key == 'maps' then return api.maps end end
+function api:readProperty(key) if key == 'maps' then return tostring(api.maps) end end
 return api
 )"));
   ASSERT_TRUE(engine->Start(0, 0).ok());

@@ -126,7 +126,7 @@ function api:afterStep(state)
   keptState, keptQpos = state, state.qpos
   return 0
 end
-function api:readProperty(key) return report[key] end
+function api:readProperty(key) return report[key] and tostring(report[key]) end
 )");
   std::unique_ptr<Engine> engine = InitEngine(level);
   ASSERT_NE(engine, nullptr);
@@ -156,7 +156,7 @@ function api:reset(state)
   report.hinge = model.jnt_type(2):val()
   report.unknown = select(2, pcall(function() return model.body_weight end))
 end
-function api:readProperty(key) return report[key] end
+function api:readProperty(key) return report[key] and tostring(report[key]) end
 )");
   std::unique_ptr<Engine> engine = InitEngine(level);
   ASSERT_NE(engine, nullptr);
@@ -344,7 +344,7 @@ function api:reset(state)
             dot = select(2, pcall(function() return mujoco.body('pole') end))}
 end
 function api:afterStep() return 0 end
-function api:readProperty(key) return report[key] end
+function api:readProperty(key) return report[key] and tostring(report[key]) end
 )");
   std::unique_ptr<Engine> engine = InitEngine(level, {{"frameSkip", "4"}});
   ASSERT_NE(engine, nullptr);
