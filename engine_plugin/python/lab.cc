@@ -415,16 +415,22 @@ PyObject* LabClose(PyObject* self, PyObject*) {
   Py_RETURN_TRUE;
 }
 
-// Raises deepmind_lab's exception for a failed property call.
+// Raises deepmind_lab's exception, with its words, for a failed property
+// call; `value` is the value a write tried (null for a read or a list).
 PyObject* PropertyError(const LabState& state, EnvCApi_PropertyResult result, const char* key,
-                        const char* verb) {
+                        const char* verb, const char* value = nullptr) {
   switch (result) {
     case EnvCApi_PropertyResult_PermissionDenied:
       PyErr_Format(PyExc_TypeError, "'%s' not %s.", key, verb);
       break;
     case EnvCApi_PropertyResult_InvalidArgument:
-      PyErr_Format(PyExc_TypeError, "Invalid argument for '%s' - \"%s\"", key,
-                   state.connection.api.error_message(state.connection.context));
+      if (value != nullptr) {
+        PyErr_Format(PyExc_TypeError, "Type error! Cannot assign '%s' to '%s'. (\"%s\")", value,
+                     key, state.connection.api.error_message(state.connection.context));
+      } else {
+        PyErr_Format(PyExc_TypeError, "Invalid argument for '%s' - \"%s\"", key,
+                     state.connection.api.error_message(state.connection.context));
+      }
       break;
     case EnvCApi_PropertyResult_Error:
       // The level's callback raised a Lua error.
@@ -450,7 +456,9 @@ PyObject* LabWriteProperty(PyObject* self, PyObject* args, PyObject* kwargs) {
   if (state == nullptr) return nullptr;
   const EnvCApi_PropertyResult result =
       state->connection.api.write_property(state->connection.context, key, value);
-  if (result != EnvCApi_PropertyResult_Success) return PropertyError(*state, result, key, "writable");
+  if (result != EnvCApi_PropertyResult_Success) {
+    return PropertyError(*state, result, key, "writable", value);
+  }
   Py_RETURN_NONE;
 }
 

@@ -114,6 +114,17 @@ def test_property_errors_match_deepmind_lab():
         lab.write_property("engine.fps", "30")
     with pytest.raises(KeyError, match="'engine.nope' not found."):
         lab.properties("engine.nope")
+    # The level's RESULT codes, in DeepMind Lab's words.
+    with pytest.raises(TypeError, match="'test' not readable."):
+        lab.read_property("test")
+    with pytest.raises(TypeError, match="'test' not writable."):
+        lab.write_property("test", "1")
+    with pytest.raises(TypeError, match="Type error! Cannot assign 'x' to 'test.answer'."):
+        lab.write_property("test.answer", "x")
+    with pytest.raises(TypeError, match="'engine' not writable."):
+        lab.write_property("engine", "1")
+    with pytest.raises(TypeError, match="'engine' not readable."):
+        lab.read_property("engine")
 
 
 @pytest.fixture

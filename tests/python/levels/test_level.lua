@@ -74,14 +74,20 @@ function api:customObservation(name)
   return self._counter
 end
 
+-- As DeepMind Lab's common/property_helpers.lua answers: 'test' is a list
+-- (RESULT.PERMISSION_DENIED = 2), and 'test.answer' takes only digits
+-- (RESULT.INVALID_ARGUMENT = 3).
 function api:readProperty(key)
   if key == 'test.fail' then error('read failed on purpose') end
+  if key == 'test' then return 2 end
   return properties[key]
 end
 
 function api:writeProperty(key, value)
   if key == 'test.fail' then error('write failed on purpose') end
+  if key == 'test' then return 2 end
   if properties[key] == nil then return false end
+  if not value:match('^%d+$') then return 3 end
   properties[key] = value
   return true
 end
