@@ -381,15 +381,17 @@ absl::StatusOr<PropertyResult> Engine::ListProperty(
                          });
     return PropertyResult::kSuccess;
   }
-  if (IsEngineKey(key)) return PropertyResult::kNotFound;
-  if (key.empty()) visit("engine", kListable);
-  bool listed = key.empty();
-  if (s.script != nullptr) {
-    absl::StatusOr<bool> level_listed = s.script->ListProperty(key, visit);
-    if (!level_listed.ok()) return level_listed.status();
-    listed = listed || *level_listed;
+  if (IsEngineKey(key)) {
+    // An engine property is a value, not a list.
+    return EngineProperty(*this, key, s.steps) ? PropertyResult::kPermissionDenied
+                                               : PropertyResult::kNotFound;
   }
-  return listed ? PropertyResult::kSuccess : PropertyResult::kNotFound;
+  if (key.empty()) visit("engine", kListable);
+  if (s.script == nullptr) return key.empty() ? PropertyResult::kSuccess : PropertyResult::kNotFound;
+  absl::StatusOr<PropertyResult> listed = s.script->ListProperty(key, visit);
+  // The root always lists (the engine's tree at least).
+  if (listed.ok() && key.empty()) return PropertyResult::kSuccess;
+  return listed;
 }
 
 int Engine::fps() const { return state_->host->fps(); }

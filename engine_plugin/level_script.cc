@@ -571,23 +571,42 @@ absl::StatusOr<PropertyResult> LevelScript::WriteProperty(absl::string_view key,
       "permission denied, 3 invalid argument), true, false or nil, not ", got));
 }
 
-absl::StatusOr<bool> LevelScript::ListProperty(absl::string_view key, Visit visit) {
+absl::StatusOr<PropertyResult> LevelScript::ListProperty(absl::string_view key, Visit visit) {
   const StackScope stack(L_);
-  if (!PushCallback("listProperty")) return false;
+  if (!PushCallback("listProperty")) return PropertyResult::kNotFound;
+  // Counts the keys listed, for a level that returns nothing.
+  int listed = 0;
+  auto counted = [&](absl::string_view child, int attributes) {
+    ++listed;
+    visit(child, attributes);
+  };
+  Visit counting = counted;
   // The box stays on the stack below the call, so that it outlives it: a
   // collection after the call (the engine collects a failed callback's
   // garbage) would otherwise free it before it is cleared.
   Visit** box = static_cast<Visit**>(lua_newuserdata(L_, sizeof(Visit*)));
-  *box = &visit;
+  *box = &counting;
   lua_insert(L_, -3);  // box, function, api
   lua_pushlstring(L_, key.data(), key.size());
   lua_pushvalue(L_, -4);
   lua_pushcclosure(L_, &lua_api::Raising<&VisitProperty>, 1);
-  absl::Status status = CallCallback("listProperty", 2, 0);
+  absl::Status status = CallCallback("listProperty", 2, 1);
   // A script that kept the callback gets an error from it from now on.
   *box = nullptr;
   if (!status.ok()) return status;
-  return true;
+  // As DeepMind Lab reads it: true listed, false not listable (a value),
+  // nil not found; nil after listing keys counts as listed.
+  const int result = lua_gettop(L_);
+  if (lua_isboolean(L_, result)) {
+    return lua_toboolean(L_, result) ? PropertyResult::kSuccess
+                                     : PropertyResult::kPermissionDenied;
+  }
+  if (lua_isnil(L_, result)) {
+    return listed > 0 ? PropertyResult::kSuccess : PropertyResult::kNotFound;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("level callback 'listProperty' must return true, false or nil, not ",
+                   lua_api::TypeNameAt(L_, result)));
 }
 
 }  // namespace engine_plugin

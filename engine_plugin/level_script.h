@@ -98,9 +98,11 @@ class LevelScript {
   absl::StatusOr<PropertyResult> ReadProperty(absl::string_view key, std::string* value);
   absl::StatusOr<PropertyResult> WriteProperty(absl::string_view key, absl::string_view value);
   // Calls listProperty(key, callback); callback(childKey, mode) with mode a
-  // string of 'r', 'w', 'l'. False when the level has no listProperty.
-  absl::StatusOr<bool> ListProperty(absl::string_view key,
-                                    absl::FunctionRef<void(absl::string_view, int)> visit);
+  // string of 'r', 'w', 'l'. The level returns true (listed), false (not
+  // listable: a value) or nil (not found, unless it listed keys). kNotFound
+  // when the level has no listProperty.
+  absl::StatusOr<PropertyResult> ListProperty(
+      absl::string_view key, absl::FunctionRef<void(absl::string_view, int)> visit);
 
   LevelScript(const LevelScript&) = delete;
   LevelScript& operator=(const LevelScript&) = delete;

@@ -29,6 +29,13 @@ local writes = {
   bad = RESULT.INVALID_ARGUMENT, yes = true, no = false, seven = 7, text = 'done',
 }
 function api:writeProperty(key, value) return writes[key] end
+function api:listProperty(key, add)
+  if key == 'list' then add('list.a', 'r') return true end
+  if key == 'empty' then return true end
+  if key == 'value' then return false end
+  if key == 'quiet' then add('quiet.b', 'rw') return end
+  if key == 'odd' then return 'yes' end
+end
 return api
 )";
 
@@ -75,6 +82,28 @@ TEST(PropertyResultsTest, WritePropertyGivesAResultCodeOrABoolean) {
     ASSERT_FALSE(written.ok()) << key;
     EXPECT_THAT(written.status().message(), HasSubstr("'writeProperty' must return a RESULT code"));
   }
+}
+
+TEST(PropertyResultsTest, ListPropertyGivesTrueFalseOrNil) {
+  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("properties", kLevel));
+  ASSERT_NE(engine, nullptr);
+  std::vector<std::string> keys;
+  auto visit = [&](absl::string_view key, int) { keys.emplace_back(key); };
+  EXPECT_EQ(*engine->ListProperty("list", visit), PropertyResult::kSuccess);
+  EXPECT_EQ(*engine->ListProperty("empty", visit), PropertyResult::kSuccess);
+  EXPECT_EQ(*engine->ListProperty("value", visit), PropertyResult::kPermissionDenied);
+  EXPECT_EQ(*engine->ListProperty("quiet", visit), PropertyResult::kSuccess);  // nil, listed
+  EXPECT_EQ(*engine->ListProperty("absent", visit), PropertyResult::kNotFound);
+  EXPECT_EQ(keys, (std::vector<std::string>{"list.a", "quiet.b"}));
+  absl::StatusOr<PropertyResult> odd = engine->ListProperty("odd", visit);
+  ASSERT_FALSE(odd.ok());
+  EXPECT_THAT(odd.status().message(),
+              HasSubstr("'listProperty' must return true, false or nil, not string"));
+  // The root lists the engine's tree, whatever the level says.
+  keys.clear();
+  EXPECT_EQ(*engine->ListProperty("", visit), PropertyResult::kSuccess);
+  EXPECT_EQ(keys, (std::vector<std::string>{"engine"}));
+  EXPECT_EQ(*engine->ListProperty("engine.fps", visit), PropertyResult::kPermissionDenied);
 }
 
 TEST(PropertyResultsTest, TheEngineTreeIsReadOnlyAndItsListUnreadable) {
