@@ -24,6 +24,11 @@ def runfiles(tmp_path):
     (scripts / "levels" / "tests" / "corridor_test.lua").write_text(
         "local corridor = require 'common.corridor'\n"
         "local api = {}\n"
+        "function api:init(settings)\n"
+        "  for _, key in ipairs{'playerName', 'use_pbos', 'logToStdErr', 'mixerSeed'} do\n"
+        "    assert(settings[key] == nil, key .. ' reached the level')\n"
+        "  end\n"
+        "end\n"
         "function api:nextMap() return corridor.map end\n"
         "return api\n")
     (scripts / "levels" / "other").mkdir()
@@ -108,3 +113,14 @@ def test_an_impala_style_actor_loop():
         frame = np.array(lab.observations()["RGB_INTERLEAVED"])
         assert frame.shape == (24, 32, 3)
     assert episodes >= 4  # 30 frames an episode, 160 frames
+
+
+def test_deepmind_labs_engine_settings_are_dropped_or_refused(runfiles):
+    # Shimmy and DeepMind Lab's tests pass these; none reaches the level.
+    config = dict(SMALL, playerName="Agent", use_pbos="false", logToStdErr="true",
+                  mixerSeed="0", appendCommand="", levelDirectory="")
+    lab = deepmind_lab.Lab("tests/corridor_test", [], config=config)
+    lab.reset(seed=1)
+    for key, value in (("mixerSeed", "1"), ("appendCommand", "+set g_gravity 100")):
+        with pytest.raises(RuntimeError, match="supported here at its default"):
+            deepmind_lab.Lab("demo_maze", [], config=dict(SMALL, **{key: value}))

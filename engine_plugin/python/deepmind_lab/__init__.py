@@ -24,6 +24,9 @@ run unchanged:
 - version(), runfiles_path(), set_runfiles_path(path), and the property
   flags READABLE, WRITABLE, READ_WRITABLE, LISTABLE, as in DeepMind Lab.
 - temp_folder= is accepted and checked: labenv's hosts write no files.
+- Settings DeepMind Lab's own engine consumes (playerName, use_pbos,
+  logToStdErr, ...: _ENGINE_ONLY) are accepted and dropped; mixerSeed and
+  appendCommand only at their defaults ('0', ''), refused otherwise.
 
 Which of DeepMind Lab's levels run here, and which of its python/tests
 pass, is in docs/python.md.
@@ -35,6 +38,39 @@ import labenv
 from labenv import LISTABLE, READ_WRITABLE, READABLE, WRITABLE  # noqa: F401  (properties)
 
 _VERSION = "1.0"  # DeepMind Lab's DEEPMIND_LAB_WRAPPER_VERSION
+
+# Settings DeepMind Lab's Quake III engine consumes itself (its
+# dmlab_connect.c) and never hands a level, which mean nothing on
+# labenv's hosts: how it renders, logs, records, serves and caches. They
+# are accepted and dropped, so that they do not reach a level's init (whose
+# settings decorator refuses names it does not know).
+_ENGINE_ONLY = frozenset([
+    "server", "client", "port", "serverPort", "vmMode", "logToStdErr", "minimalUI",
+    "reducedUI", "nativeApp", "record", "demo", "video", "demofiles", "use_pbos",
+    "gpuDeviceIndex", "playerName", "hasAltCameras", "maxAltCameraWidth",
+    "maxAltCameraHeight", "localLevelCache", "globalLevelCache", "levelDirectory",
+])
+# DeepMind Lab's engine settings that would change the game: accepted at
+# their defaults only, refused otherwise rather than silently ignored.
+_DEFAULT_ONLY = {"mixerSeed": "0", "appendCommand": ""}
+
+
+def _engine_settings(config):
+    """`config` without DeepMind Lab's engine-only settings; RuntimeError
+    for one that would change the game here."""
+    if not isinstance(config, dict):
+        return config  # labenv names the bad type
+    kept = {}
+    for key, value in config.items():
+        if key in _DEFAULT_ONLY:
+            if value != _DEFAULT_ONLY[key]:
+                raise RuntimeError(
+                    "Failed to apply setting '{} = {}' - DeepMind Lab's engine setting {} is "
+                    "supported here at its default {!r} only".format(
+                        key, value, key, _DEFAULT_ONLY[key]))
+        elif key not in _ENGINE_ONLY:
+            kept[key] = value
+    return kept
 _runfiles = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -84,4 +120,4 @@ class Lab(labenv.Lab):
                 level = path
                 config = dict(config or {})
                 config.setdefault("gameScriptsDirectory", scripts)
-        super().__init__(level, observations, config, renderer, level_cache)
+        super().__init__(level, observations, _engine_settings(config), renderer, level_cache)
