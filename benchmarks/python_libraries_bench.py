@@ -44,46 +44,35 @@ def _rate(step, num_envs, seconds):
             return batches * num_envs / elapsed
 
 
+def _stepper(envs, num_envs, rng):
+    """(step, close): `envs`, reset, stepped with one of 64 batches of
+    random actions in [-1, 1] per call."""
+    envs.reset()
+    actions = rng.uniform(-1, 1, (64, num_envs, 1))
+    counter = [0]
+
+    def step():
+        counter[0] += 1
+        envs.step(actions[counter[0] % 64])
+
+    return step, envs.close
+
+
 def envpool_stepper(num_envs, threads, rng):
     import envpool
 
-    env = envpool.make_gymnasium("CartpoleBalance-v1", num_envs=num_envs, num_threads=threads,
-                                 seed=0)
-    env.reset()
-    actions = rng.uniform(-1, 1, (64, num_envs, 1))
-    counter = [0]
-
-    def step():
-        counter[0] += 1
-        env.step(actions[counter[0] % 64])
-
-    return step, env.close
+    return _stepper(envpool.make_gymnasium("CartpoleBalance-v1", num_envs=num_envs,
+                                           num_threads=threads, seed=0), num_envs, rng)
 
 
 def labenv_stepper(num_envs, threads, rng):
-    envs = labenv.VectorLab(num_envs, LEVEL, OBSERVATIONS, num_threads=threads)
-    envs.reset(seed=0)
-    actions = rng.uniform(-1, 1, (64, num_envs, 1))
-    counter = [0]
-
-    def step():
-        counter[0] += 1
-        envs.step(actions[counter[0] % 64])
-
-    return step, envs.close
+    return _stepper(labenv.VectorLab(num_envs, LEVEL, OBSERVATIONS, num_threads=threads),
+                    num_envs, rng)
 
 
 def labenv_gym_stepper(num_envs, threads, rng):
-    envs = labenv.gym.VectorLab(LEVEL, num_envs, OBSERVATIONS, num_threads=threads)
-    envs.reset(seed=0)
-    actions = rng.uniform(-1, 1, (64, num_envs, 1))
-    counter = [0]
-
-    def step():
-        counter[0] += 1
-        envs.step(actions[counter[0] % 64])
-
-    return step, envs.close
+    return _stepper(labenv.gym.VectorLab(LEVEL, num_envs, OBSERVATIONS, num_threads=threads),
+                    num_envs, rng)
 
 
 def table_envpool(args):
