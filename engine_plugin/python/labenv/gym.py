@@ -11,8 +11,12 @@ without it raises ImportError naming it).
             break
 
 - observation_space is a Dict of Boxes: uint8 in [0, 255] for byte
-  observations, float64 or float32 unbounded for doubles and floats. Observations are labenv's
-  zero-copy, read-only arrays.
+  observations; float64 or float32 in the range the level declares
+  (customObservationSpec's min= and max=), else unbounded. One name
+  instead of a list gives that observation's Box alone. Observations are
+  labenv's zero-copy, read-only arrays; float32=True gives doubles as
+  float32 copies.
+- frame_skip=k repeats each action k frames and returns the rewards' sum.
 - action_space: for the maze's discrete actions a Box of shape (7,),
   dtype int32, with each action's bounds; step() takes any integer
   array-like of that shape. With action_set= ('dmlab_default', or a list
