@@ -190,3 +190,21 @@ def test_gymnasiums_max_and_skip_takes_one_observation_as_a_box():
     observation, _ = env.reset(seed=0)
     observation, reward, *_ = env.step(1)
     assert observation.shape == (24, 32, 3) and env.observation_space.contains(observation)
+
+
+_MODULE_ID = """
+import sys
+import gymnasium
+assert "labenv" not in sys.modules
+env = gymnasium.make("labenv:labenv/demo_maze-v0", config={"width": "32", "height": "24"})
+assert type(env.unwrapped).__module__ == "labenv.gym"
+print(env.reset(seed=0)[0]["RGB_INTERLEAVED"].shape)
+"""
+
+
+def test_an_id_that_names_its_module_needs_no_import():
+    # What a command line passes on (CleanRL's --env-id): Gymnasium imports
+    # labenv, which registers the levels.
+    result = subprocess.run([sys.executable, "-c", _MODULE_ID], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "(24, 32, 3)" in result.stdout

@@ -46,3 +46,14 @@ def test_gymnasiums_own_vector_envs_reset_in_the_same_step(vector):
 def test_vector_lab_says_it_needs_gymnasium_1():
     with pytest.raises(RuntimeError, match="needs Gymnasium 1.0 or later"):
         labenv.gym.VectorLab("demo_maze", 2, config=SMALL)
+
+
+def test_an_id_that_names_its_module_needs_no_import():
+    import subprocess
+    import sys
+
+    program = ("import gymnasium; env = gymnasium.make('labenv:labenv/demo_maze-v0', "
+               "config={'width': '32', 'height': '24'}); print(type(env.unwrapped).__name__)")
+    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "Lab"
