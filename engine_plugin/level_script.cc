@@ -20,7 +20,6 @@
 #include "lua_api/tensor/tensor_limits.h"
 #include "lua_api/torch/torch_module.h"
 #include "tensor/device_transfer.h"
-#include "tensor/loan.h"
 #include "tensor/statistics.h"
 
 namespace engine_plugin {
@@ -436,18 +435,24 @@ absl::StatusOr<bool> LevelScript::CallLending(const char* name,
                                                    name, "': at most ", Level::kMaxLentBuffers));
   }
   // Each loan ends when this returns, on every path: whatever the level
-  // kept of a buffer is an error from then on. (An array: every step
-  // lends, and a ScopedLoan never moves.)
-  std::optional<tensor::ScopedLoan> loans[Level::kMaxLentBuffers];
-  for (std::size_t i = 0; i < buffers.size(); ++i) {
-    const LentBuffer& buffer = buffers[i];
-    loans[i].emplace(buffer.lender);
-    absl::StatusOr<tensor::Layout> layout = tensor::Layout::Contiguous(buffer.shape);
-    if (!layout.ok()) return layout.status();
-    absl::StatusOr<tensor::Tensor> lent = tensor::Tensor::Lend(
-        buffer.dtype, *std::move(layout), buffer.data, buffer.bytes, loans[i]->token());
-    if (!lent.ok()) return lent.status();
-    lua_api::LuaTensor::Push(L_, *std::move(lent));
+  // kept of a buffer is an error from then on, until the same buffer is
+  // lent again.
+  struct Revoking {
+    std::optional<lua_api::LentTensorSlot>* slots;
+    std::size_t count;
+    ~Revoking() {
+      for (std::size_t i = 0; i < count; ++i) slots[i]->Revoke();
+    }
+  } revoking{lent_, 0};
+  for (const LentBuffer& buffer : buffers) {
+    std::optional<lua_api::LentTensorSlot>& slot = lent_[revoking.count];
+    if (!slot.has_value() || slot->lender() != buffer.lender) slot.emplace(buffer.lender);
+    ++revoking.count;
+    if (absl::Status lent =
+            slot->PushContiguous(L_, buffer.dtype, buffer.shape, buffer.data, buffer.bytes);
+        !lent.ok()) {
+      return lent;
+    }
   }
   if (absl::Status status = CallCallback(name, static_cast<int>(buffers.size()), 0);
       !status.ok()) {

@@ -38,6 +38,7 @@
 #include "engine_plugin/property.h"
 #include "engine_plugin/sandbox.h"
 #include "lua_api/lua/lua.h"
+#include "lua_api/tensor/lent_tensor_slot.h"
 #include "tensor/tensor.h"
 
 namespace engine_plugin {
@@ -124,6 +125,9 @@ class LevelScript {
   lua_State* L_;
   int api_ref_;
   std::vector<std::pair<std::string, int>> callback_names_;  // name, registry ref
+  // CallLending's buffers, by position: the same memory lent step after
+  // step is the same userdata (lent_tensor_slot.h).
+  std::optional<lua_api::LentTensorSlot> lent_[Level::kMaxLentBuffers];
 };
 
 }  // namespace engine_plugin

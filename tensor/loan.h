@@ -5,6 +5,12 @@
 // lent memory shares its Loan, and checks it before each access; a revoked
 // loan turns every access into an error that names the lender.
 //
+// A lender that lends the same memory call after call may Renew the loan
+// for each call instead of making a new one (lua_api's LentTensorSlot
+// does): whatever was made under it is usable again exactly while the
+// memory is lent again. Memory lent elsewhere, or freed, needs a new loan;
+// the old one stays revoked.
+//
 // NB: revoking is an atomic flag, not a lock. The lender must revoke only
 // when no access is in progress: for the engine that is the end of the
 // callback that received the buffer, on the same thread.
@@ -36,6 +42,9 @@ class Loan {
 
   // Ends the loan. Idempotent.
   void Revoke() { valid_.store(false, std::memory_order_release); }
+  // Lends the same memory again, after a Revoke. REQUIRES: the memory is
+  // where it was, as large, and the lender's until the next Revoke.
+  void Renew() { valid_.store(true, std::memory_order_release); }
 
   // OK while valid; FailedPrecondition naming the lender once revoked.
   absl::Status Check() const {

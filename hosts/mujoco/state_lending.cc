@@ -6,11 +6,10 @@
 #include <string>
 #include <utility>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "hosts/mujoco/model_arrays.h"
-#include "lua_api/tensor/lua_tensor.h"
+#include "lua_api/lua/read.h"
 #include "tensor/tensor.h"
 
 namespace hosts::mujoco {
@@ -49,47 +48,59 @@ constexpr Field kFields[] = {
 
 static_assert(std::size(kFields) == kFieldCount);
 
-// The index in kFields of the field named `key`, if any.
-std::optional<std::size_t> FindField(absl::string_view key) {
-  static const auto* const by_name = [] {
-    auto* map = new absl::flat_hash_map<absl::string_view, std::size_t>;
-    for (std::size_t f = 0; f < std::size(kFields); ++f) map->emplace(kFields[f].name, f);
-    return map;
-  }();
-  const auto found = by_name->find(key);
-  if (found == by_name->end()) return std::nullopt;
-  return found->second;
-}
-
 std::string FieldNames() {
   std::string names;
   for (const Field& field : kFields) absl::StrAppend(&names, names.empty() ? "" : ", ", field.name);
   return names + ", time, model";
 }
 
-// Registry keys of the two metatables, per lua_State (each instance has
-// its own state, so the StateLending bound in them is the instance's).
-const char kStateMetatable = 0;
-const char kModelMetatable = 0;
+// The codes of state's keys that are not fields (fields are 1 + their
+// index in kFields).
+constexpr int kTimeCode = -1;
+constexpr int kModelCode = -2;
+
+// state.<key> = value: refused. (The state is a userdata, not a table,
+// so rawset cannot hide a field from later calls either.)
+lua_api::NResultsOr NewIndex(lua_State* L) {
+  const std::string key = lua_type(L, 2) == LUA_TSTRING
+                              ? absl::StrCat("'", lua_tostring(L, 2), "'")
+                              : absl::StrCat("a ", lua_api::TypeNameAt(L, 2), " key");
+  return absl::StrCat(kStateLender, ": ", key,
+                      " cannot be assigned; write into the arrays' tensors instead (as in "
+                      "state.ctrl:val{...})");
+}
+
+// [-0, +1, m] An object of the state's (the state, its model) whose
+// fields are looked up by `index`, bound to `self` (and the table below
+// it on the stack, if `with_names`, which is popped); getmetatable says
+// kStateLender.
+void PushLendingObject(lua_State* L, void* self, lua_CFunction index, bool with_names) {
+  lua_newuserdata(L, 0);
+  lua_createtable(L, 0, 3);
+  lua_pushlightuserdata(L, self);
+  if (with_names) lua_pushvalue(L, -4);
+  lua_pushcclosure(L, index, with_names ? 2 : 1);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, &lua_api::Raising<&NewIndex>);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushstring(L, kStateLender);
+  lua_setfield(L, -2, "__metatable");  // getmetatable shows this, not the table
+  lua_setmetatable(L, -2);
+  if (with_names) lua_remove(L, -2);
+}
 
 }  // namespace
 
-std::string StateLending::CheckCurrent(lua_State* L, const void* table, const char* key) const {
-  if (loan_ != nullptr && lua_topointer(L, 1) == table) return {};
-  return absl::StrCat(kStateLender, ": '", key,
-                      "' read from a state kept past the callback it was lent to");
+StateLending::StateLending() {
+  for (std::size_t f = 0; f < kFieldCount; ++f) {
+    field_copies_[f].name = absl::StrCat("state.", kFields[f].name);
+  }
 }
 
-std::string StateLending::Lend(lua_State* L, tensor::DType dtype, const tensor::Layout& layout,
-                               void* data, std::size_t bytes) {
-  absl::StatusOr<tensor::Tensor> lent =
-      tensor::Tensor::Lend(dtype, layout, data, bytes, loan_->token());
-  if (!lent.ok()) return std::string(lent.status().message());
-  lua_api::LuaTensor::Push(L, *std::move(lent));
-  lua_pushvalue(L, 2);
-  lua_pushvalue(L, -2);
-  lua_rawset(L, 1);  // later reads in this call find it directly
-  return {};
+std::string StateLending::CheckCurrent(const char* key) const {
+  if (calling_) return {};
+  return absl::StrCat(kStateLender, ": '", key,
+                      "' read from a state kept past the callback it was lent to");
 }
 
 lua_api::NResultsOr StateLending::Index(lua_State* L) {
@@ -97,49 +108,56 @@ lua_api::NResultsOr StateLending::Index(lua_State* L) {
   if (lua_type(L, 2) != LUA_TSTRING) {
     return absl::StrCat(kStateLender, ": fields are named by strings (", FieldNames(), ")");
   }
-  std::size_t length = 0;
-  const char* key = lua_tolstring(L, 2, &length);
-  const absl::string_view key_view(key, length);
-  if (std::string why = self->CheckCurrent(L, self->state_table_, key); !why.empty()) return why;
-  if (key_view == "time") {
+  const char* key = lua_tostring(L, 2);
+  if (std::string why = self->CheckCurrent(key); !why.empty()) return why;
+  // The names were interned when the table was made: a raw lookup, no hash.
+  lua_pushvalue(L, 2);
+  lua_rawget(L, lua_upvalueindex(2));
+  const int code = lua_isnil(L, -1) ? 0 : static_cast<int>(lua_tointeger(L, -1));
+  lua_pop(L, 1);
+  if (code == 0) {
+    return absl::StrCat(kStateLender, " has no field '", key, "' (it has ", FieldNames(), ")");
+  }
+  if (code == kTimeCode) {
     lua_pushnumber(L, self->data_->time);
     return 1;
   }
-  if (key_view == "model") {
-    self->PushTable(L, &kModelMetatable, &lua_api::Raising<&StateLending::ModelIndex>);
-    self->model_table_ = lua_topointer(L, -1);
-    lua_pushvalue(L, 2);
-    lua_pushvalue(L, -2);
-    lua_rawset(L, 1);
+  if (code == kModelCode) {
+    self->PushModel(L);
     return 1;
   }
-  if (const std::optional<std::size_t> f = FindField(key_view); f.has_value()) {
-    const Field& field = kFields[*f];
-    const std::int64_t rows = self->model_->*field.rows;
-    const std::int64_t count = rows * (field.columns == 0 ? 1 : field.columns);
-    void* data = self->data_->*field.array;
-    const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(mjtNum);
-    if (field.computed) {
-      absl::StatusOr<void*> copy = self->ReadOnlyCopy(L, "state.", field.name, data, bytes);
-      if (!copy.ok()) return std::string(copy.status().message());
-      data = *copy;
-    }
-    // The model's sizes are fixed: each field's layout is made once.
-    std::optional<tensor::Layout>& layout = self->field_layouts_[*f];
-    if (!layout) {
-      const std::int64_t shape[2] = {rows, field.columns};
-      absl::StatusOr<tensor::Layout> made = tensor::Layout::Contiguous(
-          absl::Span<const std::int64_t>(shape, field.columns == 0 ? 1 : 2));
-      if (!made.ok()) return std::string(made.status().message());
-      layout = *std::move(made);
-    }
-    if (std::string why = self->Lend(L, tensor::DType::kFloat64, *layout, data, bytes);
-        !why.empty()) {
-      return why;
-    }
-    return 1;
+  const std::size_t f = static_cast<std::size_t>(code - 1);
+  const Field& field = kFields[f];
+  const std::int64_t rows = self->model_->*field.rows;
+  const std::int64_t count = rows * (field.columns == 0 ? 1 : field.columns);
+  void* data = self->data_->*field.array;
+  const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(mjtNum);
+  lua_api::LentTensorSlot* slot;
+  if (field.computed) {
+    Copy& copy = self->field_copies_[f];
+    absl::StatusOr<void*> taken = self->ReadOnlyCopy(L, copy, data, bytes);
+    if (!taken.ok()) return std::string(taken.status().message());
+    data = *taken;
+    slot = &copy.slot;
+  } else {
+    std::optional<lua_api::LentTensorSlot>& writable = self->field_slots_[f];
+    if (!writable.has_value()) writable.emplace(kStateLender);
+    slot = &*writable;
   }
-  return absl::StrCat(kStateLender, " has no field '", key, "' (it has ", FieldNames(), ")");
+  // The model's sizes are fixed: each field's layout is made once.
+  std::optional<tensor::Layout>& layout = self->field_layouts_[f];
+  if (!layout) {
+    const std::int64_t shape[2] = {rows, field.columns};
+    absl::StatusOr<tensor::Layout> made = tensor::Layout::Contiguous(
+        absl::Span<const std::int64_t>(shape, field.columns == 0 ? 1 : 2));
+    if (!made.ok()) return std::string(made.status().message());
+    layout = *std::move(made);
+  }
+  if (absl::Status lent = slot->Push(L, tensor::DType::kFloat64, *layout, data, bytes);
+      !lent.ok()) {
+    return std::string(lent.message());
+  }
+  return 1;
 }
 
 lua_api::NResultsOr StateLending::ModelIndex(lua_State* L) {
@@ -148,7 +166,7 @@ lua_api::NResultsOr StateLending::ModelIndex(lua_State* L) {
     return absl::StrCat(kStateLender, ": model arrays are named by strings (body_mass, ...)");
   }
   const char* key = lua_tostring(L, 2);
-  if (std::string why = self->CheckCurrent(L, self->model_table_, key); !why.empty()) return why;
+  if (std::string why = self->CheckCurrent(key); !why.empty()) return why;
   const std::optional<ModelArray> array = FindModelArray(*self->model_, key);
   if (!array) {
     return absl::StrCat(kStateLender, ": the model has no array '", key,
@@ -158,41 +176,57 @@ lua_api::NResultsOr StateLending::ModelIndex(lua_State* L) {
   absl::StatusOr<tensor::Layout> layout = tensor::Layout::Contiguous(
       absl::Span<const std::int64_t>(shape, array->columns == 1 ? 1 : 2));
   if (!layout.ok()) return std::string(layout.status().message());
-  absl::StatusOr<void*> copy =
-      self->ReadOnlyCopy(L, "state.model.", key, array->data, array->bytes);
-  if (!copy.ok()) return std::string(copy.status().message());
-  if (std::string why = self->Lend(L, array->dtype, *layout, *copy, array->bytes);
-      !why.empty()) {
-    return why;
+  auto found = self->model_copies_.find(absl::string_view(key));
+  if (found == self->model_copies_.end()) {
+    found = self->model_copies_.try_emplace(key).first;
+    found->second.name = absl::StrCat("state.model.", key);
+  }
+  Copy& copy = found->second;
+  absl::StatusOr<void*> taken = self->ReadOnlyCopy(L, copy, array->data, array->bytes);
+  if (!taken.ok()) return std::string(taken.status().message());
+  if (absl::Status lent = copy.slot.Push(L, array->dtype, *layout, *taken, array->bytes);
+      !lent.ok()) {
+    return std::string(lent.message());
   }
   return 1;
 }
 
-void StateLending::PushTable(lua_State* L, const char* metatable_key, lua_CFunction index) {
-  lua_createtable(L, 0, 4);
-  lua_pushlightuserdata(L, const_cast<char*>(metatable_key));
-  lua_rawget(L, LUA_REGISTRYINDEX);
-  if (lua_isnil(L, -1)) {
-    lua_pop(L, 1);
-    lua_createtable(L, 0, 2);
-    lua_pushlightuserdata(L, this);
-    lua_pushcclosure(L, index, 1);
-    lua_setfield(L, -2, "__index");
-    lua_pushstring(L, kStateLender);
-    lua_setfield(L, -2, "__metatable");  // getmetatable shows this, not the table
-    lua_pushlightuserdata(L, const_cast<char*>(metatable_key));
-    lua_pushvalue(L, -2);
-    lua_rawset(L, LUA_REGISTRYINDEX);
+void StateLending::PushState(lua_State* L) {
+  const void* registry = lua_topointer(L, LUA_REGISTRYINDEX);
+  if (registry != registry_) {  // a new state: tables of its own
+    registry_ = registry;
+    state_table_ = model_table_ = LUA_NOREF;
   }
-  lua_setmetatable(L, -2);
+  if (state_table_ != LUA_NOREF) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, state_table_);
+    return;
+  }
+  lua_createtable(L, 0, static_cast<int>(kFieldCount) + 2);
+  for (std::size_t f = 0; f < kFieldCount; ++f) {
+    lua_pushinteger(L, static_cast<lua_Integer>(f + 1));
+    lua_setfield(L, -2, kFields[f].name);
+  }
+  lua_pushinteger(L, kTimeCode);
+  lua_setfield(L, -2, "time");
+  lua_pushinteger(L, kModelCode);
+  lua_setfield(L, -2, "model");
+  PushLendingObject(L, this, &lua_api::Raising<&StateLending::Index>, true);
+  lua_pushvalue(L, -1);
+  state_table_ = luaL_ref(L, LUA_REGISTRYINDEX);
 }
 
-absl::StatusOr<void*> StateLending::ReadOnlyCopy(lua_State* L, const char* prefix,
-                                                  absl::string_view key, const void* data,
+void StateLending::PushModel(lua_State* L) {
+  if (model_table_ != LUA_NOREF) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, model_table_);
+    return;
+  }
+  PushLendingObject(L, this, &lua_api::Raising<&StateLending::ModelIndex>, false);
+  lua_pushvalue(L, -1);
+  model_table_ = luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+absl::StatusOr<void*> StateLending::ReadOnlyCopy(lua_State* L, Copy& copy, const void* data,
                                                   std::size_t bytes) {
-  auto [entry, made] = copies_.try_emplace(absl::StrCat(prefix, key));
-  Copy& copy = entry->second;
-  if (made) copy.name = entry->first;
   if (copy.call == call_) return copy.bytes.data();  // lent already in this call
   if (copy.bytes.size() != bytes) {                  // first read, or a new model
     copy.charge = {};
@@ -213,10 +247,14 @@ absl::StatusOr<void*> StateLending::ReadOnlyCopy(lua_State* L, const char* prefi
   return copy.bytes.data();
 }
 
-absl::Status StateLending::CheckUnwritten(const char* callback) {
+absl::Status StateLending::EndCall(const char* callback) {
+  for (std::optional<lua_api::LentTensorSlot>& slot : field_slots_) {
+    if (slot.has_value()) slot->Revoke();
+  }
   absl::Status status;
-  for (const Copy* copy : lent_) {
-    if (copy->bytes.empty() ||
+  for (Copy* copy : lent_) {
+    copy->slot.Revoke();
+    if (!status.ok() || copy->bytes.empty() ||
         std::memcmp(copy->array, copy->bytes.data(), copy->bytes.size()) == 0) {
       continue;
     }
@@ -225,7 +263,6 @@ absl::Status StateLending::CheckUnwritten(const char* callback) {
         ", which is read-only (MuJoCo computes it, or it is the model): the write went into a "
         "copy and had no effect; write qpos, qvel, act, ctrl, qfrc_applied, xfrc_applied or "
         "mocap_pos/quat instead"));
-    break;
   }
   lent_.clear();
   return status;
@@ -234,26 +271,19 @@ absl::Status StateLending::CheckUnwritten(const char* callback) {
 absl::StatusOr<bool> StateLending::Call(
     engine_plugin::Level& level, mjModel* model, mjData* data, const char* name,
     int num_results, absl::FunctionRef<absl::Status(lua_State* L, int first)> read_results) {
-  // Made only when the level has the callback: most steps of most levels
-  // call one of beforeStep and afterStep, not both.
-  std::optional<tensor::ScopedLoan> loan;
   absl::StatusOr<bool> called = level.Call(
       name, num_results,
       [&](lua_State* L) {
-        loan.emplace(kStateLender);
         ++call_;
         model_ = model;
         data_ = data;
-        loan_ = &*loan;
-        PushTable(L, &kStateMetatable, &lua_api::Raising<&StateLending::Index>);
-        state_table_ = lua_topointer(L, -1);
+        calling_ = true;
+        PushState(L);
         return 1;
       },
       read_results);
-  loan_ = nullptr;
-  state_table_ = nullptr;
-  model_table_ = nullptr;
-  absl::Status unwritten = CheckUnwritten(name);
+  calling_ = false;
+  absl::Status unwritten = EndCall(name);
   if (!unwritten.ok()) return unwritten;
   return called;
 }

@@ -122,6 +122,20 @@ TEST(LoanTest, RevokeIsIdempotent) {
   EXPECT_THAT(loan->Check(), StatusIs(kFailedPrecondition, HasSubstr("engine")));
 }
 
+TEST(LoanTest, RenewLendsTheSameMemoryAgainToEveryHolder) {
+  const std::shared_ptr<Loan> loan = Loan::Create("mujoco state");
+  std::byte bytes[8] = {};
+  absl::StatusOr<std::shared_ptr<Storage>> lent = Storage::Lend(bytes, sizeof(bytes), loan);
+  ASSERT_THAT(lent.status(), IsOk());
+  loan->Revoke();
+  EXPECT_THAT((*lent)->data().status(), StatusIs(kFailedPrecondition, HasSubstr("mujoco state")));
+  loan->Renew();
+  ASSERT_THAT((*lent)->data().status(), IsOk());
+  EXPECT_EQ(*(*lent)->data(), bytes);
+  loan->Revoke();
+  EXPECT_FALSE((*lent)->CheckValid().ok());
+}
+
 TEST(LoanTest, EveryHolderOfTheTokenSeesTheRevocation) {
   const std::shared_ptr<Loan> loan = Loan::Create("engine");
   const std::shared_ptr<Loan> copy = loan;

@@ -112,35 +112,87 @@ function api:afterStep(state) return 0 end
   EXPECT_EQ(Doubles(*engine, "QPOS"), std::vector<double>(raw.data->qpos, raw.data->qpos + 2));
 }
 
+// What a level keeps of its state is an error outside the callbacks,
+// naming the lender. In a later callback the state is that call's state,
+// and a kept tensor is usable again once its field is read again (the
+// host lends one userdata per field, call after call).
 TEST(MujocoHostTest, AStateKeptPastItsCallbackIsAnErrorNamingTheLender) {
   const std::string level = WriteMujocoLevel(TestFolder("kept"), BuiltinModel("cartpole.xml"), R"(
-local keptState, keptQpos
+local keptState, keptQpos, keptView
 local report = {}
+local function failure(f) return select(2, pcall(f)) end
 function api:afterStep(state)
   if keptState then
-    report.tensor = select(2, pcall(function() return keptQpos:val() end))
-    report.write = select(2, pcall(function() keptQpos:fill(0) end))
-    report.field = select(2, pcall(function() return keptState.qvel end))
-    report.cached = select(2, pcall(function() return keptState.qpos:val() end))
+    report.unread = failure(function() return keptQpos:val() end)
+    report.unreadView = failure(function() return keptView:val() end)
+    report.same = tostring(rawequal(keptState, state))
+    local qpos = state.qpos
+    report.again = tostring(rawequal(keptQpos, qpos)) .. ' ' ..
+                   tostring(keptView:val() == qpos(2):val())
   end
-  keptState, keptQpos = state, state.qpos
+  keptState, keptQpos, keptView = state, state.qpos, state.qpos:narrow(1, 2, 1)
   return 0
 end
-function api:readProperty(key) return report[key] and tostring(report[key]) end
+function api:readProperty(key)
+  if key == 'tensor' then return failure(function() return keptQpos:val() end) end
+  if key == 'write' then return failure(function() keptQpos:fill(0) end) end
+  if key == 'view' then return failure(function() return keptView:val() end) end
+  if key == 'field' then return failure(function() return keptState.qvel end) end
+  if key == 'model' then return failure(function() return keptState.model end) end
+  return report[key]
+end
 )");
   std::unique_ptr<Engine> engine = InitEngine(level);
   ASSERT_NE(engine, nullptr);
   ASSERT_TRUE(engine->Start(0, 1).ok());
   double reward = 0;
   ASSERT_TRUE(engine->Advance(2, &reward).ok());
-  for (const char* key : {"tensor", "write", "cached"}) {
+  for (const char* key : {"tensor", "write", "view", "unread", "unreadView"}) {
     std::string message;
     ASSERT_TRUE(engine->ReadProperty(key, &message).ok());
+    EXPECT_THAT(message, HasSubstr("invalid")) << key;
     EXPECT_THAT(message, HasSubstr("mujoco state")) << key;
   }
+  for (const char* key : {"field", "model"}) {
+    std::string message;
+    ASSERT_TRUE(engine->ReadProperty(key, &message).ok());
+    EXPECT_THAT(message, HasSubstr("read from a state kept past the callback")) << key;
+  }
   std::string message;
-  ASSERT_TRUE(engine->ReadProperty("field", &message).ok());
-  EXPECT_THAT(message, HasSubstr("'qvel' read from a state kept past the callback"));
+  ASSERT_TRUE(engine->ReadProperty("same", &message).ok());
+  EXPECT_EQ(message, "true");
+  ASSERT_TRUE(engine->ReadProperty("again", &message).ok());
+  EXPECT_EQ(message, "true true");
+}
+
+// The state is one object from call to call: a field assigned, or hidden
+// by rawset, would shadow the real array in every later call.
+TEST(MujocoHostTest, TheStatesFieldsCannotBeAssigned) {
+  const std::string level = WriteMujocoLevel(TestFolder("assign"), BuiltinModel("cartpole.xml"), R"(
+local report = {}
+function api:afterStep(state)
+  report.assign = select(2, pcall(function() state.qpos = 1 end))
+  report.model = select(2, pcall(function() state.model.body_mass = 1 end))
+  report.rawset = select(2, pcall(rawset, state, 'qpos', 1))
+  report.type = type(state) .. ' ' .. tostring(getmetatable(state))
+  return 0
+end
+function api:readProperty(key) return report[key] end
+)");
+  std::unique_ptr<Engine> engine = InitEngine(level);
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  double reward = 0;
+  ASSERT_TRUE(engine->Advance(1, &reward).ok());
+  std::string message;
+  ASSERT_TRUE(engine->ReadProperty("assign", &message).ok());
+  EXPECT_THAT(message, HasSubstr("mujoco state: 'qpos' cannot be assigned"));
+  ASSERT_TRUE(engine->ReadProperty("model", &message).ok());
+  EXPECT_THAT(message, HasSubstr("mujoco state: 'body_mass' cannot be assigned"));
+  ASSERT_TRUE(engine->ReadProperty("rawset", &message).ok());
+  EXPECT_THAT(message, HasSubstr("table expected"));
+  ASSERT_TRUE(engine->ReadProperty("type", &message).ok());
+  EXPECT_EQ(message, "userdata mujoco state");
 }
 
 TEST(MujocoHostTest, TheModelsArraysAreLentInTheirOwnTypes) {
@@ -234,8 +286,7 @@ local found = ''
 function api:reset(s)
   s.model.name_bodyadr:fill(2^30)
   s.model.body_parentid:fill(-7)
-  -- The same array again, after dropping it from the table: the same copy.
-  rawset(s.model, 'name_bodyadr', nil)
+  -- The same array again: the same copy.
   found = string.format('%d %d', mujoco:body('pole'), s.model.name_bodyadr(1):val())
 end
 function api:readProperty(key) if key == 'found' then return found end end
@@ -254,8 +305,9 @@ function api:readProperty(key) if key == 'found' then return found end end
 }
 
 // Reading an array again in the same callback lends the same copy: 2000
-// reads of a 1 MB height field after rawset(..., nil) used to copy it 2000
-// times (2 GB, in a level limited to 64 MiB).
+// reads of a 1 MB height field (after rawset(..., nil), when the model was
+// a table that kept what was read) used to copy it 2000 times (2 GB, in a
+// level limited to 64 MiB).
 TEST(MujocoHostTest, RereadingAnArrayCostsNoMoreMemory) {
   const std::string level = WriteMujocoLevel(TestFolder("reread"), R"(<mujoco>
   <asset><hfield name="h" nrow="500" ncol="500" size="1 1 .1 .1"/></asset>
@@ -264,7 +316,6 @@ TEST(MujocoHostTest, RereadingAnArrayCostsNoMoreMemory) {
 local count = 0
 function api:reset(s)
   for i = 1, 2000 do
-    rawset(s.model, 'hfield_data', nil)
     count = count + s.model.hfield_data:size()
   end
 end
