@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -91,6 +92,25 @@ class BlockCache {
   std::size_t bytes_ = 0;
 };
 
+// Blocks of up to kSmallBytes come from malloc, aligned by hand:
+// aligned_alloc bypasses malloc's per-thread cache, and its splitting made
+// a clone of four doubles spend half its time in malloc and free, while
+// small tensors come and go at every level callback. The block's malloc
+// address is kept just below it.
+constexpr std::size_t kSmallBytes = 512;
+
+void* AllocateSmall(std::size_t rounded) {
+  void* const base = std::malloc(rounded + kCpuAlignment + sizeof(void*));
+  if (base == nullptr) return nullptr;
+  const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(base) + sizeof(void*);
+  void** const block =
+      reinterpret_cast<void**>((first + kCpuAlignment - 1) & ~(std::uintptr_t{kCpuAlignment} - 1));
+  block[-1] = base;
+  return block;
+}
+
+void FreeSmall(void* block) { std::free(static_cast<void**>(block)[-1]); }
+
 class CpuAllocatorImpl final : public Allocator {
  public:
   Device device() const override { return Device::Cpu(); }
@@ -98,8 +118,11 @@ class CpuAllocatorImpl final : public Allocator {
   absl::StatusOr<void*> Allocate(std::size_t bytes, bool zeroed) override {
     const std::size_t rounded = Rounded(bytes);
     if (rounded < bytes) return TooLarge(bytes);
-    void* data = cache_.Take(rounded);
-    if (data == nullptr) {
+    void* data;
+    if (rounded <= kSmallBytes) {
+      data = AllocateSmall(rounded);
+      if (data == nullptr) return TooLarge(bytes);
+    } else if (data = cache_.Take(rounded); data == nullptr) {
       data = std::aligned_alloc(Alignment(bytes), rounded);
       if (data == nullptr) return TooLarge(bytes);
       // Advice only: where THP is off this fails harmlessly.
@@ -109,7 +132,14 @@ class CpuAllocatorImpl final : public Allocator {
     return data;
   }
 
-  void Deallocate(void* data, std::size_t bytes) override { cache_.Give(data, Rounded(bytes)); }
+  void Deallocate(void* data, std::size_t bytes) override {
+    const std::size_t rounded = Rounded(bytes);
+    if (rounded <= kSmallBytes) {
+      FreeSmall(data);
+    } else {
+      cache_.Give(data, rounded);
+    }
+  }
 
  private:
   // Large blocks are aligned to and backed by transparent huge pages: with

@@ -7,11 +7,10 @@
 #include <type_traits>
 #include <vector>
 
-#include <sanitizer/asan_interface.h>
-
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "lua_api/lua/read.h"
+#include "tensor/block_pool.h"
 #include "tensor/work_meter.h"
 
 namespace lua_api {
@@ -145,75 +144,22 @@ class TableReader {
   std::vector<tensor::Index> path_;
 };
 
-// Freed LuaTensor blocks of this thread, for reuse. A block freed on
-// another thread than the one that allocated it is fine: both ends are
-// the global operator new and delete. Under AddressSanitizer a pooled
-// block is poisoned, so a use after __gc is still reported.
-//
-// The pool is trivially destructible, so it stays usable to the very end
-// of its thread: a Lua state closed by a later destructor (another
-// thread_local, or a static one on the main thread) still frees its
-// tensors through it. BlockPoolCloser empties it at thread exit; from
-// then on blocks go straight back to operator delete.
-class BlockPool {
- public:
-  void* Take() {
-    if (size_ == 0) return ::operator new(sizeof(LuaTensor));
-    void* block = blocks_[--size_];
-    ASAN_UNPOISON_MEMORY_REGION(block, sizeof(LuaTensor));
-    return block;
-  }
+void* NewTensorBlock() { return ::operator new(sizeof(LuaTensor)); }
+void DeleteTensorBlock(void* block) { ::operator delete(block); }
 
-  void Give(void* block);
-
-  void Close() {
-    closed_ = true;
-    while (size_ > 0) ::operator delete(Take());
-  }
-
- private:
-  // 256 blocks of about 160 bytes: enough for a burst of garbage views.
-  static constexpr int kCapacity = 256;
-  void* blocks_[kCapacity] = {};
-  int size_ = 0;
-  bool closed_ = false;
-  bool closer_armed_ = false;
-};
-
-constinit thread_local BlockPool block_pool;
-
-// Its destructor, run at thread exit, closes this thread's pool.
-struct BlockPoolCloser {
-  ~BlockPoolCloser() { block_pool.Close(); }
-};
-
-thread_local BlockPoolCloser block_pool_closer;
-
-void BlockPool::Give(void* block) {
-  if (closed_ || size_ == kCapacity) {
-    ::operator delete(block);
-    return;
-  }
-  if (!closer_armed_) {
-    // A thread_local with a destructor is constructed, and its destructor
-    // registered, at its first use on the thread: this one.
-    static_cast<void>(&block_pool_closer);
-    closer_armed_ = true;
-  }
-  ASAN_POISON_MEMORY_REGION(block, sizeof(LuaTensor));
-  blocks_[size_++] = block;
-}
+// 256 blocks of about 160 bytes: enough for a burst of garbage views.
+using TensorBlocks = tensor::BlockPool<sizeof(LuaTensor), 256, &NewTensorBlock, &DeleteTensorBlock>;
 
 }  // namespace
 
 void* LuaTensor::operator new(std::size_t size) {
   // Only LuaTensor itself: nothing derives from it, but be exact.
-  return size == sizeof(LuaTensor) ? block_pool.Take() : ::operator new(size);
+  return size == sizeof(LuaTensor) ? TensorBlocks::Take() : ::operator new(size);
 }
 
 void LuaTensor::operator delete(void* block, std::size_t size) {
   if (size == sizeof(LuaTensor)) {
-    block_pool.Give(block);
+    TensorBlocks::Give(block);
   } else {
     ::operator delete(block);
   }

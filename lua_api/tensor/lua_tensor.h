@@ -53,8 +53,8 @@ class LuaTensor {
 
   // Views are made per call and collected in bursts, which overflow
   // malloc's per-thread cache: a select spent 300 instructions in malloc
-  // and free. So freed LuaTensors wait in a small per-thread pool for the
-  // next one.
+  // and free. So freed LuaTensors wait in a per-thread pool
+  // (tensor/block_pool.h) for the next one.
   static void* operator new(std::size_t size);
   static void operator delete(void* block, std::size_t size);
 
