@@ -70,23 +70,21 @@ lua_api::NResultsOr NewIndex(lua_State* L) {
                       "state.ctrl:val{...})");
 }
 
-// [-0, +1, m] An object of the state's (the state, its model) whose
-// fields are looked up by `index`, bound to `self` (and the table below
-// it on the stack, if `with_names`, which is popped); getmetatable says
-// kStateLender.
-void PushLendingObject(lua_State* L, void* self, lua_CFunction index, bool with_names) {
+// [-0, +1, m] An object of the state's (the state, its model): a userdata,
+// so that rawset cannot hide a field from later calls, whose fields are
+// looked up in the value at `index` (a table, or a function); getmetatable
+// says kStateLender.
+void PushLendingObject(lua_State* L, int index) {
+  index = index < 0 ? lua_gettop(L) + index + 1 : index;
   lua_newuserdata(L, 0);
   lua_createtable(L, 0, 3);
-  lua_pushlightuserdata(L, self);
-  if (with_names) lua_pushvalue(L, -4);
-  lua_pushcclosure(L, index, with_names ? 2 : 1);
+  lua_pushvalue(L, index);
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, &lua_api::Raising<&NewIndex>);
   lua_setfield(L, -2, "__newindex");
   lua_pushstring(L, kStateLender);
   lua_setfield(L, -2, "__metatable");  // getmetatable shows this, not the table
   lua_setmetatable(L, -2);
-  if (with_names) lua_remove(L, -2);
 }
 
 }  // namespace
@@ -127,11 +125,11 @@ lua_api::NResultsOr StateLending::Index(lua_State* L) {
     return 1;
   }
   const std::size_t f = static_cast<std::size_t>(code - 1);
+  absl::StatusOr<const tensor::Layout*> layout = self->FieldLayout(f);
+  if (!layout.ok()) return std::string(layout.status().message());
   const Field& field = kFields[f];
-  const std::int64_t rows = self->model_->*field.rows;
-  const std::int64_t count = rows * (field.columns == 0 ? 1 : field.columns);
   void* data = self->data_->*field.array;
-  const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(mjtNum);
+  const std::size_t bytes = static_cast<std::size_t>((*layout)->num_elements()) * sizeof(mjtNum);
   lua_api::LentTensorSlot* slot;
   if (field.computed) {
     Copy& copy = self->field_copies_[f];
@@ -140,24 +138,33 @@ lua_api::NResultsOr StateLending::Index(lua_State* L) {
     data = *taken;
     slot = &copy.slot;
   } else {
-    std::optional<lua_api::LentTensorSlot>& writable = self->field_slots_[f];
-    if (!writable.has_value()) writable.emplace(kStateLender);
-    slot = &*writable;
+    slot = &self->WritableSlot(f);
   }
-  // The model's sizes are fixed: each field's layout is made once.
-  std::optional<tensor::Layout>& layout = self->field_layouts_[f];
-  if (!layout) {
-    const std::int64_t shape[2] = {rows, field.columns};
-    absl::StatusOr<tensor::Layout> made = tensor::Layout::Contiguous(
-        absl::Span<const std::int64_t>(shape, field.columns == 0 ? 1 : 2));
-    if (!made.ok()) return std::string(made.status().message());
-    layout = *std::move(made);
-  }
-  if (absl::Status lent = slot->Push(L, tensor::DType::kFloat64, *layout, data, bytes);
+  if (absl::Status lent = slot->Push(L, tensor::DType::kFloat64, **layout, data, bytes);
       !lent.ok()) {
     return std::string(lent.message());
   }
   return 1;
+}
+
+absl::StatusOr<const tensor::Layout*> StateLending::FieldLayout(std::size_t f) {
+  // The model's sizes are fixed: each field's layout is made once.
+  std::optional<tensor::Layout>& layout = field_layouts_[f];
+  if (!layout) {
+    const Field& field = kFields[f];
+    const std::int64_t shape[2] = {model_->*field.rows, field.columns};
+    absl::StatusOr<tensor::Layout> made = tensor::Layout::Contiguous(
+        absl::Span<const std::int64_t>(shape, field.columns == 0 ? 1 : 2));
+    if (!made.ok()) return made.status();
+    layout = *std::move(made);
+  }
+  return &*layout;
+}
+
+lua_api::LentTensorSlot& StateLending::WritableSlot(std::size_t f) {
+  std::optional<lua_api::LentTensorSlot>& slot = field_slots_[f];
+  if (!slot.has_value()) slot.emplace(kStateLender);
+  return *slot;
 }
 
 lua_api::NResultsOr StateLending::ModelIndex(lua_State* L) {
@@ -191,38 +198,72 @@ lua_api::NResultsOr StateLending::ModelIndex(lua_State* L) {
   return 1;
 }
 
-void StateLending::PushState(lua_State* L) {
+absl::Status StateLending::PushState(lua_State* L) {
   const void* registry = lua_topointer(L, LUA_REGISTRYINDEX);
-  if (registry != registry_) {  // a new state: tables of its own
+  if (registry != registry_) {  // a new Lua state: objects of its own
     registry_ = registry;
-    state_table_ = model_table_ = LUA_NOREF;
+    state_ = fields_ = model_object_ = LUA_NOREF;
   }
-  if (state_table_ != LUA_NOREF) {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, state_table_);
-    return;
+  if (state_ == LUA_NOREF) {
+    // The names' codes, for Index.
+    lua_createtable(L, 0, static_cast<int>(kFieldCount) + 2);
+    for (std::size_t f = 0; f < kFieldCount; ++f) {
+      lua_pushinteger(L, static_cast<lua_Integer>(f + 1));
+      lua_setfield(L, -2, kFields[f].name);
+    }
+    lua_pushinteger(L, kTimeCode);
+    lua_setfield(L, -2, "time");
+    lua_pushinteger(L, kModelCode);
+    lua_setfield(L, -2, "model");
+    // The writable fields' tensors, found by the VM without a call; the
+    // rest through Index.
+    lua_createtable(L, 0, static_cast<int>(kFieldCount));
+    lua_createtable(L, 0, 1);
+    lua_pushlightuserdata(L, this);
+    lua_pushvalue(L, -4);
+    lua_pushcclosure(L, &lua_api::Raising<&StateLending::Index>, 2);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, -2);
+    lua_remove(L, -2);
+    PushLendingObject(L, -1);
+    state_ = luaL_ref(L, LUA_REGISTRYINDEX);
+    fields_ = luaL_ref(L, LUA_REGISTRYINDEX);
   }
-  lua_createtable(L, 0, static_cast<int>(kFieldCount) + 2);
+  // Each call lends the writable fields again, without a call from Lua.
+  lua_rawgeti(L, LUA_REGISTRYINDEX, fields_);
   for (std::size_t f = 0; f < kFieldCount; ++f) {
-    lua_pushinteger(L, static_cast<lua_Integer>(f + 1));
-    lua_setfield(L, -2, kFields[f].name);
+    const Field& field = kFields[f];
+    if (field.computed) continue;
+    absl::StatusOr<const tensor::Layout*> layout = FieldLayout(f);
+    if (!layout.ok()) {
+      lua_pop(L, 1);
+      return layout.status();
+    }
+    void* data = data_->*field.array;
+    const std::size_t bytes = static_cast<std::size_t>((*layout)->num_elements()) * sizeof(mjtNum);
+    lua_api::LentTensorSlot& slot = WritableSlot(f);
+    if (slot.Relend(L, tensor::DType::kFloat64, **layout, data, bytes)) continue;
+    if (absl::Status lent = slot.Push(L, tensor::DType::kFloat64, **layout, data, bytes);
+        !lent.ok()) {
+      lua_pop(L, 1);
+      return lent;
+    }
+    lua_setfield(L, -2, field.name);
   }
-  lua_pushinteger(L, kTimeCode);
-  lua_setfield(L, -2, "time");
-  lua_pushinteger(L, kModelCode);
-  lua_setfield(L, -2, "model");
-  PushLendingObject(L, this, &lua_api::Raising<&StateLending::Index>, true);
-  lua_pushvalue(L, -1);
-  state_table_ = luaL_ref(L, LUA_REGISTRYINDEX);
+  lua_pop(L, 1);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, state_);
+  return absl::OkStatus();
 }
 
 void StateLending::PushModel(lua_State* L) {
-  if (model_table_ != LUA_NOREF) {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, model_table_);
-    return;
+  if (model_object_ == LUA_NOREF) {
+    lua_pushlightuserdata(L, this);
+    lua_pushcclosure(L, &lua_api::Raising<&StateLending::ModelIndex>, 1);
+    PushLendingObject(L, -1);
+    model_object_ = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_pop(L, 1);
   }
-  PushLendingObject(L, this, &lua_api::Raising<&StateLending::ModelIndex>, false);
-  lua_pushvalue(L, -1);
-  model_table_ = luaL_ref(L, LUA_REGISTRYINDEX);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, model_object_);
 }
 
 absl::StatusOr<void*> StateLending::ReadOnlyCopy(lua_State* L, Copy& copy, const void* data,
@@ -271,6 +312,7 @@ absl::Status StateLending::EndCall(const char* callback) {
 absl::StatusOr<bool> StateLending::Call(
     engine_plugin::Level& level, mjModel* model, mjData* data, const char* name,
     int num_results, absl::FunctionRef<absl::Status(lua_State* L, int first)> read_results) {
+  absl::Status lent;
   absl::StatusOr<bool> called = level.Call(
       name, num_results,
       [&](lua_State* L) {
@@ -278,12 +320,15 @@ absl::StatusOr<bool> StateLending::Call(
         model_ = model;
         data_ = data;
         calling_ = true;
-        PushState(L);
+        lent = PushState(L);
+        if (!lent.ok()) lua_pushnil(L);
         return 1;
       },
       read_results);
+  if (!calling_) return called;  // no such callback: nothing was lent
   calling_ = false;
   absl::Status unwritten = EndCall(name);
+  if (!lent.ok()) return lent;
   if (!unwritten.ok()) return unwritten;
   return called;
 }

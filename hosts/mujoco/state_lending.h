@@ -94,10 +94,14 @@ class StateLending {
   static lua_api::NResultsOr ModelIndex(lua_State* L);
   // "" while a call is on, else why `key` cannot be read.
   std::string CheckCurrent(const char* key) const;
-  // [-0, +1, m] The state, or its model: made once per Lua state, with
-  // __index bound to this.
-  void PushState(lua_State* L);
+  // [-0, +1, m] The state, with its writable fields lent again, or an
+  // error (nothing pushed); its model. Each is made once per Lua state.
+  absl::Status PushState(lua_State* L);
   void PushModel(lua_State* L);
+  // Field f's layout in the model's sizes, made on first use.
+  absl::StatusOr<const tensor::Layout*> FieldLayout(std::size_t f);
+  // Writable field f's slot.
+  lua_api::LentTensorSlot& WritableSlot(std::size_t f);
   // The copy of a read-only array at `data` that this call lends: taken
   // on the call's first read, or an error (its charge refused).
   absl::StatusOr<void*> ReadOnlyCopy(lua_State* L, Copy& copy, const void* data,
@@ -114,11 +118,12 @@ class StateLending {
   // The state and its model, in the registry of the Lua state they were
   // made in.
   const void* registry_ = nullptr;
-  int state_table_ = LUA_NOREF;
-  int model_table_ = LUA_NOREF;
-  // Each mjData field's layout, made on its first loan (the model is
-  // fixed), and where it is lent: a writable field's slot, or a computed
-  // field's copy.
+  int state_ = LUA_NOREF;
+  int fields_ = LUA_NOREF;  // the writable fields' tensors, by name
+  int model_object_ = LUA_NOREF;
+  // Each mjData field's layout, made on first use (the model is fixed),
+  // and where it is lent: a writable field's slot, or a computed field's
+  // copy.
   std::array<std::optional<tensor::Layout>, kFieldCount> field_layouts_;
   std::array<std::optional<lua_api::LentTensorSlot>, kFieldCount> field_slots_;
   std::array<Copy, kFieldCount> field_copies_;

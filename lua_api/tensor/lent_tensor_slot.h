@@ -41,6 +41,8 @@
 
 namespace lua_api {
 
+class LuaTensor;
+
 class LentTensorSlot {
  public:
   // `lender` names who lends, in the errors of kept tensors.
@@ -63,27 +65,40 @@ class LentTensorSlot {
                               absl::Span<const std::int64_t> shape, void* data,
                               std::size_t bytes);
 
+  // Lends the memory lent last again without pushing it (a host that
+  // keeps the userdata where the level finds it): true if `data`, `bytes`,
+  // `dtype` and `layout` are what it was and the userdata still holds it
+  // in L's state; else false, and Push makes a new one.
+  bool Relend(lua_State* L, tensor::DType dtype, const tensor::Layout& layout, const void* data,
+              std::size_t bytes);
+
   // Ends the current lend. Idempotent.
   void Revoke() {
     if (loan_ != nullptr) loan_->Revoke();
   }
 
  private:
-  // [-0, +1, -] Pushes the userdata lent last if it still holds the tensor
-  // over `data`, `bytes`, `dtype` and `layout`; else pushes nothing.
-  bool PushSame(lua_State* L, const void* registry, tensor::DType dtype,
-                const tensor::Layout& layout, const void* data, std::size_t bytes);
+  // [-0, +(0|1), -] Renews the loan and, if `push`, pushes the userdata
+  // lent last, if it is L's and still holds the tensor over `data`,
+  // `bytes`, `dtype` and `layout`; else pushes nothing: false.
+  bool Renew(lua_State* L, tensor::DType dtype, const tensor::Layout& layout, const void* data,
+             std::size_t bytes, bool push);
   // [-0, +1, m] A new userdata under a new loan.
-  absl::Status PushNew(lua_State* L, const void* registry, tensor::DType dtype,
-                       tensor::Layout layout, void* data, std::size_t bytes);
+  absl::Status PushNew(lua_State* L, tensor::DType dtype, tensor::Layout layout, void* data,
+                       std::size_t bytes);
 
   const std::string lender_;
   std::shared_ptr<tensor::Loan> loan_;
-  tensor::Tensor tensor_;            // what the userdata held when lent
+  tensor::Tensor tensor_;  // what the userdata held when lent
   const void* data_ = nullptr;
   std::size_t bytes_ = 0;
-  const void* registry_ = nullptr;   // of the state that holds the userdata
-  int reference_ = LUA_NOREF;        // the userdata, in that registry
+  // The state that holds the userdata (its registry), and whether it is
+  // still open (a state opened later may have the same address).
+  const void* state_ = nullptr;
+  std::shared_ptr<const bool> state_open_;
+  int reference_ = LUA_NOREF;        // the userdata, in that state's registry
+  const LuaTensor* held_ = nullptr;  // its object, while the state is open
+  std::uint64_t resets_ = 0;         // held_->resets() when lent
 };
 
 }  // namespace lua_api

@@ -23,6 +23,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -61,7 +62,13 @@ class LuaTensor {
   // Makes this userdata hold `tensor` instead: how an owning tensor is
   // resized, or a module function's `res` receives a result of another
   // shape. Views of the old tensor keep its storage, so none dangles.
-  void Reset(tensor::Tensor tensor) { tensor_ = std::move(tensor); }
+  void Reset(tensor::Tensor tensor) {
+    tensor_ = std::move(tensor);
+    ++resets_;
+  }
+  // How many times Reset ran: a lender that keeps this userdata knows by
+  // it whether it still holds what was lent (lent_tensor_slot.h).
+  std::uint64_t resets() const { return resets_; }
 
   // The metatable that holds the methods every tensor type shares
   // (Class::Share); a method called on a bad self says this name.
@@ -96,6 +103,7 @@ class LuaTensor {
   static std::string CheckLentSelf(const tensor::Tensor& self, const char* method);
 
   tensor::Tensor tensor_;
+  std::uint64_t resets_ = 0;
 };
 
 // Reads the valid tensor at Lua stack `index`, which is argument `index - 1`
