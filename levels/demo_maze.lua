@@ -33,8 +33,12 @@ function api:init(settings)
   local width, height = screen.width, screen.height
   -- Work tensors, made once: observeFrame runs every step.
   self._h2, self._w2 = math.floor(height / 2), math.floor(width / 2)
-  self._channel = tensor.DoubleTensor(self._h2 * 2, self._w2 * 2)
-  self._luma = tensor.DoubleTensor(self._h2 * 2, self._w2 * 2)
+  -- The even part of the frame in doubles, and its luma scaled so that
+  -- the sum of a 2 x 2 block is its mean in [0, 1]: one copy and one
+  -- matrix-vector product a step, rather than a pass per channel.
+  self._frame = tensor.DoubleTensor(self._h2 * 2 * self._w2 * 2, 3)
+  self._luma = tensor.DoubleTensor(self._h2 * 2 * self._w2 * 2)
+  self._weights = tensor.DoubleTensor(LUMA):mul(0.25 / 255)
   self._gray = tensor.DoubleTensor(self._h2, self._w2)
   self._direction = tensor.DoubleTensor(2)
 end
@@ -71,7 +75,7 @@ function api:pickup(spawnId)
   events:add('pickup', self._classes[spawnId] == 'goal' and 'goal' or 'apple')
 end
 
--- The mean of each 2 x 2 block of `image` (2h x 2w) into `out` (h x w).
+-- The sum of each 2 x 2 block of `image` (2h x 2w) into `out` (h x w).
 local function halve(image, out)
   local h, w = out:shape()[1], out:shape()[2]
   local blocks = image:reshape{h, 2, w, 2}
@@ -79,20 +83,16 @@ local function halve(image, out)
   out:cadd(blocks:select(2, 1):select(3, 2))
   out:cadd(blocks:select(2, 2):select(3, 1))
   out:cadd(blocks:select(2, 2):select(3, 2))
-  out:mul(0.25 / 255)
   -- Rounding may carry white a hair past 1: the spec promises [0, 1].
   out:clamp(0, 1)
 end
 
 function api:observeFrame(rgb, depth)
   if not self._custom then return end
-  local even = rgb:narrow(1, 1, self._h2 * 2):narrow(2, 1, self._w2 * 2)
-  self._luma:fill(0)
-  for c = 1, 3 do
-    self._channel:copy(even:select(3, c)):mul(LUMA[c])
-    self._luma:cadd(self._channel)
-  end
-  halve(self._luma, self._gray)
+  local h, w = self._h2 * 2, self._w2 * 2
+  self._frame:copy(rgb:narrow(1, 1, h):narrow(2, 1, w))
+  self._luma:mv(self._frame, self._weights)
+  halve(self._luma:reshape{h, w}, self._gray)
 end
 
 local function goalDirection(direction)
