@@ -170,6 +170,34 @@ end
   }
 }
 
+// A step of a level that only reads its lent state makes no garbage:
+// with the collector stopped, the Lua heap does not grow over 1000 steps.
+TEST(MujocoHostTest, ReadingTheLentStateMakesNoGarbage) {
+  const std::string level = WriteMujocoLevel(TestFolder("steady"), BuiltinModel("cartpole.xml"), R"(
+local steps, before, after = 0
+local total = 0
+function api:afterStep(state)
+  steps = steps + 1
+  if steps == 10 then collectgarbage('stop') before = collectgarbage('count') end
+  total = state.qpos:sum() + state.qvel:max() + state.ctrl:sum() + state.xpos:sum() +
+          state.model.body_mass:sum() + state.time
+  if steps == 1010 then after = collectgarbage('count') end
+  return 0
+end
+function api:readProperty(key)
+  if key == 'grown' then return string.format('%.3f', after - before) end
+end
+)");
+  std::unique_ptr<Engine> engine = InitEngine(level);
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  double reward = 0;
+  for (int step = 0; step < 1010; ++step) ASSERT_TRUE(engine->Advance(1, &reward).ok());
+  std::string grown;
+  ASSERT_TRUE(engine->ReadProperty("grown", &grown).ok());
+  EXPECT_EQ(grown, "0.000") << "KiB the Lua heap grew by in 1000 steps";
+}
+
 // The state is one object from call to call: a field assigned, or hidden
 // by rawset, would shadow the real array in every later call.
 TEST(MujocoHostTest, TheStatesFieldsCannotBeAssigned) {
