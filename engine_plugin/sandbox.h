@@ -49,8 +49,10 @@
 //    elements they visit to the same count (tensor/work_meter.h), so one
 //    C call cannot run for hours either. Lua's own C functions (a long
 //    string.rep, a backtracking string.find) count as one instruction.
-//    LuaJIT runs count hooks only in its interpreter, so under LuaJIT a
-//    Sandbox with a limit turns the JIT compiler off.
+//    LuaJIT runs count hooks only in its interpreter, and a hook set from
+//    another thread (a timer) does not reach compiled loops either
+//    (tests/third_party/luajit_hooks_test.cc), so under LuaJIT a Sandbox
+//    with a limit turns the JIT compiler off.
 //    Some work hides inside one instruction however it is counted: Lua
 //    5.1 interns every string, and strings whose sampled characters
 //    collide share one hash chain, so each new one is compared with all
