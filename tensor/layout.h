@@ -19,6 +19,7 @@
 #ifndef TENSOR_LAYOUT_H_
 #define TENSOR_LAYOUT_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -103,8 +104,14 @@ class Layout {
   // "[3, 2]".
   std::string ShapeString() const;
 
+  // A loop rather than InlinedVector's ==, which calls memcmp: a lender
+  // compares the layout of each buffer it lends again, every step.
   friend bool operator==(const Layout& a, const Layout& b) {
-    return a.shape_ == b.shape_ && a.strides_ == b.strides_ && a.offset_ == b.offset_;
+    if (a.offset_ != b.offset_ || a.shape_.size() != b.shape_.size()) return false;
+    for (std::size_t d = 0; d < a.shape_.size(); ++d) {
+      if (a.shape_[d] != b.shape_[d] || a.strides_[d] != b.strides_[d]) return false;
+    }
+    return true;
   }
 
  private:
