@@ -130,17 +130,11 @@ lua_api::NResultsOr StateLending::Index(lua_State* L) {
   const Field& field = kFields[f];
   void* data = self->data_->*field.array;
   const std::size_t bytes = static_cast<std::size_t>((*layout)->num_elements()) * sizeof(mjtNum);
-  lua_api::LentTensorSlot* slot;
-  if (field.computed) {
-    Copy& copy = self->field_copies_[f];
-    absl::StatusOr<void*> taken = self->ReadOnlyCopy(L, copy, data, bytes);
-    if (!taken.ok()) return std::string(taken.status().message());
-    data = *taken;
-    slot = &copy.slot;
-  } else {
-    slot = &self->WritableSlot(f);
-  }
-  if (absl::Status lent = slot->Push(L, tensor::DType::kFloat64, **layout, data, bytes);
+  // Only computed fields come here: the writable ones are in the table.
+  Copy& copy = self->field_copies_[f];
+  absl::StatusOr<void*> taken = self->ReadOnlyCopy(L, copy, data, bytes);
+  if (!taken.ok()) return std::string(taken.status().message());
+  if (absl::Status lent = copy.slot.Push(L, tensor::DType::kFloat64, **layout, *taken, bytes);
       !lent.ok()) {
     return std::string(lent.message());
   }
@@ -205,9 +199,11 @@ absl::Status StateLending::PushState(lua_State* L) {
     state_ = fields_ = model_object_ = LUA_NOREF;
   }
   if (state_ == LUA_NOREF) {
-    // The names' codes, for Index.
+    // The codes of the names Index answers: the computed fields, time and
+    // model (the writable fields are found in the table below).
     lua_createtable(L, 0, static_cast<int>(kFieldCount) + 2);
     for (std::size_t f = 0; f < kFieldCount; ++f) {
+      if (!kFields[f].computed) continue;
       lua_pushinteger(L, static_cast<lua_Integer>(f + 1));
       lua_setfield(L, -2, kFields[f].name);
     }
