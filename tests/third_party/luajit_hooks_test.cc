@@ -28,9 +28,11 @@ namespace {
 // The loop counter `n` where the hook stopped the loop.
 double stopped_at = -1;
 
+// The hook can fire inside a function the loop calls, so `n` is looked
+// for in every frame from the innermost out.
 void Stop(lua_State* L, lua_Debug*) {
   lua_Debug frame;
-  if (lua_getstack(L, 0, &frame)) {
+  for (int level = 0; stopped_at < 0 && lua_getstack(L, level, &frame); ++level) {
     for (int i = 1; const char* name = lua_getlocal(L, &frame, i); ++i) {
       if (std::string(name) == "n") stopped_at = lua_tonumber(L, -1);
       lua_pop(L, 1);
