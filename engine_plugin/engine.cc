@@ -99,9 +99,10 @@ struct Engine::State final : Level, Observations::Sources {
 Engine::Engine(std::unique_ptr<State> state) : state_(std::move(state)) {}
 Engine::~Engine() = default;
 
-absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(std::string level) {
+absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(std::string level, std::string host_name) {
   absl::StatusOr<LevelSource> source = FindLevel(level);
   if (!source.ok()) return source.status();
+  if (!host_name.empty()) source->host = std::move(host_name);
   absl::StatusOr<std::unique_ptr<Host>> host = CreateHost(source->host);
   if (!host.ok()) {
     return absl::Status(host.status().code(),

@@ -67,8 +67,11 @@ class Engine {
   // `level` is the name of a built-in level ("demo_maze", from levels/) or
   // a path to a level script (anything containing '/' or ending in ".lua").
   // It runs on the host it names (level_source.h), which this binary must
-  // have registered (host_registry.h).
-  static absl::StatusOr<std::unique_ptr<Engine>> Create(std::string level);
+  // have registered (host_registry.h), or on `host_name` when that is given: a
+  // DeepMind Lab level script runs on the maze or on DeepMind Lab's engine
+  // ("dmlab"), and names neither.
+  static absl::StatusOr<std::unique_ptr<Engine>> Create(std::string level,
+                                                        std::string host_name = "");
   ~Engine();
 
   // Before Init. The host's own settings (Host::SetSetting; each host's

@@ -7,7 +7,7 @@
 //       --png=out.png [--top_down_png=top.png] [--setting=key=value,...]
 //       [--episodes=N] [--frames=DIR --frame_every=N]
 //       [--contact_sheet=sheet.png] [--gif=episode.gif --gif_every=N]
-//       [--game_scripts=DIR]
+//       [--game_scripts=DIR] [--host=NAME]
 //
 // Each step advances the host one control step (a frame, for the maze).
 // A host that offers agents (engine_plugin::HostTools: the maze's random
@@ -72,6 +72,8 @@
 ABSL_FLAG(std::string, level, "demo_maze",
           "built-in level name (demo_maze, random_maze) or path to a .lua level script");
 ABSL_FLAG(int, steps, 1000, "frames to play in all (each step advances one frame)");
+ABSL_FLAG(std::string, host, "",
+          "the host to run the level on (default: the one the level names, else the maze)");
 ABSL_FLAG(int, episodes, 0, "stop after this many episodes end (0: only --steps limits)");
 ABSL_FLAG(std::uint64_t, seed, 1, "seed of episode 0 and of the random agent");
 ABSL_FLAG(int, width, 84, "frame width in pixels");
@@ -270,7 +272,7 @@ absl::Status Run() {
   std::string level = absl::GetFlag(FLAGS_level);
   if (IsLevelPath(level)) level = FromWorkingDirectory(level);
 
-  absl::StatusOr<std::unique_ptr<Engine>> created = Engine::Create(level);
+  absl::StatusOr<std::unique_ptr<Engine>> created = Engine::Create(level, absl::GetFlag(FLAGS_host));
   if (!created.ok()) return created.status();
   Engine& engine = **created;
   std::vector<std::pair<std::string, std::string>> settings = {

@@ -1,0 +1,500 @@
+#include "hosts/dmlab/context.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "lua_api/lua/lua.h"
+#include "lua_api/lua/read.h"
+
+namespace hosts::dmlab {
+namespace {
+
+// The engine's buffers for spawn variables (its g_spawn.c).
+constexpr int kMaxSpawnVars = 64;
+constexpr int kMaxSpawnVarChars = 4096;
+
+// DeepMind Lab's team names, by the engine's team number.
+constexpr const char* kTeamNames[] = {"free", "red", "blue", "spectator"};
+
+// Copies `value` and its NUL into `out` (`size` bytes); false when it
+// does not fit.
+bool CopyString(const std::string& value, char* out, int size) {
+  if (size <= 0 || value.size() + 1 > static_cast<std::size_t>(size)) return false;
+  std::memcpy(out, value.c_str(), value.size() + 1);
+  return true;
+}
+
+// [-0, +0, -] The string field `key` of the table at `index`, or
+// `fallback` when absent; an error for another type.
+absl::Status StringField(lua_State* L, int index, const char* key, std::string* out,
+                         const char* callback, bool required) {
+  lua_getfield(L, index, key);
+  absl::Status status;
+  if (lua_isnil(L, -1)) {
+    if (required) {
+      status = absl::InvalidArgumentError(
+          absl::StrCat("[", callback, "] - the table has no '", key, "'"));
+    }
+  } else if (lua_type(L, -1) == LUA_TSTRING) {
+    std::size_t length = 0;
+    const char* chars = lua_tolstring(L, -1, &length);
+    out->assign(chars, length);
+  } else {
+    status = absl::InvalidArgumentError(absl::StrCat("[", callback, "] - '", key,
+                                                     "' must be a string, not ",
+                                                     luaL_typename(L, -1)));
+  }
+  lua_pop(L, 1);
+  return status;
+}
+
+// [-0, +0, -] The integer field `key` of the table at `index`; absent
+// leaves *out; an error for a non-number.
+absl::Status IntField(lua_State* L, int index, const char* key, int* out, const char* callback,
+                      bool required) {
+  lua_getfield(L, index, key);
+  absl::Status status;
+  if (lua_isnil(L, -1)) {
+    if (required) {
+      status = absl::InvalidArgumentError(
+          absl::StrCat("[", callback, "] - the table has no '", key, "'"));
+    }
+  } else if (lua_type(L, -1) == LUA_TNUMBER) {
+    const double value = lua_tonumber(L, -1);
+    if (!(std::abs(value) < 2147483648.0)) {
+      status = absl::InvalidArgumentError(
+          absl::StrCat("[", callback, "] - '", key, "' is out of range"));
+    } else {
+      *out = static_cast<int>(value);
+    }
+  } else {
+    status = absl::InvalidArgumentError(absl::StrCat("[", callback, "] - '", key,
+                                                     "' must be a number, not ",
+                                                     luaL_typename(L, -1)));
+  }
+  lua_pop(L, 1);
+  return status;
+}
+
+// [-0, +0, -] A table of string keys and string (or number) values, as
+// spawn variables, in key order (as DeepMind Lab's std::map holds them).
+absl::Status ReadSpawnTable(lua_State* L, int index, const char* callback,
+                            std::map<std::string, std::string>* out) {
+  if (!lua_istable(L, index)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "[", callback, "] - must return a table of spawn variables or nil, not ",
+        luaL_typename(L, index)));
+  }
+  lua_pushnil(L);
+  while (lua_next(L, index) != 0) {
+    if (lua_type(L, -2) != LUA_TSTRING ||
+        (lua_type(L, -1) != LUA_TSTRING && lua_type(L, -1) != LUA_TNUMBER)) {
+      lua_pop(L, 2);
+      return absl::InvalidArgumentError(absl::StrCat(
+          "[", callback, "] - spawn variables must be strings keyed by strings"));
+    }
+    lua_pushvalue(L, -2);
+    std::string key = lua_tostring(L, -1);
+    lua_pop(L, 1);
+    (*out)[std::move(key)] = lua_tostring(L, -1);  // a number becomes its string
+    lua_pop(L, 1);
+  }
+  return absl::OkStatus();
+}
+
+// Writes `vars` into the engine's buffers, or an error when they do not fit
+// (the buffers are left as they were).
+absl::Status WriteSpawnVars(const std::map<std::string, std::string>& vars, const char* callback,
+                            char* chars, int* num_chars, int offsets[][2], int* num_vars) {
+  if (vars.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("[", callback, "] - returned no spawn variables: return nil to remove "
+                                    "the entity"));
+  }
+  std::size_t total = 0;
+  for (const auto& [key, value] : vars) total += key.size() + value.size() + 2;
+  if (vars.size() >= kMaxSpawnVars || total >= kMaxSpawnVarChars) {
+    return absl::InvalidArgumentError(absl::StrCat("[", callback, "] - ", vars.size(),
+                                                   " spawn variables of ", total,
+                                                   " characters: the engine holds fewer than ",
+                                                   kMaxSpawnVars, " and ", kMaxSpawnVarChars));
+  }
+  int at = 0;
+  int i = 0;
+  for (const auto& [key, value] : vars) {
+    offsets[i][0] = at;
+    std::memcpy(chars + at, key.c_str(), key.size() + 1);
+    at += static_cast<int>(key.size()) + 1;
+    offsets[i][1] = at;
+    std::memcpy(chars + at, value.c_str(), value.size() + 1);
+    at += static_cast<int>(value.size()) + 1;
+    ++i;
+  }
+  *num_chars = at;
+  *num_vars = i;
+  return absl::OkStatus();
+}
+
+// [-0, +0, -] An optional boolean result at `index`: nil keeps `fallback`.
+absl::Status ReadBool(lua_State* L, int index, const char* callback, bool* out) {
+  if (lua_isnil(L, index) || lua_isnone(L, index)) return absl::OkStatus();
+  if (!lua_isboolean(L, index)) {
+    return absl::InvalidArgumentError(absl::StrCat("[", callback, "] - must return a boolean, not ",
+                                                   luaL_typename(L, index)));
+  }
+  *out = lua_toboolean(L, index);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status Context::TakeError() { return std::exchange(error_, absl::OkStatus()); }
+
+void Context::Record(absl::Status status) {
+  if (!status.ok() && error_.ok()) error_ = std::move(status);
+}
+
+bool Context::CallLevel(const char* name, int num_results,
+                        absl::FunctionRef<int(lua_State*)> push,
+                        absl::FunctionRef<absl::Status(lua_State*, int)> read) {
+  if (level_ == nullptr || !error_.ok()) return false;
+  absl::StatusOr<bool> called = level_->Call(name, num_results, push, read);
+  if (!called.ok()) {
+    Record(called.status());
+    return false;
+  }
+  return *called;
+}
+
+void Context::AddScore(int player_id, double reward) {
+  if (player_id < 0 || player_id > 255) return;  // the engine's players are fewer
+  if (static_cast<std::size_t>(player_id) >= player_rewards_.size()) {
+    player_rewards_.resize(player_id + 1);
+  }
+  player_rewards_[player_id] += reward;
+}
+
+const char* Context::ReplaceCommandLine(const char* command_line) {
+  command_line_ = command_line;
+  CallLevel(
+      "commandLine", 1,
+      [&](lua_State* L) {
+        lua_pushstring(L, command_line);
+        return 1;
+      },
+      [&](lua_State* L, int first) {
+        if (lua_type(L, first) != LUA_TSTRING) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "[commandLine] - must return a string, not ", luaL_typename(L, first)));
+        }
+        command_line_ = lua_tostring(L, first);
+        return absl::OkStatus();
+      });
+  return command_line_.c_str();
+}
+
+int Context::GameType() {
+  int type = 0;
+  CallLevel(
+      "gameType", 1, [](lua_State*) { return 0; },
+      [&](lua_State* L, int first) {
+        if (lua_isnil(L, first)) return absl::OkStatus();
+        double value = 0;
+        if (std::string why = lua_api::ReadNumber(L, first, &value); !why.empty() ||
+                                                                    value < 0 || value > 16) {
+          return absl::InvalidArgumentError("[gameType] - must return a game type number");
+        }
+        type = static_cast<int>(value);
+        return absl::OkStatus();
+      });
+  return type;
+}
+
+const char* Context::NextMap() {
+  map_finished_ = false;
+  std::string next;
+  const bool called = CallLevel(
+      "nextMap", 1, [](lua_State*) { return 0; },
+      [&](lua_State* L, int first) {
+        if (lua_type(L, first) != LUA_TSTRING) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "[nextMap] - must return the map's name, not ", luaL_typename(L, first)));
+        }
+        next = lua_tostring(L, first);
+        return absl::OkStatus();
+      });
+  if (!called && error_.ok() && level_ != nullptr) {
+    Record(absl::FailedPreconditionError(
+        "the level has no api:nextMap: DeepMind Lab's engine needs a map to load"));
+  }
+  // "" restarts the loaded map; after an error, the map already loaded
+  // (or none) is kept, and the host reports the error.
+  map_name_ = error_.ok() ? next : "";
+  return map_name_.c_str();
+}
+
+int Context::MapLoaded() {
+  CallLevel("mapLoaded", 0, [](lua_State*) { return 0; },
+            [](lua_State*, int) { return absl::OkStatus(); });
+  return error_.ok() ? 0 : 1;
+}
+
+Actions Context::GetActions() {
+  Actions out = actions_;
+  if (level_ == nullptr || !level_->Defines("modifyControl")) return out;
+  CallLevel(
+      "modifyControl", 1,
+      [&](lua_State* L) {
+        lua_createtable(L, 0, 6);
+        lua_pushnumber(L, out.look_down_up);
+        lua_setfield(L, -2, "lookDownUp");
+        lua_pushnumber(L, out.look_left_right);
+        lua_setfield(L, -2, "lookLeftRight");
+        lua_pushnumber(L, out.move_back_forward);
+        lua_setfield(L, -2, "moveBackForward");
+        lua_pushnumber(L, out.strafe_left_right);
+        lua_setfield(L, -2, "strafeLeftRight");
+        lua_pushnumber(L, out.crouch_jump);
+        lua_setfield(L, -2, "crouchJump");
+        lua_pushnumber(L, out.buttons_down);
+        lua_setfield(L, -2, "buttonsDown");
+        return 1;
+      },
+      [&](lua_State* L, int first) {
+        if (lua_isnil(L, first)) return absl::OkStatus();
+        if (!lua_istable(L, first)) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "[modifyControl] - must return a table or nil, not ", luaL_typename(L, first)));
+        }
+        int move = out.move_back_forward, strafe = out.strafe_left_right,
+            crouch = out.crouch_jump;
+        for (auto [key, field] : {std::pair{"moveBackForward", &move},
+                                  std::pair{"strafeLeftRight", &strafe},
+                                  std::pair{"crouchJump", &crouch}, std::pair{"buttonsDown", &out.buttons_down}}) {
+          if (absl::Status s = IntField(L, first, key, field, "modifyControl", false); !s.ok()) {
+            return s;
+          }
+        }
+        out.move_back_forward = static_cast<signed char>(std::clamp(move, -127, 127));
+        out.strafe_left_right = static_cast<signed char>(std::clamp(strafe, -127, 127));
+        out.crouch_jump = static_cast<signed char>(std::clamp(crouch, -127, 127));
+        for (auto [key, field] : {std::pair{"lookDownUp", &out.look_down_up},
+                                  std::pair{"lookLeftRight", &out.look_left_right}}) {
+          lua_getfield(L, first, key);
+          if (lua_type(L, -1) == LUA_TNUMBER) *field = lua_tonumber(L, -1);
+          lua_pop(L, 1);
+        }
+        return absl::OkStatus();
+      });
+  return out;
+}
+
+int Context::UpdateSpawnVars(char* chars, int* num_chars, int offsets[][2], int* num_vars) {
+  if (level_ == nullptr || !level_->Defines("updateSpawnVars")) return 1;
+  bool keep = true;
+  CallLevel(
+      "updateSpawnVars", 1,
+      [&](lua_State* L) {
+        lua_createtable(L, 0, *num_vars);
+        for (int i = 0; i < *num_vars; ++i) {
+          lua_pushstring(L, chars + offsets[i][1]);
+          lua_setfield(L, -2, chars + offsets[i][0]);
+        }
+        return 1;
+      },
+      [&](lua_State* L, int first) {
+        if (lua_isnil(L, first)) {
+          keep = false;
+          return absl::OkStatus();
+        }
+        std::map<std::string, std::string> vars;
+        if (absl::Status s = ReadSpawnTable(L, first, "updateSpawnVars", &vars); !s.ok()) {
+          return s;
+        }
+        return WriteSpawnVars(vars, "updateSpawnVars", chars, num_chars, offsets, num_vars);
+      });
+  return keep ? 1 : 0;
+}
+
+bool Context::FindItem(const char* class_name, int* index) {
+  PickupItem item;
+  bool found = false;
+  CallLevel(
+      "createPickup", 1,
+      [&](lua_State* L) {
+        lua_pushstring(L, class_name);
+        return 1;
+      },
+      [&](lua_State* L, int first) {
+        if (lua_isnil(L, first)) return absl::OkStatus();
+        if (!lua_istable(L, first)) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "[createPickup] - must return a pickup table or nil, not ", luaL_typename(L, first)));
+        }
+        for (auto [key, field] : {std::pair{"name", &item.name},
+                                  std::pair{"classname", &item.class_name},
+                                  std::pair{"model", &item.model_name}}) {
+          if (absl::Status s = StringField(L, first, key, field, "createPickup", true); !s.ok()) {
+            return s;
+          }
+        }
+        if (absl::Status s = IntField(L, first, "quantity", &item.quantity, "createPickup", true);
+            !s.ok()) {
+          return s;
+        }
+        if (absl::Status s = IntField(L, first, "type", &item.type, "createPickup", true);
+            !s.ok()) {
+          return s;
+        }
+        for (auto [key, field] : {std::pair{"typeTag", &item.tag},
+                                  std::pair{"tag", &item.move_type},
+                                  std::pair{"moveType", &item.move_type}}) {
+          if (absl::Status s = IntField(L, first, key, field, "createPickup", false); !s.ok()) {
+            return s;
+          }
+        }
+        found = true;
+        return absl::OkStatus();
+      });
+  if (!found) return false;
+  items_.push_back(std::move(item));
+  *index = static_cast<int>(items_.size()) - 1;
+  return true;
+}
+
+bool Context::Item(int index, char* item_name, int max_item_name, char* class_name,
+                   int max_class_name, char* model_name, int max_model_name, int* quantity,
+                   int* type, int* tag, int* move_type) {
+  if (index < 0 || index >= ItemCount()) return false;
+  const PickupItem& item = items_[index];
+  if (!CopyString(item.name, item_name, max_item_name) ||
+      !CopyString(item.class_name, class_name, max_class_name) ||
+      !CopyString(item.model_name, model_name, max_model_name)) {
+    Record(absl::InvalidArgumentError(absl::StrCat("[createPickup] - the names of pickup '",
+                                                   item.class_name, "' are too long")));
+    return false;
+  }
+  *quantity = item.quantity;
+  *type = item.type;
+  *tag = item.tag;
+  *move_type = item.move_type;
+  return true;
+}
+
+bool Context::CanPickup(int entity_id, int player_id) {
+  bool can = true;
+  CallLevel(
+      "canPickup", 1,
+      [&](lua_State* L) {
+        lua_pushinteger(L, entity_id);
+        lua_pushinteger(L, player_id + 1);
+        return 2;
+      },
+      [&](lua_State* L, int first) { return ReadBool(L, first, "canPickup", &can); });
+  return can;
+}
+
+bool Context::OverridePickup(int entity_id, int* respawn, int player_id) {
+  bool overridden = false;
+  CallLevel(
+      "pickup", 1,
+      [&](lua_State* L) {
+        lua_pushinteger(L, entity_id);
+        lua_pushinteger(L, player_id + 1);
+        return 2;
+      },
+      [&](lua_State* L, int first) {
+        if (lua_isnil(L, first)) return absl::OkStatus();
+        double value = 0;
+        if (std::string why = lua_api::ReadNumber(L, first, &value);
+            !why.empty() || !(std::abs(value) < 2147483648.0)) {
+          return absl::InvalidArgumentError("[pickup] - must return a respawn time or nil");
+        }
+        *respawn = static_cast<int>(value);
+        overridden = true;
+        return absl::OkStatus();
+      });
+  return overridden;
+}
+
+int Context::RewardOverride(const char* reason, int player_id, int team,
+                            const int* other_player_id, const float* origin, int score) {
+  if (reason != nullptr) {
+    CallLevel(
+        "rewardOverride", 1,
+        [&](lua_State* L) {
+          lua_createtable(L, 0, 6);
+          lua_pushstring(L, reason);
+          lua_setfield(L, -2, "reason");
+          lua_pushinteger(L, player_id + 1);
+          lua_setfield(L, -2, "playerId");
+          if (team >= 0 && team < static_cast<int>(std::size(kTeamNames))) {
+            lua_pushstring(L, kTeamNames[team]);
+            lua_setfield(L, -2, "team");
+          }
+          if (other_player_id != nullptr) {
+            lua_pushinteger(L, *other_player_id + 1);
+            lua_setfield(L, -2, "otherPlayerId");
+          }
+          if (origin != nullptr) {
+            lua_createtable(L, 3, 0);
+            for (int i = 0; i < 3; ++i) {
+              lua_pushnumber(L, origin[i]);
+              lua_rawseti(L, -2, i + 1);
+            }
+            lua_setfield(L, -2, "location");
+          }
+          lua_pushinteger(L, score);
+          lua_setfield(L, -2, "score");
+          return 1;
+        },
+        [&](lua_State* L, int first) {
+          if (lua_isnil(L, first)) return absl::OkStatus();
+          double value = 0;
+          if (std::string why = lua_api::ReadNumber(L, first, &value);
+              !why.empty() || !(std::abs(value) < 2147483648.0)) {
+            return absl::InvalidArgumentError("[rewardOverride] - must return a score or nil");
+          }
+          score = static_cast<int>(value);
+          return absl::OkStatus();
+        });
+  }
+  // game:addScore's rewards reach the engine here, whole points at a time
+  // (the engine's scores are integers); the fraction waits.
+  double whole = 0;
+  if (player_id >= 0 && static_cast<std::size_t>(player_id) < player_rewards_.size()) {
+    player_rewards_[player_id] = std::modf(player_rewards_[player_id], &whole);
+  }
+  return static_cast<int>(whole) + score;
+}
+
+int Context::MakeRandomSeed() {
+  return std::uniform_int_distribution<int>(1, std::numeric_limits<int>::max())(prbg_);
+}
+
+void Context::PlayerStateUpdate(const PlayerState& state) {
+  const int elapsed_msec = state.timestamp_msec - player_.timestamp_msec;
+  PlayerState next = state;
+  if (has_player_ && elapsed_msec > 0) {
+    for (int i = 0; i < 3; ++i) {
+      // The shorter way round, in degrees per second.
+      const float delta = std::remainder(state.angles[i] - player_.angles[i], 360.0f);
+      next.angles_velocity[i] = delta * 1000.0f / static_cast<float>(elapsed_msec);
+    }
+  }
+  player_ = next;
+  has_player_ = true;
+}
+
+const char* Context::ErrorMessage() {
+  error_message_ = !engine_error_.empty() ? engine_error_ : std::string(error_.message());
+  return error_message_.c_str();
+}
+
+}  // namespace hosts::dmlab

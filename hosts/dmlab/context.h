@@ -1,0 +1,176 @@
+// Context: the level runtime's side of DeepMind Lab's engine: the 85 hooks
+// the engine calls (dmlab_abi.h's DmlabHooks), answered by the plugin's
+// level (engine_plugin::Level) where DeepMind Lab's own context would ask
+// its Lua VM. The level's callbacks keep DeepMind Lab's names and
+// arguments (api:nextMap(), api:updateSpawnVars(vars), api:createPickup(
+// classname), api:canPickup(id, playerId), api:pickup(id, playerId),
+// api:rewardOverride{...}, api:commandLine(old), api:gameType(),
+// api:mapLoaded(), api:modifyControl(actions)) and run under the plugin's
+// sandbox, watchdog and budgets, as every host's do.
+//
+// What DeepMind Lab's context does and this one leaves to the plugin:
+// api:init, api:start, api:hasEpisodeFinished, custom observations,
+// events and properties are the plugin's (engine.h), so their hooks answer
+// "none" to the engine. Hooks this host does not serve yet (bots, custom
+// views, screen messages, texture and model replacement, map compilation,
+// triggers, movers, inventory) answer as a level without those callbacks
+// does in DeepMind Lab: the engine's defaults.
+//
+// Errors: most hooks have no way to report one to the engine (a void or
+// bool result). A failed level callback is recorded (TakeError) and the
+// hook answers the engine's default; the host returns the error from the
+// start or step in which it happened (dmlab_host.h). The first error wins.
+#ifndef HOSTS_DMLAB_CONTEXT_H_
+#define HOSTS_DMLAB_CONTEXT_H_
+
+#include <array>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
+#include "engine_plugin/host.h"
+#include "hosts/dmlab/dmlab_abi.h"
+
+namespace hosts::dmlab {
+
+// The player's pose the engine reports every frame (player_state), in
+// DeepMind Lab's units: game units, degrees, Quake's pitch.
+struct PlayerState {
+  std::array<float, 3> origin{};
+  std::array<float, 3> velocity{};
+  std::array<float, 3> angles{};
+  std::array<float, 3> angles_velocity{};  // degrees per second
+  std::array<float, 3> eye{};
+  float height = 0;
+  int team_score = 0;
+  int other_team_score = 0;
+  int player_id = 0;  // the engine's, 0-based
+  bool teleported = false;
+  int timestamp_msec = 0;
+};
+
+// A pickup the level defined with api:createPickup (DeepMind Lab's
+// common.pickups tables).
+struct PickupItem {
+  std::string name;
+  std::string class_name;
+  std::string model_name;
+  int quantity = 0;
+  int type = 0;
+  int tag = 0;
+  int move_type = 0;
+};
+
+// An entity the engine reports each frame (entities.add), for
+// dmlab.system.game_entities.
+struct Entity {
+  int entity_id = 0;  // the engine's, 0-based
+  int user_id = 0;
+  int type = 0;
+  int flags = 0;
+  std::array<float, 3> position{};
+  std::string class_name;
+};
+
+struct Actions {
+  double look_down_up = 0;
+  double look_left_right = 0;
+  signed char move_back_forward = 0;
+  signed char strafe_left_right = 0;
+  signed char crouch_jump = 0;
+  int buttons_down = 0;
+};
+
+class Context {
+ public:
+  Context() = default;
+
+  // The hook table: every entry set; each takes the Context as userdata.
+  static const DmlabHooks& Hooks();
+
+  // The level whose callbacks the hooks run; null outside the host's
+  // calls into the engine (a hook then answers the engine's default).
+  void Attach(engine_plugin::Level* level) { level_ = level; }
+  // The engine's context record, once dmlab_create_context has run.
+  void Connected(DmlabContext* engine) { engine_ = engine; }
+  const DmlabCalls* calls() const { return engine_ == nullptr ? nullptr : &engine_->calls; }
+  void* engine_context() const { return engine_ == nullptr ? nullptr : engine_->engine; }
+
+  // The first error a hook recorded since the last TakeError, cleared.
+  absl::Status TakeError();
+  // The engine's own error (set_error_message), for a failed EnvCApi call.
+  const std::string& engine_error() const { return engine_error_; }
+
+  const PlayerState& player() const { return player_; }
+  bool has_player() const { return has_player_; }
+  // game:finishMap(): the engine loads api:nextMap() before the next frame.
+  void FinishMap() { map_finished_ = true; }
+  // The engine's writable folder (its fs_homepath).
+  const std::string& temp_folder() const { return temp_folder_; }
+  void set_temp_folder(std::string folder) { temp_folder_ = std::move(folder); }
+
+  // The hooks (DmlabHooks' members, by the same names).
+  void AddScore(int player_id, double reward);
+  const char* ReplaceCommandLine(const char* command_line);
+  int GameType();
+  const char* NextMap();
+  int MapLoaded();
+  bool MapFinished() const { return map_finished_; }
+  void SetMapFinished(bool finished) { map_finished_ = finished; }
+  void SetActions(const Actions& actions) { actions_ = actions; }
+  Actions GetActions();
+  int UpdateSpawnVars(char* chars, int* num_chars, int offsets[][2], int* num_vars);
+  bool FindItem(const char* class_name, int* index);
+  int ItemCount() const { return static_cast<int>(items_.size()); }
+  bool Item(int index, char* item_name, int max_item_name, char* class_name, int max_class_name,
+            char* model_name, int max_model_name, int* quantity, int* type, int* tag,
+            int* move_type);
+  void ClearItems() { items_.clear(); }
+  bool CanPickup(int entity_id, int player_id);
+  bool OverridePickup(int entity_id, int* respawn, int player_id);
+  int RewardOverride(const char* reason, int player_id, int team, const int* other_player_id,
+                     const float* origin, int score);
+  void Start(int seed) { prbg_.seed(static_cast<std::uint64_t>(seed)); }
+  int MakeRandomSeed();
+  void PlayerStateUpdate(const PlayerState& state);
+  void SetEngineError(const char* message) { engine_error_ = message == nullptr ? "" : message; }
+  const char* ErrorMessage();
+  void ClearEntities() { entities_.clear(); }
+  void AddEntity(Entity entity) { entities_.push_back(std::move(entity)); }
+  const std::vector<Entity>& entities() const { return entities_; }
+
+ private:
+  // Records `status` unless an error is already pending.
+  void Record(absl::Status status);
+  // Calls api:<name> if the level and the callback exist: Level::Call,
+  // with the error recorded. False when nothing was called.
+  bool CallLevel(const char* name, int num_results, absl::FunctionRef<int(lua_State*)> push,
+                 absl::FunctionRef<absl::Status(lua_State*, int)> read);
+
+  engine_plugin::Level* level_ = nullptr;
+  DmlabContext* engine_ = nullptr;
+  std::string temp_folder_;
+  absl::Status error_;
+  std::string engine_error_;
+  std::string error_message_;  // what ErrorMessage() last returned
+  std::string command_line_;
+  std::string map_name_;
+  bool map_finished_ = false;
+  Actions actions_;
+  std::vector<PickupItem> items_;
+  std::vector<double> player_rewards_;  // game:addScore's, not yet given
+  PlayerState player_;
+  bool has_player_ = false;
+  std::vector<Entity> entities_;
+  // The engine's generator: make_random_seed, seeded by each start as
+  // DeepMind Lab's context seeds its own.
+  std::mt19937_64 prbg_;
+};
+
+}  // namespace hosts::dmlab
+
+#endif  // HOSTS_DMLAB_CONTEXT_H_

@@ -1,0 +1,189 @@
+// Context::Hooks(): the 85 entries of DmlabHooks, each a function of the
+// engine's signature over the Context in its userdata. Those the plugin
+// answers (init, start's level call, episode ends, custom observations,
+// events, properties) and those this host does not serve yet answer what
+// DeepMind Lab's engine takes for "the level has no such callback".
+#include <cstring>
+
+#include "hosts/dmlab/context.h"
+
+namespace hosts::dmlab {
+namespace {
+
+Context& Of(void* userdata) { return *static_cast<Context*>(userdata); }
+
+DmlabHooks MakeHooks() {
+  DmlabHooks h{};
+  // Configuration: the plugin holds the settings and the level's name.
+  h.add_setting = [](void*, const char*, const char*) {};
+  h.set_level_cache_settings = [](void*, bool, bool, DmlabLevelCacheParams) {};
+  h.set_level_name = [](void*, const char*) {};
+  h.set_level_directory = [](void*, const char*) {};
+  h.set_executable_runfiles = [](void*, const char*) {};
+  h.get_temporary_folder = [](void* u) { return Of(u).temp_folder().c_str(); };
+  // The plugin loaded the level and ran its init before the engine's init.
+  h.init = [](void*) { return 0; };
+  // The plugin called api:start; the engine's generator is seeded here.
+  h.start = [](void* u, int, int seed) {
+    Of(u).Start(seed);
+    return 0;
+  };
+  h.map_loaded = [](void* u) { return Of(u).MapLoaded(); };
+  h.replace_command_line = [](void* u, const char* line) { return Of(u).ReplaceCommandLine(line); };
+  h.next_map = [](void* u) { return Of(u).NextMap(); };
+  h.game_type = [](void* u) { return Of(u).GameType(); };
+  h.run_lua_snippet = [](void*, const char*) { return 0; };
+  h.set_native_app = [](void*, bool) {};
+  h.get_native_app = [](void*) { return false; };
+  h.set_mixer_seed = [](void*, int) {};
+  h.set_actions = [](void* u, double look_down_up, double look_left_right, signed char move,
+                     signed char strafe, signed char crouch_jump, int buttons) {
+    Of(u).SetActions({look_down_up, look_left_right, move, strafe, crouch_jump, buttons});
+  };
+  h.get_actions = [](void* u, double* look_down_up, double* look_left_right, signed char* move,
+                     signed char* strafe, signed char* crouch_jump, int* buttons) {
+    const Actions a = Of(u).GetActions();
+    *look_down_up = a.look_down_up;
+    *look_left_right = a.look_left_right;
+    *move = a.move_back_forward;
+    *strafe = a.strafe_left_right;
+    *crouch_jump = a.crouch_jump;
+    *buttons = a.buttons_down;
+  };
+  h.issue_console_commands = [](void*) {};
+  h.find_model = [](void*, const char*) { return false; };
+  h.model_getters = [](void*, DmlabModelGetters*, void** model_data) { *model_data = nullptr; };
+  h.clear_model = [](void*) {};
+  h.map_finished = [](void* u) { return Of(u).MapFinished(); };
+  h.set_map_finished = [](void* u, bool finished) { Of(u).SetMapFinished(finished); };
+  h.can_pickup = [](void* u, int id, int player) { return Of(u).CanPickup(id, player); };
+  h.override_pickup = [](void* u, int id, int* respawn, int player) {
+    return Of(u).OverridePickup(id, respawn, player);
+  };
+  h.can_trigger = [](void*, int, const char*, int) { return true; };
+  h.override_trigger = [](void*, int, const char*, int) { return false; };
+  h.trigger_lookat = [](void*, int, bool, const float*, int) {};
+  h.reward_override = [](void* u, const char* reason, int player, int team, const int* other,
+                         const float* origin, int score) {
+    return Of(u).RewardOverride(reason, player, team, other, origin, score);
+  };
+  h.add_score = [](void* u, int player, double reward) { Of(u).AddScore(player, reward); };
+  h.make_random_seed = [](void* u) { return Of(u).MakeRandomSeed(); };
+  // The plugin asks the level after each step (engine.h).
+  h.has_episode_finished = [](void*, double) { return 0.0; };
+  h.add_bots = [](void*) {};
+  h.replace_texture_name = [](void*, const char*, char*, int) { return false; };
+  h.load_texture = [](void*, const char*, unsigned char**, int*, int*, void* (*)(int)) {
+    return false;
+  };
+  h.modify_rgba_texture = [](void*, const char*, unsigned char*, int, int) { return false; };
+  h.replace_model_name = [](void*, const char*, char*, int, char*, int) { return false; };
+  h.custom_action_discrete_count = [](void*) { return 0; };
+  h.custom_action_discrete_name = [](void*, int) { return ""; };
+  h.custom_action_discrete_bounds = [](void*, int, int* min, int* max) { *min = *max = 0; };
+  h.custom_action_discrete_apply = [](void*, const int*) {};
+  // The level's observations are the plugin's (observation_specs.h).
+  h.custom_observation_count = [](void*) { return 0; };
+  h.custom_observation_name = [](void*, int) { return ""; };
+  h.custom_observation_spec = [](void*, int, DmlabObservationSpec* spec) { *spec = {}; };
+  h.custom_observation = [](void*, int, DmlabObservation* observation) { *observation = {}; };
+  h.player_state = [](void* u, const float origin[3], const float velocity[3],
+                      const float view_angles[3], float height, const float eye[3],
+                      int team_score, int other_team_score, int player_id, bool teleported,
+                      int timestamp_msec) {
+    PlayerState s;
+    for (int i = 0; i < 3; ++i) {
+      s.origin[i] = origin[i];
+      s.velocity[i] = velocity[i];
+      s.angles[i] = view_angles[i];
+      s.eye[i] = eye[i];
+    }
+    s.height = height;
+    s.team_score = team_score;
+    s.other_team_score = other_team_score;
+    s.player_id = player_id;
+    s.teleported = teleported;
+    s.timestamp_msec = timestamp_msec;
+    Of(u).PlayerStateUpdate(s);
+  };
+  h.make_screen_messages = [](void*, int, int, int, int) { return 0; };
+  h.get_screen_message = [](void*, int, char* buffer, int*, int*, int*, int*, float*) {
+    buffer[0] = '\0';
+  };
+  h.make_filled_rectangles = [](void*, int, int) { return 0; };
+  h.get_filled_rectangle = [](void*, int, int*, int*, int*, int*, float*) {};
+  h.make_pk3_from_map = [](void*, const char*, const char*, bool) {};
+  h.lua_mover = [](void*, int, const float*, const float*, const float*, float* position_delta,
+                   float* velocity_delta) {
+    std::memset(position_delta, 0, 3 * sizeof(float));
+    std::memset(velocity_delta, 0, 3 * sizeof(float));
+  };
+  h.game_event = [](void*, const char*, int, const float*) {};
+  h.update_inventory = [](void*, bool, bool, int, int, int*, int, int*, int, int*, int, int*,
+                          int, float, float*, float*, float*) {};
+  h.team_select = [](void*, int, const char*) { return '\0'; };
+  h.update_player_info = [](void*, int, char*, int) { return false; };
+  h.set_has_alt_cameras = [](void*, bool) {};
+  h.has_alt_cameras = [](void*) { return false; };
+  h.custom_view = [](void*, int*, int*, float*, float*, bool*) {};
+  h.new_client_info = [](void*, int, const char*, const char*) {};
+  h.set_error_message = [](void* u, const char* message) { Of(u).SetEngineError(message); };
+  h.error_message = [](void* u) { return Of(u).ErrorMessage(); };
+  // Events are the plugin's (events_module.h).
+  h.events.type_count = [](void*) { return 0; };
+  h.events.type_name = [](void*, int) { return ""; };
+  h.events.clear = [](void*) {};
+  h.events.count = [](void*) { return 0; };
+  h.events.export_event = [](void*, int, DmlabEvent* event) { *event = {}; };
+  h.entities.clear = [](void* u) { Of(u).ClearEntities(); };
+  h.entities.add = [](void* u, int entity_id, int user_id, int type, int flags,
+                      float position[3], const char* class_name) {
+    Of(u).AddEntity({entity_id, user_id, type, flags, {position[0], position[1], position[2]},
+                     class_name == nullptr ? "" : class_name});
+  };
+  h.pickups.update_spawn_vars = [](void* u, char* chars, int* num_chars, int offsets[][2],
+                                   int* num_vars) {
+    return Of(u).UpdateSpawnVars(chars, num_chars, offsets, num_vars);
+  };
+  h.pickups.make_extra_entities = [](void*) { return 0; };
+  h.pickups.read_extra_entity = [](void*, int, char*, int* num_chars, int (*)[2], int* num_vars) {
+    *num_chars = 0;
+    *num_vars = 0;
+  };
+  h.pickups.find_item = [](void* u, const char* class_name, int* index) {
+    return Of(u).FindItem(class_name, index);
+  };
+  h.pickups.item_count = [](void* u) { return Of(u).ItemCount(); };
+  h.pickups.item = [](void* u, int index, char* name, int max_name, char* class_name,
+                      int max_class_name, char* model, int max_model, int* quantity, int* type,
+                      int* tag, int* move_type) {
+    return Of(u).Item(index, name, max_name, class_name, max_class_name, model, max_model,
+                      quantity, type, tag, move_type);
+  };
+  h.pickups.clear_items = [](void* u) { Of(u).ClearItems(); };
+  h.pickups.dynamic_spawn_entity_count = [](void*) { return 0; };
+  h.pickups.read_dynamic_spawn_entity = [](void*, int, char*, int* num_chars, int (*)[2],
+                                           int* num_vars) {
+    *num_chars = 0;
+    *num_vars = 0;
+  };
+  h.pickups.clear_dynamic_spawn_entities = [](void*) {};
+  h.pickups.register_dynamic_items = [](void*) { return 0; };
+  h.pickups.read_dynamic_item_name = [](void*, int, char* name) { name[0] = '\0'; };
+  // Properties are the plugin's (level_properties.cc).
+  h.properties.write = [](void*, const char*, const char*) { return DmlabProperty_NotFound; };
+  h.properties.read = [](void*, const char*, const char**) { return DmlabProperty_NotFound; };
+  h.properties.list = [](void*, void*, const char*, DmlabPropertyVisitor) {
+    return DmlabProperty_NotFound;
+  };
+  return h;
+}
+
+}  // namespace
+
+const DmlabHooks& Context::Hooks() {
+  static const DmlabHooks hooks = MakeHooks();
+  return hooks;
+}
+
+}  // namespace hosts::dmlab

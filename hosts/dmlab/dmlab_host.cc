@@ -1,0 +1,288 @@
+#include "hosts/dmlab/dmlab_host.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "engine_plugin/host_registry.h"
+
+namespace hosts::dmlab {
+namespace {
+
+using engine_plugin::Level;
+using engine_plugin::ObservationSpec;
+using engine_plugin::ObservationValue;
+
+constexpr char kFrameName[] = "RGB_INTERLEAVED";
+// DeepMind Lab's engine renders frames up to this size (its framebuffer).
+constexpr int kMaxExtent = 4096;
+
+absl::StatusOr<int> ParseExtent(absl::string_view key, absl::string_view value, int max) {
+  int parsed = 0;
+  if (!absl::SimpleAtoi(value, &parsed) || parsed < 1 || parsed > max) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("setting '", key, "': expected an integer in [1, ", max, "], got '", value,
+                     "'"));
+  }
+  return parsed;
+}
+
+// A fresh folder under the system's temporary folder.
+absl::StatusOr<std::string> MakeTempFolder() {
+  std::error_code error;
+  std::string pattern =
+      (std::filesystem::temp_directory_path(error) / "labenv_dmlab.XXXXXX").string();
+  if (error || mkdtemp(pattern.data()) == nullptr) {
+    return absl::InternalError(absl::StrCat("cannot make a folder for the engine under ",
+                                            std::filesystem::temp_directory_path(error).string()));
+  }
+  return pattern;
+}
+
+}  // namespace
+
+// A private copy of the engine library, loaded: dlopen of one path twice
+// gives the same copy, and the engine's globals would be shared.
+struct DmlabHost::Library {
+  std::string copy_path;
+  void* handle = nullptr;
+  DmlabConnect connect = nullptr;
+  DmlabContextBind bind = nullptr;
+
+  ~Library() {
+    if (handle != nullptr) dlclose(handle);
+    if (!copy_path.empty()) unlink(copy_path.c_str());
+  }
+
+  static absl::StatusOr<std::unique_ptr<Library>> Load(const std::string& path,
+                                                       const std::string& folder) {
+    auto library = std::make_unique<Library>();
+    library->copy_path = folder + "/libdmlab_engine.so";
+    std::error_code error;
+    std::filesystem::copy_file(path, library->copy_path,
+                               std::filesystem::copy_options::overwrite_existing, error);
+    if (error) {
+      library->copy_path.clear();
+      return absl::NotFoundError(absl::StrCat("setting 'dmlabLibrary': cannot read '", path,
+                                              "': ", error.message(),
+                                              " (build it with ./lab dmlab --lab=DIR)"));
+    }
+    library->handle = dlopen(library->copy_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (library->handle == nullptr) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("setting 'dmlabLibrary': cannot load '", path, "': ", dlerror()));
+    }
+    library->connect = reinterpret_cast<DmlabConnect>(dlsym(library->handle, "dmlab_connect"));
+    library->bind = reinterpret_cast<DmlabContextBind>(dlsym(library->handle, "dmlab_context_bind"));
+    if (library->connect == nullptr || library->bind == nullptr) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "setting 'dmlabLibrary': '", path,
+          "' is not an engine library built by ./lab dmlab (it lacks dmlab_connect or "
+          "dmlab_context_bind)"));
+    }
+    return library;
+  }
+};
+
+DmlabHost::DmlabHost() {
+  if (const char* path = std::getenv("DMLAB_LIBRARY"); path != nullptr) library_path_ = path;
+}
+
+DmlabHost::~DmlabHost() {
+  if (env_ != nullptr) api_.release_context(env_);
+  library_ = nullptr;
+  if (!temp_folder_.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(temp_folder_, ignored);
+  }
+}
+
+absl::StatusOr<bool> DmlabHost::SetSetting(absl::string_view key, absl::string_view value) {
+  if (key == "dmlabLibrary") {
+    library_path_ = std::string(value);
+  } else if (key == "dmlabRunfiles") {
+    runfiles_ = std::string(value);
+  } else if (key == "width" || key == "height") {
+    absl::StatusOr<int> extent = ParseExtent(key, value, kMaxExtent);
+    if (!extent.ok()) return extent.status();
+    (key == "width" ? width_ : height_) = *extent;
+  } else if (key == "fps") {
+    absl::StatusOr<int> fps = ParseExtent(key, value, 1000);
+    if (!fps.ok()) return fps.status();
+    fps_ = *fps;
+  } else if (key == "renderer") {
+    if (value != "software" && value != "hardware") {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "setting 'renderer': expected 'software' or 'hardware', got '", value, "'"));
+    }
+    hardware_ = value == "hardware";
+  } else {
+    return false;
+  }
+  return true;
+}
+
+void DmlabHost::RegisterModules(lua_State* L, Level& level) {
+  connected_ = Connect();
+  modules_ = {context_.get(), &level};
+  RegisterGameModules(L, &modules_);
+}
+
+absl::Status DmlabHost::EngineError(const char* call) {
+  if (absl::Status hook = context_->TakeError(); !hook.ok()) {
+    return absl::Status(hook.code(), absl::StrCat("DeepMind Lab's ", call, ": ", hook.message()));
+  }
+  return absl::InternalError(
+      absl::StrCat("DeepMind Lab's ", call, " failed: ", api_.error_message(env_)));
+}
+
+absl::Status DmlabHost::HookError(const char* call) {
+  absl::Status hook = context_->TakeError();
+  if (hook.ok()) return hook;
+  return absl::Status(hook.code(), absl::StrCat("DeepMind Lab's ", call, ": ", hook.message()));
+}
+
+// Loads and connects the engine with the settings, before the level
+// script runs: DeepMind Lab's levels ask the engine (game:screenShape) as
+// they load.
+absl::Status DmlabHost::Connect() {
+  context_ = std::make_unique<Context>();
+  if (library_path_.empty()) {
+    return absl::FailedPreconditionError(
+        "the dmlab host needs DeepMind Lab's engine: build it with ./lab dmlab --lab=DIR and "
+        "give its library as the setting dmlabLibrary (or DMLAB_LIBRARY)");
+  }
+  if (runfiles_.empty()) {
+    runfiles_ = (std::filesystem::path(library_path_).parent_path() / "run").string();
+  }
+  absl::StatusOr<std::string> folder = MakeTempFolder();
+  if (!folder.ok()) return folder.status();
+  temp_folder_ = *folder;
+  context_->set_temp_folder(temp_folder_);
+  absl::StatusOr<std::unique_ptr<Library>> library = Library::Load(library_path_, temp_folder_);
+  if (!library.ok()) return library.status();
+  library_ = *std::move(library);
+  const DmlabBinding binding{&Context::Hooks(), context_.get(),
+                             [](void* userdata, DmlabContext* engine) {
+                               static_cast<Context*>(userdata)->Connected(engine);
+                             }};
+  library_->bind(&binding);
+  DmlabLaunchParams params{};
+  params.runfiles_path = runfiles_.c_str();
+  params.renderer = hardware_ ? DmlabRenderer_Hardware : DmlabRenderer_Software;
+  params.optional_temp_folder = temp_folder_.c_str();
+  if (library_->connect(&params, &api_, &env_) != 0 || env_ == nullptr) {
+    env_ = nullptr;
+    return absl::InternalError(
+        absl::StrCat("DeepMind Lab's dmlab_connect failed (runfiles '", runfiles_, "')"));
+  }
+  const std::string width = std::to_string(width_), height = std::to_string(height_),
+                    fps = std::to_string(fps_);
+  for (const auto& [key, value] : {std::pair{"width", width.c_str()},
+                                   std::pair{"height", height.c_str()},
+                                   std::pair{"fps", fps.c_str()}}) {
+    if (api_.setting(env_, key, value) != 0) return EngineError("setting");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status DmlabHost::Init(Level& level) {
+  if (!connected_.ok()) return connected_;
+  context_->Attach(&level);
+  const int initialised = api_.init(env_);
+  context_->Attach(nullptr);
+  if (initialised != 0) return EngineError("init");
+  if (absl::Status s = HookError("init"); !s.ok()) return s;
+  for (int i = 0, n = api_.observation_count(env_); i < n; ++i) {
+    if (std::strcmp(api_.observation_name(env_, i), kFrameName) == 0) rgb_index_ = i;
+  }
+  if (rgb_index_ < 0) return absl::InternalError("DeepMind Lab's engine offers no RGB_INTERLEAVED");
+  actions_.clear();
+  for (int i = 0, n = api_.action_discrete_count(env_); i < n; ++i) {
+    int min = 0, max = 0;
+    api_.action_discrete_bounds(env_, i, &min, &max);
+    actions_.push_back({api_.action_discrete_name(env_, i), min, max});
+  }
+  pending_actions_.assign(actions_.size(), 0);
+  return absl::OkStatus();
+}
+
+std::vector<ObservationSpec> DmlabHost::ObservationSpecs() const {
+  return {ObservationSpec{kFrameName, engine_plugin::ObservationType::kBytes, {height_, width_, 3}}};
+}
+
+absl::Status DmlabHost::Start(Level& level, std::uint64_t seed) {
+  if (env_ == nullptr) return absl::FailedPreconditionError("the engine is not initialised");
+  context_->Attach(&level);
+  // EnvCApi's seeds are ints; the engine makes a negative one non-negative.
+  const int started =
+      api_.start(env_, episode_++, static_cast<int>(seed & 0x7fffffffu));
+  context_->Attach(nullptr);
+  if (started != 0) return EngineError("start");
+  return HookError("start");
+}
+
+void DmlabHost::Act(absl::Span<const int> discrete, absl::Span<const double>) {
+  const std::size_t n = std::min(discrete.size(), pending_actions_.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    pending_actions_[i] = std::clamp(discrete[i], actions_[i].min, actions_[i].max);
+  }
+}
+
+absl::Status DmlabHost::Step(Level& level) {
+  if (env_ == nullptr) return absl::FailedPreconditionError("the engine is not initialised");
+  api_.act_discrete(env_, pending_actions_.data());
+  double reward = 0;
+  context_->Attach(&level);
+  const DmlabStatus status = api_.advance(env_, 1, &reward);
+  context_->Attach(nullptr);
+  if (status == DmlabStatus_Error) return EngineError("advance");
+  if (absl::Status s = HookError("advance"); !s.ok()) return s;
+  if (reward != 0) level.AddReward(reward);
+  if (status == DmlabStatus_Terminated) level.EndEpisode(engine_plugin::EpisodeEnd::kTerminated);
+  return absl::OkStatus();
+}
+
+absl::Status DmlabHost::Render(Level&, const tensor::Tensor& frame) {
+  DmlabObservation observation{};
+  api_.observation(env_, rgb_index_, &observation);
+  const int* shape = observation.spec.shape;
+  if (observation.spec.type != DmlabObservation_Bytes || observation.spec.dims != 3 ||
+      shape == nullptr || shape[0] != height_ || shape[1] != width_ || shape[2] != 3 ||
+      observation.payload.bytes == nullptr) {
+    return absl::InternalError("DeepMind Lab's RGB_INTERLEAVED is not the frame it declared");
+  }
+  std::memcpy(*frame.data(), observation.payload.bytes,
+              static_cast<std::size_t>(height_) * width_ * 3);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ObservationValue> DmlabHost::Observe(int index,
+                                                    engine_plugin::ObservationBuffers&) {
+  return absl::InvalidArgumentError(absl::StrCat("no engine observation ", index));
+}
+
+void DmlabHost::ListProperties(
+    absl::FunctionRef<void(absl::string_view, const std::string&)> visit) const {
+  visit("width", std::to_string(width_));
+  visit("height", std::to_string(height_));
+  visit("fps", std::to_string(fps_));
+  visit("dmlabLibrary", library_path_);
+  visit("dmlabRunfiles", runfiles_);
+}
+
+namespace {
+const bool kRegistered = engine_plugin::RegisterHost(
+    "dmlab", [] { return std::unique_ptr<engine_plugin::Host>(new DmlabHost); });
+}  // namespace
+
+}  // namespace hosts::dmlab

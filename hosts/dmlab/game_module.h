@@ -1,0 +1,53 @@
+// dmlab.system.game on DeepMind Lab's engine: what a level may ask of it,
+// served through the engine's calls (dmlab_abi.h's DmlabCalls) and the
+// pose the engine reports (Context). DeepMind Lab's names and results.
+//
+// Lua API (`local game = require 'dmlab.system.game'`; call with ':'):
+//   game:playerInfo()       {pos, eyePos, vel, angles, anglesVel (each
+//                             {x, y, z}), height, playerId (1-based),
+//                             teamScore, otherTeamScore, teleported}
+//   game:addScore([playerId,] score)
+//                           adds to the player's score: whole points reach
+//                           the engine at its next server frame
+//   game:finishMap()        the engine loads api:nextMap() next frame
+//   game:episodeTimeSeconds()
+//   game:console(command)   a Quake console command (not from inside a
+//                           callback the engine is running: an error)
+//   game:raycast(from, to)  the fraction of the segment that is free
+//   game:inFov(from, to, angles, fov)
+//   game:screenShape()      {window = {width=, height=}, buffer = {...}}
+//   game:runFiles()         engine_plugin::kRunFilesRoot, as the maze's
+//   game:tempFolder()       the engine's writable folder
+//   game:loadFileToString(name)
+//                           a file the level may read (level_files.h)
+// Positions in game units; angles in degrees, Quake's.
+//
+// dmlab.system.game_entities: entities([classNames]), the engine's
+// entities this frame, as DeepMind Lab's.
+//
+// dmlab.system.map_maker here offers randomGen() (the map maker's own
+// generator); compiling text maps through q3map2 is not served yet, and
+// mapFromTextLevel is an error that says so.
+#ifndef HOSTS_DMLAB_GAME_MODULE_H_
+#define HOSTS_DMLAB_GAME_MODULE_H_
+
+#include "engine_plugin/host.h"
+#include "hosts/dmlab/context.h"
+#include "lua_api/lua/lua.h"
+
+namespace hosts::dmlab {
+
+// What the modules' functions reach: the engine through `context`, the
+// level's files and clock through `level`.
+struct GameModuleTarget {
+  Context* context;
+  engine_plugin::Level* level;
+};
+
+// Adds dmlab.system.game, .game_entities and .map_maker to package.preload;
+// `target` outlives L.
+void RegisterGameModules(lua_State* L, GameModuleTarget* target);
+
+}  // namespace hosts::dmlab
+
+#endif  // HOSTS_DMLAB_GAME_MODULE_H_
