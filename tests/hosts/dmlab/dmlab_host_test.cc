@@ -1,0 +1,247 @@
+// The DeepMind Lab host end to end on test_engine.so (test_engine.cc), a
+// stand-in for DeepMind Lab's engine library that calls the hooks as the
+// real one does: the level's callbacks answer the engine's hooks, rewards
+// travel from pickups and game:addScore through the engine's score,
+// errors in a hook come back from the step they happened in, and two
+// instances in one process each get their own copy of the engine.
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine_plugin/engine.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace hosts::dmlab {
+namespace {
+
+using engine_plugin::Engine;
+using engine_plugin::EpisodeStatus;
+using ::testing::HasSubstr;
+
+std::string TestEngine() {
+  return absl::StrCat(std::getenv("TEST_SRCDIR"), "/dmlab_tensor/tests/hosts/dmlab/test_engine.so");
+}
+
+std::string WriteLevel(const std::string& name, const std::string& body) {
+  const std::string path = absl::StrCat(std::getenv("TEST_TMPDIR"), "/", name, ".lua");
+  std::ofstream(path) << "local game = require 'dmlab.system.game'\nlocal api = {}\n"
+                      << body << "\nreturn api\n";
+  return path;
+}
+
+// A level on the map "corridor:<pickups>" whose pickups give their quantity.
+constexpr char kPickups[] = R"(
+function api:nextMap() return 'corridor:apple_reward,lemon_reward,goal' end
+local quantities = {apple_reward = 1, lemon_reward = -1, goal = 10}
+function api:createPickup(classname)
+  return {name = classname, classname = classname, model = 'models/' .. classname .. '.md3',
+          quantity = quantities[classname], type = 2}
+end
+)";
+
+std::unique_ptr<Engine> Started(const std::string& level, const std::string& library = "") {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(level, "dmlab");
+  EXPECT_TRUE(engine.ok()) << engine.status();
+  if (!engine.ok()) return nullptr;
+  EXPECT_TRUE((*engine)->SetSetting("dmlabLibrary", library.empty() ? TestEngine() : library).ok());
+  EXPECT_TRUE((*engine)->SetSetting("width", "8").ok());
+  EXPECT_TRUE((*engine)->SetSetting("height", "6").ok());
+  absl::Status init = (*engine)->Init();
+  EXPECT_TRUE(init.ok()) << init;
+  absl::Status start = (*engine)->Start(0, 7);
+  EXPECT_TRUE(start.ok()) << start;
+  return *std::move(engine);
+}
+
+// Steps forward `steps` times (50 units each); the total reward.
+double Forward(Engine& engine, int steps, EpisodeStatus* status = nullptr) {
+  double total = 0;
+  for (int i = 0; i < steps; ++i) {
+    engine.Act({0, 0, 0, 1, 0, 0, 0});
+    double reward = 0;
+    absl::StatusOr<EpisodeStatus> s = engine.Advance(1, &reward);
+    EXPECT_TRUE(s.ok()) << s.status();
+    if (!s.ok()) break;
+    total += reward;
+    if (status != nullptr) *status = *s;
+    if (*s != EpisodeStatus::kRunning) break;
+  }
+  return total;
+}
+
+TEST(DmlabHostTest, PickupsRewardThroughTheEngine) {
+  std::unique_ptr<Engine> engine = Started(WriteLevel("pickups", kPickups));
+  ASSERT_NE(engine, nullptr);
+  EXPECT_EQ(engine->discrete_actions().size(), 7u);
+  // The pickups stand at x = 100, 200, 300: six steps reach all three.
+  EXPECT_DOUBLE_EQ(Forward(*engine, 2), 1);
+  EXPECT_DOUBLE_EQ(Forward(*engine, 4), -1 + 10);
+}
+
+TEST(DmlabHostTest, TheFrameIsTheEngines) {
+  std::unique_ptr<Engine> engine = Started(WriteLevel("frame", kPickups));
+  ASSERT_NE(engine, nullptr);
+  Forward(*engine, 3);
+  absl::StatusOr<engine_plugin::ObservationValue> frame = engine->Observation(0);
+  ASSERT_TRUE(frame.ok()) << frame.status();
+  const auto& shape = frame->tensor.layout().shape();
+  EXPECT_EQ(std::vector<std::int64_t>(shape.begin(), shape.end()),
+            (std::vector<std::int64_t>{6, 8, 3}));
+  // The test engine fills its frame with x: 150 after three steps.
+  EXPECT_EQ(reinterpret_cast<const std::uint8_t*>(*frame->tensor.data())[0], 150);
+}
+
+TEST(DmlabHostTest, SpawnVarsAndPickupsAreTheLevels) {
+  // The level drops the lemon, moves the apple to x = 500 and refuses the
+  // goal's pickup; api:pickup sees each id.
+  std::unique_ptr<Engine> engine = Started(WriteLevel("spawn", std::string(kPickups) + R"(
+function api:updateSpawnVars(vars)
+  if vars.classname == 'lemon_reward' then return nil end
+  if vars.classname == 'apple_reward' then vars.origin = '500 0 0' vars.id = '42' end
+  return vars
+end
+function api:canPickup(id) return id ~= 3 end
+api.picked = {}
+function api:pickup(id) api.picked[#api.picked + 1] = id end
+function api:hasEpisodeFinished() return #api.picked == 1 and api.picked[1] == 42 end
+)"));
+  ASSERT_NE(engine, nullptr);
+  EpisodeStatus status = EpisodeStatus::kRunning;
+  // The goal at 300 is refused; the apple at 500 gives 1 and ends it.
+  EXPECT_DOUBLE_EQ(Forward(*engine, 20, &status), 1);
+  EXPECT_EQ(status, EpisodeStatus::kTerminated);
+}
+
+TEST(DmlabHostTest, AddScoreReachesTheRewardInWholePoints) {
+  std::unique_ptr<Engine> engine = Started(WriteLevel("score", R"(
+function api:nextMap() return 'corridor' end
+function api:start() api.steps = 0 end
+function api:modifyControl(actions)
+  game:addScore(0.5)
+  return actions
+end
+)"));
+  ASSERT_NE(engine, nullptr);
+  // Half a point a frame reaches the engine one whole point every second frame.
+  EXPECT_DOUBLE_EQ(Forward(*engine, 4), 2);
+}
+
+TEST(DmlabHostTest, TheLevelSeesThePlayerAndTheEngine) {
+  std::unique_ptr<Engine> engine = Started(WriteLevel("player", R"(
+local entities = require 'dmlab.system.game_entities'
+function api:nextMap() return 'corridor:apple_reward' end
+function api:createPickup(c) return {name = c, classname = c, model = '', quantity = 1, type = 2} end
+function api:hasEpisodeFinished()
+  local info = game:playerInfo()
+  local shape = game:screenShape()
+  assert(shape.window.width == 8 and shape.buffer.height == 6)
+  assert(#entities:entities{'apple_reward'} == 1 and #entities:entities{'goal'} == 0)
+  -- The test engine's wall across the corridor at x = 1000.
+  assert(math.abs(game:raycast({0, 0, 0}, {2000, 0, 0}) - 0.5) < 1e-6)
+  return info.pos[1] >= 200
+end
+)"));
+  ASSERT_NE(engine, nullptr);
+  EpisodeStatus status = EpisodeStatus::kRunning;
+  Forward(*engine, 10, &status);
+  EXPECT_EQ(status, EpisodeStatus::kTerminated);
+  EXPECT_DOUBLE_EQ(engine->episode_time_seconds(), 4.0 / 60);
+}
+
+TEST(DmlabHostTest, FinishMapLoadsTheNextMap) {
+  std::unique_ptr<Engine> engine = Started(WriteLevel("maps", R"(
+api.maps = 0
+function api:nextMap() api.maps = api.maps + 1 return 'corridor:apple_reward' end
+function api:createPickup(c) return {name = c, classname = c, model = '', quantity = 1, type = 2} end
+function api:pickup() game:finishMap() end
+)"));
+  ASSERT_NE(engine, nullptr);
+  // Each map's apple at 100 is reached in two steps, then the map reloads
+  // with the player back at 0.
+  EXPECT_DOUBLE_EQ(Forward(*engine, 6), 3);
+}
+
+TEST(DmlabHostTest, AHookThatFailsFailsItsStepAndTheNextStartRecovers) {
+  std::unique_ptr<Engine> engine = Started(WriteLevel("raising", std::string(kPickups) + R"(
+function api:start(episode) api.raise = episode == 0 end
+function api:canPickup() if api.raise then error('no pickups today') end return true end
+)"));
+  ASSERT_NE(engine, nullptr);
+  engine->Act({0, 0, 0, 1, 0, 0, 0});
+  double reward = 0;
+  ASSERT_TRUE(engine->Advance(1, &reward).ok());
+  absl::StatusOr<EpisodeStatus> failed = engine->Advance(1, &reward);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_THAT(failed.status().message(), HasSubstr("canPickup"));
+  EXPECT_THAT(failed.status().message(), HasSubstr("no pickups today"));
+  ASSERT_TRUE(engine->Start(1, 8).ok());
+  EXPECT_DOUBLE_EQ(Forward(*engine, 2), 1);
+}
+
+TEST(DmlabHostTest, BadResultsAreErrorsNamingTheCallback) {
+  for (const auto& [body, callback] :
+       {std::pair{"function api:nextMap() return 42 end", "nextMap"},
+        std::pair{"function api:nextMap() return 'corridor:apple_reward' end\n"
+                  "function api:createPickup() return {name = 'a'} end",
+                  "createPickup"},
+        std::pair{"function api:nextMap() return 'corridor:apple_reward' end\n"
+                  "function api:updateSpawnVars(v) return {classname = {}} end",
+                  "updateSpawnVars"},
+        std::pair{"function api:nextMap() return 'elsewhere' end", "elsewhere"}}) {
+    absl::StatusOr<std::unique_ptr<Engine>> engine =
+        Engine::Create(WriteLevel("bad", body), "dmlab");
+    ASSERT_TRUE(engine.ok());
+    ASSERT_TRUE((*engine)->SetSetting("dmlabLibrary", TestEngine()).ok());
+    ASSERT_TRUE((*engine)->Init().ok());
+    absl::Status start = (*engine)->Start(0, 1);
+    EXPECT_FALSE(start.ok()) << body;
+    EXPECT_THAT(start.message(), HasSubstr(callback));
+  }
+}
+
+TEST(DmlabHostTest, TwoInstancesHaveTheirOwnEngines) {
+  std::unique_ptr<Engine> a = Started(WriteLevel("a", kPickups));
+  std::unique_ptr<Engine> b = Started(WriteLevel("b", kPickups));
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  // Were the engine's globals shared, b's start would have moved a's player.
+  EXPECT_DOUBLE_EQ(Forward(*a, 2), 1);
+  EXPECT_DOUBLE_EQ(Forward(*b, 2), 1);
+  EXPECT_DOUBLE_EQ(Forward(*a, 4), 9);
+}
+
+TEST(DmlabHostTest, AMissingOrForeignLibraryIsAClearError) {
+  const std::string text = absl::StrCat(std::getenv("TEST_TMPDIR"), "/not_a_library.so");
+  std::ofstream(text) << "not a shared object";
+  for (const auto& [library, expected] :
+       {std::pair{std::string("/nonexistent/libdmlab_engine.so"), "cannot read"},
+        std::pair{text, "cannot load"},
+        std::pair{std::string(), "./lab dmlab"}}) {
+    absl::StatusOr<std::unique_ptr<Engine>> engine =
+        Engine::Create(WriteLevel("missing", kPickups), "dmlab");
+    ASSERT_TRUE(engine.ok());
+    unsetenv("DMLAB_LIBRARY");
+    if (!library.empty()) {
+      ASSERT_TRUE((*engine)->SetSetting("dmlabLibrary", library).ok());
+    }
+    absl::Status init = (*engine)->Init();
+    EXPECT_FALSE(init.ok());
+    EXPECT_THAT(init.message(), HasSubstr(expected)) << init;
+  }
+}
+
+TEST(DmlabHostTest, BadSettingsAreErrors) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine =
+      Engine::Create(WriteLevel("settings", kPickups), "dmlab");
+  ASSERT_TRUE(engine.ok());
+  EXPECT_FALSE((*engine)->SetSetting("width", "0").ok());
+  EXPECT_FALSE((*engine)->SetSetting("height", "huge").ok());
+  EXPECT_FALSE((*engine)->SetSetting("renderer", "vulkan").ok());
+}
+
+}  // namespace
+}  // namespace hosts::dmlab

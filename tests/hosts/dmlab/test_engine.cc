@@ -1,0 +1,276 @@
+// A stand-in for DeepMind Lab's engine library, written here, so that the
+// DeepMind Lab host is tested where no checkout is (CI): it exports
+// dmlab_connect (EnvCApi 2.0) and links hosts/dmlab/context_link.c as the
+// real library does, and calls the hooks in the order the real engine's
+// dmlab_connect.c does:
+//   connect: dmlab_create_context
+//   init:    set_level_cache_settings, init
+//   start:   events.clear, start(episode, seed); the first time
+//            get_temporary_folder, game_type, replace_command_line; then
+//            next_map, pickups.clear_items, update_spawn_vars for each of
+//            the map's entities and find_item for each pickup kept,
+//            player_state, map_loaded
+//   advance: events.clear, map_finished (if so: next_map and the map's
+//            load again, map_loaded, set_map_finished(false)); a frame:
+//            get_actions, the move, can_pickup and override_pickup for a
+//            pickup reached, reward_override, player_state, entities;
+//            then has_episode_finished
+// Its world: a corridor along x. The map "corridor" has a spawn point at
+// x = 0 and, every 100 units, the entities its name lists
+// ("corridor:apple_reward,goal" ...); moving forward goes 50 units a frame.
+// A pickup's quantity is the score it gives. game:addScore's points reach
+// the score through reward_override, as in the real engine.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "hosts/dmlab/dmlab_abi.h"
+
+extern "C" int dmlab_create_context(const char* runfiles_path, DmlabContext* context,
+                                    DmlabFileReader* file_reader_override,
+                                    const DmlabReadOnlyFileSystem* read_only_file_system,
+                                    const char* temp_folder);
+
+namespace {
+
+struct Pickup {
+  int id;
+  std::string class_name;
+  float x;
+  int quantity;
+  bool taken;
+};
+
+// One engine per copy of the library: global, as the real one's is.
+struct Engine {
+  DmlabContext context{};
+  std::string error;
+  int width = 320, height = 240, fps = 60;
+  bool first_start = true;
+  std::string map;
+  std::vector<Pickup> pickups;
+  float x = 0;
+  int score = 0;
+  int frames = 0;
+  std::vector<unsigned char> frame;
+  std::vector<std::string> console;
+  int shape[3] = {0, 0, 3};
+} engine;
+
+const DmlabHooks& H() { return engine.context.hooks; }
+void* U() { return engine.context.userdata; }
+
+// Loads the map the level names: its entities through update_spawn_vars,
+// its pickups through find_item.
+bool LoadMap() {
+  const char* next = H().next_map(U());
+  if (next[0] != '\0') engine.map = next;
+  if (engine.map.rfind("corridor", 0) != 0) {
+    engine.error = "Didn't find map '" + engine.map + "'";
+    return false;
+  }
+  H().pickups.clear_items(U());
+  engine.pickups.clear();
+  engine.x = 0;
+  std::vector<std::string> classes;
+  const std::size_t colon = engine.map.find(':');
+  if (colon != std::string::npos) {
+    std::string list = engine.map.substr(colon + 1);
+    for (std::size_t at = 0; at <= list.size();) {
+      const std::size_t comma = std::min(list.find(',', at), list.size());
+      classes.push_back(list.substr(at, comma - at));
+      at = comma + 1;
+    }
+  }
+  for (std::size_t i = 0; i < classes.size(); ++i) {
+    char chars[4096];
+    int offsets[64][2];
+    const std::string origin = std::to_string(100 * (i + 1)) + " 0 0";
+    const std::string kv[] = {"classname", classes[i], "origin", origin};
+    int at = 0;
+    for (int k = 0; k < 4; ++k) {
+      offsets[k / 2][k % 2] = at;
+      std::memcpy(chars + at, kv[k].c_str(), kv[k].size() + 1);
+      at += static_cast<int>(kv[k].size()) + 1;
+    }
+    int num_chars = at, num_vars = 2;
+    if (!H().pickups.update_spawn_vars(U(), chars, &num_chars, offsets, &num_vars)) continue;
+    std::string class_name, id = std::to_string(i + 1);
+    float x = 100.0f * (i + 1);
+    for (int v = 0; v < num_vars; ++v) {
+      const std::string key = chars + offsets[v][0], value = chars + offsets[v][1];
+      if (key == "classname") class_name = value;
+      if (key == "origin") x = std::strtof(value.c_str(), nullptr);
+      if (key == "id") id = value;
+    }
+    int index = 0;
+    if (!H().pickups.find_item(U(), class_name.c_str(), &index)) continue;
+    char name[256], item_class[256], model[256];
+    int quantity = 0, type = 0, tag = 0, move_type = 0;
+    if (!H().pickups.item(U(), index, name, 256, item_class, 256, model, 256, &quantity, &type,
+                          &tag, &move_type)) {
+      continue;
+    }
+    engine.pickups.push_back({std::atoi(id.c_str()), class_name, x, quantity, false});
+  }
+  return true;
+}
+
+void ReportPlayer() {
+  const float origin[3] = {engine.x, 0, 0}, velocity[3] = {0, 0, 0}, angles[3] = {0, 0, 0},
+              eye[3] = {engine.x, 0, 40};
+  H().player_state(U(), origin, velocity, angles, 40, eye, 0, 0, 0, false,
+                   engine.frames * 1000 / engine.fps);
+  H().entities.clear(U());
+  for (const Pickup& p : engine.pickups) {
+    float position[3] = {p.x, 0, 0};
+    H().entities.add(U(), p.id, p.id, 2, p.taken ? 0x80 : 0, position, p.class_name.c_str());
+  }
+}
+
+void Frame() {
+  double look_down_up, look_left_right;
+  signed char move, strafe, crouch_jump;
+  int buttons;
+  H().get_actions(U(), &look_down_up, &look_left_right, &move, &strafe, &crouch_jump, &buttons);
+  engine.x += move > 0 ? 50.0f : move < 0 ? -50.0f : 0.0f;
+  ++engine.frames;
+  for (Pickup& p : engine.pickups) {
+    if (p.taken || engine.x < p.x) continue;
+    if (!H().can_pickup(U(), p.id, 0)) continue;
+    int respawn = 0;
+    H().override_pickup(U(), p.id, &respawn, 0);
+    p.taken = true;
+    engine.score += H().reward_override(U(), "PICKUP", 0, 0, nullptr, nullptr, p.quantity);
+  }
+  engine.score += H().reward_override(U(), nullptr, 0, 0, nullptr, nullptr, 0);
+  ReportPlayer();
+  std::fill(engine.frame.begin(), engine.frame.end(),
+            static_cast<unsigned char>(static_cast<int>(engine.x) & 0xff));
+}
+
+// EnvCApi.
+int Setting(void*, const char* key, const char* value) {
+  if (!std::strcmp(key, "width")) engine.width = std::atoi(value);
+  else if (!std::strcmp(key, "height")) engine.height = std::atoi(value);
+  else if (!std::strcmp(key, "fps")) engine.fps = std::atoi(value);
+  else H().add_setting(U(), key, value);
+  return 0;
+}
+
+int Init(void*) {
+  engine.frame.assign(static_cast<std::size_t>(engine.width) * engine.height * 3, 0);
+  H().set_level_cache_settings(U(), false, false, DmlabLevelCacheParams{});
+  return H().init(U());
+}
+
+int Start(void*, int episode, int seed) {
+  H().events.clear(U());
+  engine.score = 0;
+  engine.frames = 0;
+  if (int err = H().start(U(), episode, seed); err != 0) return err;
+  if (engine.first_start) {
+    H().get_temporary_folder(U());
+    H().game_type(U());
+    H().replace_command_line(U(), "+set com_hunkmegs 512");
+    engine.first_start = false;
+  }
+  if (!LoadMap()) return 1;
+  ReportPlayer();
+  return H().map_loaded(U());
+}
+
+DmlabStatus Advance(void*, int num_steps, double* reward) {
+  H().events.clear(U());
+  *reward = 0;
+  for (int i = 0; i < num_steps; ++i) {
+    const int before = engine.score;
+    if (H().map_finished(U())) {
+      if (!LoadMap()) return DmlabStatus_Terminated;
+      if (H().map_loaded(U()) != 0) return DmlabStatus_Error;
+      H().set_map_finished(U(), false);
+    }
+    Frame();
+    *reward += engine.score - before;
+    if (H().has_episode_finished(U(), static_cast<double>(engine.frames) / engine.fps) != 0) {
+      return DmlabStatus_Terminated;
+    }
+  }
+  return DmlabStatus_Running;
+}
+
+const char* kActions[] = {"LOOK_LEFT_RIGHT_PIXELS_PER_FRAME", "LOOK_DOWN_UP_PIXELS_PER_FRAME",
+                          "STRAFE_LEFT_RIGHT", "MOVE_BACK_FORWARD", "FIRE", "JUMP", "CROUCH"};
+
+void ActDiscrete(void*, const int* actions) {
+  H().set_actions(U(), actions[1], actions[0], static_cast<signed char>(actions[3]),
+                  static_cast<signed char>(actions[2]),
+                  static_cast<signed char>(actions[5] - actions[6]), actions[4]);
+  H().custom_action_discrete_apply(U(), actions + 7);
+}
+
+void Observation(void*, int, DmlabObservation* observation) {
+  engine.shape[0] = engine.height;
+  engine.shape[1] = engine.width;
+  observation->spec.type = DmlabObservation_Bytes;
+  observation->spec.dims = 3;
+  observation->spec.shape = engine.shape;
+  observation->payload.bytes = engine.frame.data();
+}
+
+// The engine's calls.
+void ScreenShape(int* width, int* height, int* buffer_width, int* buffer_height) {
+  *width = *buffer_width = engine.width;
+  *height = *buffer_height = engine.height;
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int dmlab_connect(const DmlabLaunchParams* params,
+                                                                   DmlabEnvApi* api,
+                                                                   void** context) {
+  engine = Engine{};
+  DmlabCalls& calls = engine.context.calls;
+  calls.add_score = [](int player, double score) { H().add_score(U(), player, score); };
+  calls.screen_shape = &ScreenShape;
+  calls.execute_console_command = [](const char* command) { engine.console.push_back(command); };
+  calls.engine_frame_period_msec = [] { return 1000 / engine.fps; };
+  calls.total_engine_time_msec = [] { return engine.frames * 1000 / engine.fps; };
+  calls.total_time_seconds = [] { return static_cast<double>(engine.frames) / engine.fps; };
+  calls.raycast = [](const float start[3], const float end[3]) {
+    // A wall across the corridor at x = 1000.
+    if ((start[0] < 1000) == (end[0] < 1000) || start[0] == end[0]) return 1.0f;
+    return (1000 - start[0]) / (end[0] - start[0]);
+  };
+  calls.in_fov = [](const float*, const float*, const float*, float) { return true; };
+  calls.is_map_loading = [] { return false; };
+  engine.context.engine = &engine;
+  if (dmlab_create_context(params->runfiles_path, &engine.context, nullptr, nullptr,
+                           params->optional_temp_folder) != 0) {
+    return 1;
+  }
+  *api = DmlabEnvApi{};
+  api->setting = &Setting;
+  api->init = &Init;
+  api->start = &Start;
+  api->release_context = [](void*) {};
+  api->error_message = [](void*) {
+    return engine.error.empty() ? H().error_message(U()) : engine.error.c_str();
+  };
+  api->environment_name = [](void*) { return "test_engine"; };
+  api->action_discrete_count = [](void*) { return 7; };
+  api->action_discrete_name = [](void*, int i) { return kActions[i]; };
+  api->action_discrete_bounds = [](void*, int i, int* min, int* max) {
+    *min = i < 2 ? -512 : i < 4 ? -1 : 0;
+    *max = i < 2 ? 512 : 1;
+  };
+  api->observation_count = [](void*) { return 1; };
+  api->observation_name = [](void*, int) { return "RGB_INTERLEAVED"; };
+  api->observation = &Observation;
+  api->act_discrete = &ActDiscrete;
+  api->advance = &Advance;
+  *context = &engine;
+  return 0;
+}
