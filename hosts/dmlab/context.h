@@ -76,6 +76,16 @@ struct Entity {
   std::string class_name;
 };
 
+// The camera of game:renderCustomView, which the engine asks for
+// (custom_view) while it renders that view.
+struct CustomView {
+  int width = 0;
+  int height = 0;
+  std::array<float, 3> position{};
+  std::array<float, 3> angles{};
+  bool render_player = true;
+};
+
 struct Actions {
   double look_down_up = 0;
   double look_left_right = 0;
@@ -139,6 +149,8 @@ class Context {
   void PlayerStateUpdate(const PlayerState& state);
   void SetEngineError(const char* message) { engine_error_ = message == nullptr ? "" : message; }
   const char* ErrorMessage();
+  void SetCustomView(const CustomView& view) { custom_view_ = view; }
+  const CustomView& custom_view() const { return custom_view_; }
   void ClearEntities() { entities_.clear(); }
   void AddEntity(Entity entity) { entities_.push_back(std::move(entity)); }
   const std::vector<Entity>& entities() const { return entities_; }
@@ -166,6 +178,7 @@ class Context {
   PlayerState player_;
   bool has_player_ = false;
   std::vector<Entity> entities_;
+  CustomView custom_view_;
   // The engine's generator: make_random_seed, seeded by each start as
   // DeepMind Lab's context seeds its own.
   std::mt19937_64 prbg_;

@@ -125,7 +125,17 @@ DmlabHooks MakeHooks() {
   h.update_player_info = [](void*, int, char*, int) { return false; };
   h.set_has_alt_cameras = [](void*, bool) {};
   h.has_alt_cameras = [](void*) { return false; };
-  h.custom_view = [](void*, int*, int*, float*, float*, bool*) {};
+  h.custom_view = [](void* u, int* width, int* height, float position[3], float angles[3],
+                     bool* render_player) {
+    const CustomView& view = Of(u).custom_view();
+    *width = view.width;
+    *height = view.height;
+    for (int i = 0; i < 3; ++i) {
+      position[i] = view.position[i];
+      angles[i] = view.angles[i];
+    }
+    *render_player = view.render_player;
+  };
   h.new_client_info = [](void*, int, const char*, const char*) {};
   h.set_error_message = [](void* u, const char* message) { Of(u).SetEngineError(message); };
   h.error_message = [](void* u) { return Of(u).ErrorMessage(); };

@@ -13,6 +13,9 @@
 #include "lua_api/lua/n_results_or.h"
 #include "lua_api/lua/preload.h"
 #include "lua_api/lua/read.h"
+#include "lua_api/tensor/lua_tensor.h"
+#include "lua_api/tensor/tensor_limits.h"
+#include "tensor/tensor.h"
 #include "tensor/work_meter.h"
 
 namespace hosts::dmlab {
@@ -222,7 +225,59 @@ NResultsOr LoadFileToString(lua_State* L) {
   return 1;
 }
 
+// [-0, +0, -] The integer extent `key` of the table at 2, at most `max`.
+std::string ReadExtent(lua_State* L, const char* key, int max, int* out) {
+  lua_getfield(L, 2, key);
+  std::int64_t value = 0;
+  std::string why = lua_api::ReadInteger(L, -1, &value);
+  lua_pop(L, 1);
+  if (why.empty() && (value < 1 || value > max)) {
+    why = absl::StrCat("an extent in [1, ", max, "] expected, got ", value);
+  }
+  if (!why.empty()) return absl::StrCat(key, ": ", why);
+  *out = static_cast<int>(value);
+  return {};
+}
+
+// [-0, +1, e] game:renderCustomView{width =, height =, pos = {x, y, z},
+// look = {pitch, yaw, roll}[, renderPlayer = true]}: the engine renders a
+// second camera into a new ByteTensor height x width x 3 (at most the
+// engine's own frame).
+NResultsOr RenderCustomView(lua_State* L) {
+  if (std::string e = CheckModuleSelf(L, kModule, "renderCustomView"); !e.empty()) return e;
+  const DmlabCalls* calls;
+  if (NResultsOr e = NeedCalls(L, "renderCustomView", &calls); !e.ok()) return e;
+  if (!lua_istable(L, 2)) {
+    return ArgumentError("renderCustomView", 1, lua_api::Expected(L, 2, "table"));
+  }
+  int window[4] = {0, 0, 0, 0};
+  calls->screen_shape(&window[0], &window[1], &window[2], &window[3]);
+  CustomView view;
+  std::string why = ReadExtent(L, "width", window[2], &view.width);
+  if (why.empty()) why = ReadExtent(L, "height", window[3], &view.height);
+  for (auto [key, field] : {std::pair{"pos", &view.position}, std::pair{"look", &view.angles}}) {
+    if (!why.empty()) break;
+    lua_getfield(L, 2, key);
+    why = ReadTriple(L, lua_gettop(L), field);
+    lua_pop(L, 1);
+    if (!why.empty()) why = absl::StrCat(key, ": ", why);
+  }
+  lua_getfield(L, 2, "renderPlayer");
+  if (!lua_isnil(L, -1)) view.render_player = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  if (!why.empty()) return ArgumentError("renderCustomView", 1, why);
+  absl::StatusOr<tensor::Tensor> pixels = tensor::Tensor::Zeros(
+      tensor::DType::kUInt8, {view.height, view.width, 3}, lua_api::TensorAllocator(L));
+  if (!pixels.ok()) return absl::StrCat("'game:renderCustomView': ", pixels.status().message());
+  TargetOf(L).context->SetCustomView(view);
+  calls->render_custom_view(view.width, view.height,
+                            reinterpret_cast<unsigned char*>(*pixels->data()));
+  lua_api::LuaTensor::Push(L, *std::move(pixels));
+  return 1;
+}
+
 constexpr lua_api::MethodEntry kGameFunctions[] = {
+    {"renderCustomView", &lua_api::Raising<&RenderCustomView>},
     {"playerInfo", &lua_api::Raising<&PlayerInfo>},
     {"addScore", &lua_api::Raising<&AddScore>},
     {"finishMap", &lua_api::Raising<&FinishMap>},

@@ -15,6 +15,11 @@
 //                           callback the engine is running: an error)
 //   game:raycast(from, to)  the fraction of the segment that is free
 //   game:inFov(from, to, angles, fov)
+//   game:renderCustomView{width =, height =, pos = {x, y, z},
+//                         look = {pitch, yaw, roll}[, renderPlayer = b]}
+//                           a second camera, rendered by the engine into a
+//                           new ByteTensor height x width x 3 (at most the
+//                           engine's frame)
 //   game:screenShape()      {window = {width=, height=}, buffer = {...}}
 //   game:runFiles()         engine_plugin::kRunFilesRoot, as the maze's
 //   game:tempFolder()       the engine's writable folder
