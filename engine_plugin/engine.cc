@@ -205,7 +205,9 @@ absl::Status Engine::Start(int episode, std::uint64_t seed) {
   s.episode_frames = 0;
   s.pending_reward = 0;
   s.ended_by_host.reset();
-  if (absl::Status status = s.script->Start(episode, seed); !status.ok()) return status;
+  if (absl::Status status = s.script->Start(episode, s.host->LevelSeed(seed)); !status.ok()) {
+    return status;
+  }
   if (absl::Status status = s.host->Start(s, seed); !status.ok()) return status;
   s.host->Act(s.discrete, s.continuous);
   if (absl::Status status = s.RenderFrame(); !status.ok()) return status;

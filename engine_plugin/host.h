@@ -180,7 +180,11 @@ class Host {
   // and that the observationDevice setting uploads.
   virtual int frame_observation() const = 0;
 
-  // A new episode, after the level's start(episode, seed).
+  // The seed the level's start(episode, seed) receives for an episode the
+  // caller seeded with `seed`: `seed` itself, unless the host's engine
+  // derives the level's seed from its own (DeepMind Lab's does).
+  virtual std::uint64_t LevelSeed(std::uint64_t seed) { return seed; }
+  // A new episode, after the level's start(episode, LevelSeed(seed)).
   virtual absl::Status Start(Level& level, std::uint64_t seed) = 0;
   // The actions of the following steps, clamped to their specs.
   virtual void Act(absl::Span<const int> discrete, absl::Span<const double> continuous) = 0;

@@ -152,6 +152,11 @@ absl::Status ReadBool(lua_State* L, int index, const char* callback, bool* out) 
   return absl::OkStatus();
 }
 
+// A seed as DeepMind Lab's engine draws one: in [1, INT_MAX].
+int DrawSeed(std::mt19937_64& prbg) {
+  return std::uniform_int_distribution<int>(1, std::numeric_limits<int>::max())(prbg);
+}
+
 }  // namespace
 
 absl::Status Context::TakeError() { return std::exchange(error_, absl::OkStatus()); }
@@ -474,9 +479,17 @@ int Context::RewardOverride(const char* reason, int player_id, int team,
   return static_cast<int>(whole) + score;
 }
 
-int Context::MakeRandomSeed() {
-  return std::uniform_int_distribution<int>(1, std::numeric_limits<int>::max())(prbg_);
+void Context::Start(int seed) {
+  prbg_.seed(static_cast<std::uint64_t>(seed));
+  DrawSeed(prbg_);
 }
+
+int Context::LevelSeed(int seed) {
+  std::mt19937_64 prbg(static_cast<std::uint64_t>(seed));
+  return DrawSeed(prbg);
+}
+
+int Context::MakeRandomSeed() { return DrawSeed(prbg_); }
 
 void Context::PlayerStateUpdate(const PlayerState& state) {
   const int elapsed_msec = state.timestamp_msec - player_.timestamp_msec;

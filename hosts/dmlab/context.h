@@ -144,7 +144,11 @@ class Context {
   bool OverridePickup(int entity_id, int* respawn, int player_id);
   int RewardOverride(const char* reason, int player_id, int team, const int* other_player_id,
                      const float* origin, int score);
-  void Start(int seed) { prbg_.seed(static_cast<std::uint64_t>(seed)); }
+  // The engine's start: seeds the engine's generator with the episode's
+  // seed. Its first draw was the level's seed (LevelSeed), as DeepMind
+  // Lab's context draws it for api:start; make_random_seed draws the rest.
+  void Start(int seed);
+  static int LevelSeed(int seed);
   int MakeRandomSeed();
   void PlayerStateUpdate(const PlayerState& state);
   void SetEngineError(const char* message) { engine_error_ = message == nullptr ? "" : message; }

@@ -48,6 +48,9 @@ absl::StatusOr<std::string> MakeTempFolder() {
   return pattern;
 }
 
+// EnvCApi's seeds are non-negative ints.
+int EngineSeed(std::uint64_t seed) { return static_cast<int>(seed & 0x7fffffffu); }
+
 }  // namespace
 
 // A private copy of the engine library, loaded: dlopen of one path twice
@@ -220,12 +223,14 @@ std::vector<ObservationSpec> DmlabHost::ObservationSpecs() const {
   return {ObservationSpec{kFrameName, engine_plugin::ObservationType::kBytes, {height_, width_, 3}}};
 }
 
+std::uint64_t DmlabHost::LevelSeed(std::uint64_t seed) {
+  return static_cast<std::uint64_t>(Context::LevelSeed(EngineSeed(seed)));
+}
+
 absl::Status DmlabHost::Start(Level& level, std::uint64_t seed) {
   if (env_ == nullptr) return absl::FailedPreconditionError("the engine is not initialised");
   context_->Attach(&level);
-  // EnvCApi's seeds are ints; the engine makes a negative one non-negative.
-  const int started =
-      api_.start(env_, episode_++, static_cast<int>(seed & 0x7fffffffu));
+  const int started = api_.start(env_, episode_++, EngineSeed(seed));
   context_->Attach(nullptr);
   if (started != 0) return EngineError("start");
   return HookError("start");

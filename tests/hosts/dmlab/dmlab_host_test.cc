@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -232,6 +233,22 @@ TEST(DmlabHostTest, AMissingOrForeignLibraryIsAClearError) {
     EXPECT_FALSE(init.ok());
     EXPECT_THAT(init.message(), HasSubstr(expected)) << init;
   }
+}
+
+// As DeepMind Lab's context: the engine's generator, seeded with the
+// episode's seed, draws the level's seed.
+TEST(DmlabHostTest, TheLevelsSeedIsTheEnginesFirstDraw) {
+  std::mt19937_64 prbg(7);  // Started's seed
+  const int expected = std::uniform_int_distribution<int>(1, 2147483647)(prbg);
+  EXPECT_NE(expected, 7);
+  std::unique_ptr<Engine> engine = Started(WriteLevel(
+      "seed", absl::StrCat(kPickups, "function api:start(episode, seed) api.seed = seed end\n",
+                           "function api:hasEpisodeFinished() return api.seed == ", expected,
+                           " end\n")));
+  ASSERT_NE(engine, nullptr);
+  EpisodeStatus status = EpisodeStatus::kRunning;
+  Forward(*engine, 1, &status);
+  EXPECT_EQ(status, EpisodeStatus::kTerminated);
 }
 
 TEST(DmlabHostTest, BadSettingsAreErrors) {
