@@ -17,26 +17,43 @@
 
 namespace lua_api {
 
-// ---- The distributions, on the engine's raw 64-bit output only. ----
+// ---- The distributions, written out here so that the same seed gives the
+// same values with any standard library, and with the algorithms of
+// libstdc++'s (GCC 11 and newer) distributions over std::mt19937_64, a
+// fresh one per draw: those DeepMind Lab's dmlab.system.random draws with,
+// so that a seeded level makes the same choices here as in DeepMind Lab.
+// random_test.cc checks them against the standard library's and against
+// values printed by DeepMind Lab's own module. ----
 
 std::int64_t LuaRandom::UniformInt(std::int64_t a, std::int64_t b) {
   // Unsigned arithmetic: b - a may not fit in int64 (a = -2^63, b = 2^63-1).
   const std::uint64_t span = static_cast<std::uint64_t>(b) - static_cast<std::uint64_t>(a);
-  std::uint64_t x = engine_();
-  if (span != std::numeric_limits<std::uint64_t>::max()) {
-    // Rejection sampling: of the 2^64 engine values, keep the largest
-    // multiple of n so that x % n is exactly uniform.
+  std::uint64_t x;
+  if (span == std::numeric_limits<std::uint64_t>::max()) {
+    x = engine_();
+  } else {
+    // Lemire's multiply-and-shift, rejecting the low products that would
+    // bias it: x = floor(draw * n / 2^64), exactly uniform in [0, n).
     const std::uint64_t n = span + 1;
-    const std::uint64_t rejected = (0 - n) % n;  // 2^64 mod n
-    while (x < rejected) x = engine_();
-    x %= n;
+    unsigned __int128 product = static_cast<unsigned __int128>(engine_()) * n;
+    std::uint64_t low = static_cast<std::uint64_t>(product);
+    if (low < n) {
+      const std::uint64_t threshold = (0 - n) % n;  // 2^64 mod n
+      while (low < threshold) {
+        product = static_cast<unsigned __int128>(engine_()) * n;
+        low = static_cast<std::uint64_t>(product);
+      }
+    }
+    x = static_cast<std::uint64_t>(product >> 64);
   }
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + x);
 }
 
 double LuaRandom::Uniform01() {
-  // The top 53 bits fill a double's mantissa exactly: k / 2^53.
-  return static_cast<double>(engine_() >> 11) * 0x1p-53;
+  // One draw over 2^64, rounded to a double; a draw that rounds up to 1
+  // becomes the largest double below it.
+  const double u = static_cast<double>(engine_()) * 0x1p-64;
+  return u < 1 ? u : std::nextafter(1.0, 0.0);
 }
 
 double LuaRandom::UniformReal(double a, double b) {
@@ -44,7 +61,7 @@ double LuaRandom::UniformReal(double a, double b) {
   const double u = Uniform01();
   const double width = b - a;
   // For bounds near ±DBL_MAX the width overflows; interpolate instead.
-  double r = std::isfinite(width) ? a + width * u : a * (1 - u) + b * u;
+  double r = std::isfinite(width) ? u * width + a : a * (1 - u) + b * u;
   // Rounding can reach b; the interval is half-open.
   if (r >= b) r = std::nextafter(b, a);
   if (r < a) r = a;
@@ -52,28 +69,30 @@ double LuaRandom::UniformReal(double a, double b) {
 }
 
 double LuaRandom::Normal(double mean, double sd) {
-  // Box-Muller. u1 is in (0, 1] so that log(u1) is finite; the second value
-  // of the pair is dropped so that seed() fully determines what follows.
-  const double u1 = 1.0 - Uniform01();
-  const double u2 = Uniform01();
-  const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
-  return mean + sd * z;
+  // Marsaglia's polar method; the second value of the pair is dropped, as
+  // a fresh distribution per draw drops it.
+  double x, y, r2;
+  do {
+    x = 2.0 * Uniform01() - 1.0;
+    y = 2.0 * Uniform01() - 1.0;
+    r2 = x * x + y * y;
+  } while (r2 > 1.0 || r2 == 0.0);
+  return y * std::sqrt(-2 * std::log(r2) / r2) * sd + mean;
 }
 
 std::size_t LuaRandom::Discrete(absl::Span<const double> weights) {
+  if (weights.size() <= 1) return 0;
   double sum = 0;
   for (double w : weights) sum += w;
-  const double r = Uniform01() * sum;
+  // The first index whose cumulative probability reaches the draw; the
+  // last cumulative probability is 1 whatever the rounding.
+  const double u = Uniform01();
   double cumulative = 0;
-  std::size_t last_positive = 0;
-  for (std::size_t i = 0; i < weights.size(); ++i) {
-    if (weights[i] <= 0) continue;
-    last_positive = i;
-    cumulative += weights[i];
-    if (r < cumulative) return i;
+  for (std::size_t i = 0; i + 1 < weights.size(); ++i) {
+    cumulative += weights[i] / sum;
+    if (cumulative >= u) return i;
   }
-  // Only when rounding makes the running sum fall short of `sum`.
-  return last_positive;
+  return weights.size() - 1;
 }
 
 LuaRandom* LuaRandom::Read(lua_State* L, int index) {

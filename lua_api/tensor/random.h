@@ -4,7 +4,9 @@
 // bit for bit) with the distributions written out here, so the same seed
 // gives the same sequence on every platform, standard library and run.
 // std::uniform_int_distribution and friends are not used: their algorithms
-// differ between libstdc++, libc++ and MSVC.
+// differ between libstdc++, libc++ and MSVC. Those written here are
+// libstdc++'s (GCC 11 and newer), which DeepMind Lab's dmlab.system.random
+// draws with: a seeded DeepMind Lab level makes the same choices here.
 //
 // Lua API (`local random = require 'dmlab.system.random'`):
 //   The module value IS the default generator, seeded with 0 when the
@@ -55,13 +57,14 @@ class LuaRandom {
   // Uniform in [a, b]. Requires a <= b.
   std::int64_t UniformInt(std::int64_t a, std::int64_t b);
 
-  // Uniform in [0, 1) with 53 random bits.
+  // Uniform in [0, 1): one draw over 2^64, rounded to a double.
   double Uniform01();
 
   // Uniform in [a, b), or a if a == b. Requires finite a <= b.
   double UniformReal(double a, double b);
 
-  // Normal (Box-Muller, one engine draw pair per value). Requires sd >= 0.
+  // Normal (Marsaglia's polar method, one value of each pair). Requires
+  // sd >= 0.
   double Normal(double mean, double sd);
 
   // A 0-based index i with probability weights[i] / sum. Requires finite
