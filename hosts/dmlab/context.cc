@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 #include <limits>
 #include <map>
 #include <string>
@@ -238,10 +240,57 @@ const char* Context::NextMap() {
     Record(absl::FailedPreconditionError(
         "the level has no api:nextMap: DeepMind Lab's engine needs a map to load"));
   }
-  // "" restarts the loaded map; after an error, the map already loaded
-  // (or none) is kept, and the host reports the error.
-  map_name_ = error_.ok() ? next : "";
+  if (error_.ok() && !next.empty()) {
+    if (std::string why = MissingMap(next); !why.empty()) {
+      Record(absl::NotFoundError(absl::StrCat("[nextMap] - ", why)));
+    }
+  }
+  if (error_.ok()) {
+    map_name_ = next;  // "" restarts the loaded map
+    if (!next.empty()) has_map_ = true;
+  } else if (has_map_) {
+    map_name_ = "";  // the loaded map stays; the host reports the error
+  } else {
+    // The engine cannot run without a map (nor restart none: a fatal
+    // error), so it loads one that is there, and the host reports the
+    // error from this start.
+    map_name_ = AnyMap();
+    has_map_ = !map_name_.empty();
+  }
   return map_name_.c_str();
+}
+
+std::string Context::MissingMap(const std::string& name) const {
+  // A name is a file name in the engine's maps/ folder: no paths.
+  if (name.find_first_of("/\\\"") != std::string::npos || name.find("..") != std::string::npos) {
+    return absl::StrCat("'", name, "' is not a map name");
+  }
+  const std::filesystem::path maps = std::filesystem::path(runfiles_) / "baselab" / "maps";
+  std::error_code error;
+  if (std::filesystem::exists(maps / (name + ".bsp"), error)) return {};
+  // A map the engine compiled earlier in this process, in its home.
+  if (std::filesystem::exists(std::filesystem::path(temp_folder_) / "baselab" / (name + ".pk3"),
+                              error)) {
+    return {};
+  }
+  if (std::filesystem::exists(maps / (name + ".map"), error)) {
+    return absl::StrCat("map '", name,
+                        "' is a source map (.map): compiling maps is not served by this host "
+                        "yet");
+  }
+  return absl::StrCat("map '", name, "' is not in ", maps.string());
+}
+
+std::string Context::AnyMap() const {
+  std::error_code error;
+  std::string first;
+  for (const auto& entry : std::filesystem::directory_iterator(
+           std::filesystem::path(runfiles_) / "baselab" / "maps", error)) {
+    if (entry.path().extension() != ".bsp") continue;
+    const std::string stem = entry.path().stem().string();
+    if (first.empty() || stem < first) first = stem;
+  }
+  return first;
 }
 
 int Context::MapLoaded() {
@@ -490,6 +539,74 @@ int Context::LevelSeed(int seed) {
 }
 
 int Context::MakeRandomSeed() { return DrawSeed(prbg_); }
+
+bool Context::HasEpisodeFinished(double episode_time_seconds) {
+  bool finished = false;
+  CallLevel(
+      "hasEpisodeFinished", 1,
+      [&](lua_State* L) {
+        lua_pushnumber(L, episode_time_seconds);
+        return 1;
+      },
+      [&](lua_State* L, int first) {
+        // 'terminated' and 'truncated' are the plugin's words for true.
+        if (lua_type(L, first) == LUA_TSTRING) {
+          finished = true;
+          return absl::OkStatus();
+        }
+        return ReadBool(L, first, "hasEpisodeFinished", &finished);
+      });
+  return finished;
+}
+
+void Context::AddBots() {
+  const DmlabCalls* engine_calls = calls();
+  if (engine_calls == nullptr) return;
+  struct Bot {
+    std::string name;
+    double skill = 5.0;
+    std::string team = "free";
+  };
+  std::vector<Bot> bots;
+  CallLevel(
+      "addBots", 1, [](lua_State*) { return 0; },
+      [&](lua_State* L, int first) {
+        if (lua_isnil(L, first)) return absl::OkStatus();
+        if (!lua_istable(L, first)) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "[addBots] - must return a list of bots or nil, not ", luaL_typename(L, first)));
+        }
+        const int count = static_cast<int>(lua_objlen(L, first));
+        for (int i = 1; i <= count; ++i) {
+          lua_rawgeti(L, first, i);
+          const int bot = lua_gettop(L);
+          Bot b;
+          absl::Status status =
+              lua_istable(L, bot)
+                  ? StringField(L, bot, "name", &b.name, "addBots", true)
+                  : absl::InvalidArgumentError(absl::StrCat("[addBots] - bot ", i,
+                                                            " must be a table"));
+          if (status.ok()) status = StringField(L, bot, "team", &b.team, "addBots", false);
+          if (status.ok()) {
+            lua_getfield(L, bot, "skill");
+            if (lua_type(L, -1) == LUA_TNUMBER) b.skill = lua_tonumber(L, -1);
+            lua_pop(L, 1);
+            if (!(b.skill >= 1 && b.skill <= 5)) {
+              status = absl::InvalidArgumentError(
+                  absl::StrCat("[addBots] - bot ", i, "'s skill must be in [1, 5]"));
+            } else if (b.team != "free" && b.team != "red" && b.team != "blue") {
+              status = absl::InvalidArgumentError(absl::StrCat(
+                  "[addBots] - bot ", i, "'s team must be 'free', 'red' or 'blue'"));
+            }
+          }
+          lua_pop(L, 1);
+          if (!status.ok()) return status;
+          bots.push_back(std::move(b));
+        }
+        return absl::OkStatus();
+      });
+  for (const Bot& bot : bots) engine_calls->add_bot(bot.name.c_str(), bot.skill, bot.team.c_str());
+}
 
 void Context::PlayerStateUpdate(const PlayerState& state) {
   const int elapsed_msec = state.timestamp_msec - player_.timestamp_msec;

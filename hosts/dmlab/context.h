@@ -9,12 +9,14 @@
 // sandbox, watchdog and budgets, as every host's do.
 //
 // What DeepMind Lab's context does and this one leaves to the plugin:
-// api:init, api:start, api:hasEpisodeFinished, custom observations,
-// events and properties are the plugin's (engine.h), so their hooks answer
-// "none" to the engine. Hooks this host does not serve yet (bots, custom
-// views, screen messages, texture and model replacement, map compilation,
-// triggers, movers, inventory) answer as a level without those callbacks
-// does in DeepMind Lab: the engine's defaults.
+// api:init, api:start, custom observations, events and properties are the
+// plugin's (engine.h), so their hooks answer "none" to the engine.
+// api:hasEpisodeFinished is asked by both: by the engine after each frame
+// (so that it runs its closing frame, whose rewards count, as under
+// DeepMind's context) and by the plugin after each step. Hooks this host
+// does not serve yet (screen messages, texture and model replacement, map
+// compilation, triggers, movers, inventory) answer as a level without
+// those callbacks does in DeepMind Lab: the engine's defaults.
 //
 // Errors: most hooks have no way to report one to the engine (a void or
 // bool result). A failed level callback is recorded (TakeError) and the
@@ -122,6 +124,8 @@ class Context {
   // The engine's writable folder (its fs_homepath).
   const std::string& temp_folder() const { return temp_folder_; }
   void set_temp_folder(std::string folder) { temp_folder_ = std::move(folder); }
+  // The engine's runfiles (baselab/maps/ holds the compiled maps).
+  void set_runfiles(std::string runfiles) { runfiles_ = std::move(runfiles); }
 
   // The hooks (DmlabHooks' members, by the same names).
   void AddScore(int player_id, double reward);
@@ -150,6 +154,8 @@ class Context {
   void Start(int seed);
   static int LevelSeed(int seed);
   int MakeRandomSeed();
+  bool HasEpisodeFinished(double episode_time_seconds);
+  void AddBots();
   void PlayerStateUpdate(const PlayerState& state);
   void SetEngineError(const char* message) { engine_error_ = message == nullptr ? "" : message; }
   const char* ErrorMessage();
@@ -160,6 +166,11 @@ class Context {
   const std::vector<Entity>& entities() const { return entities_; }
 
  private:
+  // "" when the engine can load map `name`, else why not: the engine
+  // ends the process (exit) on a map it cannot find.
+  std::string MissingMap(const std::string& name) const;
+  // The first compiled map of the runfiles, by name ("" if none).
+  std::string AnyMap() const;
   // Records `status` unless an error is already pending.
   void Record(absl::Status status);
   // Calls api:<name> if the level and the callback exist: Level::Call,
@@ -170,12 +181,14 @@ class Context {
   engine_plugin::Level* level_ = nullptr;
   DmlabContext* engine_ = nullptr;
   std::string temp_folder_;
+  std::string runfiles_;
   absl::Status error_;
   std::string engine_error_;
   std::string error_message_;  // what ErrorMessage() last returned
   std::string command_line_;
   std::string map_name_;
   bool map_finished_ = false;
+  bool has_map_ = false;  // the engine has loaded a map
   Actions actions_;
   std::vector<PickupItem> items_;
   std::vector<double> player_rewards_;  // game:addScore's, not yet given

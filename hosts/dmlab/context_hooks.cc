@@ -69,9 +69,10 @@ DmlabHooks MakeHooks() {
   };
   h.add_score = [](void* u, int player, double reward) { Of(u).AddScore(player, reward); };
   h.make_random_seed = [](void* u) { return Of(u).MakeRandomSeed(); };
-  // The plugin asks the level after each step (engine.h).
-  h.has_episode_finished = [](void*, double) { return 0.0; };
-  h.add_bots = [](void*) {};
+  h.has_episode_finished = [](void* u, double seconds) {
+    return Of(u).HasEpisodeFinished(seconds) ? 1.0 : 0.0;
+  };
+  h.add_bots = [](void* u) { Of(u).AddBots(); };
   h.replace_texture_name = [](void*, const char*, char*, int) { return false; };
   h.load_texture = [](void*, const char*, unsigned char**, int*, int*, void* (*)(int)) {
     return false;

@@ -171,6 +171,7 @@ absl::Status DmlabHost::Connect() {
   if (!folder.ok()) return folder.status();
   temp_folder_ = *folder;
   context_->set_temp_folder(temp_folder_);
+  context_->set_runfiles(runfiles_);
   absl::StatusOr<std::unique_ptr<Library>> library = Library::Load(library_path_, temp_folder_);
   if (!library.ok()) return library.status();
   library_ = *std::move(library);

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/level_files.h"
 #include "engine_plugin/module_support.h"
+#include "hosts/maze/maze_generation_module.h"
 #include "lua_api/lua/lua_memory.h"
 #include "lua_api/lua/n_results_or.h"
 #include "lua_api/lua/preload.h"
@@ -403,6 +404,9 @@ void RegisterGameModules(lua_State* L, GameModuleTarget* target) {
   lua_api::SetPreload(L, "dmlab.system.game", &OpenGame, target);
   lua_api::SetPreload(L, "dmlab.system.map_maker", &OpenMapMaker, target);
   lua_api::SetPreload(L, "dmlab.system.game_entities", &OpenEntities, target);
+  // DeepMind Lab's maze generator is the engine's no more than the maze's:
+  // one module serves both hosts.
+  hosts::maze::RegisterMazeGenerationModule(L);
 }
 
 }  // namespace hosts::dmlab

@@ -30,6 +30,9 @@
 // dmlab.system.game_entities: entities([classNames]), the engine's
 // entities this frame, as DeepMind Lab's.
 //
+// dmlab.system.maze_generation: the maze host's (maze_generation_module.h),
+// DeepMind Lab's generator, which knows no engine.
+//
 // dmlab.system.map_maker here offers randomGen() (the map maker's own
 // generator); compiling text maps through q3map2 is not served yet, and
 // mapFromTextLevel is an error that says so.
@@ -49,7 +52,8 @@ struct GameModuleTarget {
   engine_plugin::Level* level;
 };
 
-// Adds dmlab.system.game, .game_entities and .map_maker to package.preload;
+// Adds dmlab.system.game, .game_entities, .maze_generation and .map_maker
+// to package.preload;
 // `target` outlives L.
 void RegisterGameModules(lua_State* L, GameModuleTarget* target);
 

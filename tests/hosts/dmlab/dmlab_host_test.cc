@@ -5,6 +5,7 @@
 // errors in a hook come back from the step they happened in, and two
 // instances in one process each get their own copy of the engine.
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <random>
@@ -27,6 +28,28 @@ std::string TestEngine() {
   return absl::StrCat(std::getenv("TEST_SRCDIR"), "/dmlab_tensor/tests/hosts/dmlab/test_engine.so");
 }
 
+// The runfiles the host checks maps against: the test engine's maps, as
+// empty files.
+std::string Runfiles() {
+  const std::string runfiles = absl::StrCat(std::getenv("TEST_TMPDIR"), "/run");
+  const std::string maps = runfiles + "/baselab/maps";
+  std::filesystem::create_directories(maps);
+  for (const char* map : {"corridor", "corridor_apple", "corridor_pickups"}) {
+    std::ofstream(absl::StrCat(maps, "/", map, ".bsp")) << "";
+  }
+  return runfiles;
+}
+
+// A new engine on the test engine, set up but not initialised.
+std::unique_ptr<Engine> Created(const std::string& level) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(level, "dmlab");
+  EXPECT_TRUE(engine.ok()) << engine.status();
+  if (!engine.ok()) return nullptr;
+  EXPECT_TRUE((*engine)->SetSetting("dmlabLibrary", TestEngine()).ok());
+  EXPECT_TRUE((*engine)->SetSetting("dmlabRunfiles", Runfiles()).ok());
+  return *std::move(engine);
+}
+
 std::string WriteLevel(const std::string& name, const std::string& body) {
   const std::string path = absl::StrCat(std::getenv("TEST_TMPDIR"), "/", name, ".lua");
   std::ofstream(path) << "local game = require 'dmlab.system.game'\nlocal api = {}\n"
@@ -34,9 +57,9 @@ std::string WriteLevel(const std::string& name, const std::string& body) {
   return path;
 }
 
-// A level on the map "corridor:<pickups>" whose pickups give their quantity.
+// A level on the map "corridor_pickups" whose pickups give their quantity.
 constexpr char kPickups[] = R"(
-function api:nextMap() return 'corridor:apple_reward,lemon_reward,goal' end
+function api:nextMap() return 'corridor_pickups' end
 local quantities = {apple_reward = 1, lemon_reward = -1, goal = 10}
 function api:createPickup(classname)
   return {name = classname, classname = classname, model = 'models/' .. classname .. '.md3',
@@ -44,18 +67,16 @@ function api:createPickup(classname)
 end
 )";
 
-std::unique_ptr<Engine> Started(const std::string& level, const std::string& library = "") {
-  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(level, "dmlab");
-  EXPECT_TRUE(engine.ok()) << engine.status();
-  if (!engine.ok()) return nullptr;
-  EXPECT_TRUE((*engine)->SetSetting("dmlabLibrary", library.empty() ? TestEngine() : library).ok());
-  EXPECT_TRUE((*engine)->SetSetting("width", "8").ok());
-  EXPECT_TRUE((*engine)->SetSetting("height", "6").ok());
-  absl::Status init = (*engine)->Init();
+std::unique_ptr<Engine> Started(const std::string& level) {
+  std::unique_ptr<Engine> engine = Created(level);
+  if (engine == nullptr) return nullptr;
+  EXPECT_TRUE(engine->SetSetting("width", "8").ok());
+  EXPECT_TRUE(engine->SetSetting("height", "6").ok());
+  absl::Status init = engine->Init();
   EXPECT_TRUE(init.ok()) << init;
-  absl::Status start = (*engine)->Start(0, 7);
+  absl::Status start = engine->Start(0, 7);
   EXPECT_TRUE(start.ok()) << start;
-  return *std::move(engine);
+  return engine;
 }
 
 // Steps forward `steps` times (50 units each); the total reward.
@@ -134,7 +155,7 @@ end
 TEST(DmlabHostTest, TheLevelSeesThePlayerAndTheEngine) {
   std::unique_ptr<Engine> engine = Started(WriteLevel("player", R"(
 local entities = require 'dmlab.system.game_entities'
-function api:nextMap() return 'corridor:apple_reward' end
+function api:nextMap() return 'corridor_apple' end
 function api:createPickup(c) return {name = c, classname = c, model = '', quantity = 1, type = 2} end
 function api:hasEpisodeFinished()
   local info = game:playerInfo()
@@ -156,7 +177,7 @@ end
 TEST(DmlabHostTest, FinishMapLoadsTheNextMap) {
   std::unique_ptr<Engine> engine = Started(WriteLevel("maps", R"(
 api.maps = 0
-function api:nextMap() api.maps = api.maps + 1 return 'corridor:apple_reward' end
+function api:nextMap() api.maps = api.maps + 1 return 'corridor_apple' end
 function api:createPickup(c) return {name = c, classname = c, model = '', quantity = 1, type = 2} end
 function api:pickup() game:finishMap() end
 )"));
@@ -186,21 +207,24 @@ function api:canPickup() if api.raise then error('no pickups today') end return 
 TEST(DmlabHostTest, BadResultsAreErrorsNamingTheCallback) {
   for (const auto& [body, callback] :
        {std::pair{"function api:nextMap() return 42 end", "nextMap"},
-        std::pair{"function api:nextMap() return 'corridor:apple_reward' end\n"
+        std::pair{"function api:nextMap() return 'corridor_apple' end\n"
                   "function api:createPickup() return {name = 'a'} end",
                   "createPickup"},
-        std::pair{"function api:nextMap() return 'corridor:apple_reward' end\n"
+        std::pair{"function api:nextMap() return 'corridor_apple' end\n"
                   "function api:updateSpawnVars(v) return {classname = {}} end",
                   "updateSpawnVars"},
-        std::pair{"function api:nextMap() return 'elsewhere' end", "elsewhere"}}) {
-    absl::StatusOr<std::unique_ptr<Engine>> engine =
-        Engine::Create(WriteLevel("bad", body), "dmlab");
-    ASSERT_TRUE(engine.ok());
-    ASSERT_TRUE((*engine)->SetSetting("dmlabLibrary", TestEngine()).ok());
-    ASSERT_TRUE((*engine)->Init().ok());
-    absl::Status start = (*engine)->Start(0, 1);
-    EXPECT_FALSE(start.ok()) << body;
-    EXPECT_THAT(start.message(), HasSubstr(callback));
+        std::pair{"function api:nextMap() return 'elsewhere' end", "'elsewhere' is not in"},
+        std::pair{"function api:nextMap() return '../corridor' end", "not a map name"}}) {
+    std::unique_ptr<Engine> engine = Created(WriteLevel("bad", body));
+    ASSERT_NE(engine, nullptr);
+    ASSERT_TRUE(engine->Init().ok());
+    // Again: the engine, which loaded a map of its own to stay sound the
+    // first time, restarts that map the second.
+    for (int episode = 0; episode < 2; ++episode) {
+      absl::Status start = engine->Start(episode, 1);
+      EXPECT_FALSE(start.ok()) << body;
+      EXPECT_THAT(start.message(), HasSubstr(callback));
+    }
   }
 }
 

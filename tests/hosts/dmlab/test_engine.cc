@@ -15,9 +15,10 @@
 //            get_actions, the move, can_pickup and override_pickup for a
 //            pickup reached, reward_override, player_state, entities;
 //            then has_episode_finished
-// Its world: a corridor along x. The map "corridor" has a spawn point at
-// x = 0 and, every 100 units, the entities its name lists
-// ("corridor:apple_reward,goal" ...); moving forward goes 50 units a frame.
+// Its world: a corridor along x, the player starting at x = 0; moving
+// forward goes 50 units a frame. Its maps: "corridor" (empty),
+// "corridor_apple" (an apple_reward at x = 100) and "corridor_pickups"
+// (apple_reward, lemon_reward and goal at x = 100, 200, 300).
 // A pickup's quantity is the score it gives. game:addScore's points reach
 // the score through reward_override, as in the real engine.
 #include <cstdio>
@@ -46,7 +47,6 @@ struct Pickup {
 // One engine per copy of the library: global, as the real one's is.
 struct Engine {
   DmlabContext context{};
-  std::string error;
   int width = 320, height = 240, fps = 60;
   bool first_start = true;
   std::string map;
@@ -64,26 +64,23 @@ void* U() { return engine.context.userdata; }
 
 // Loads the map the level names: its entities through update_spawn_vars,
 // its pickups through find_item.
-bool LoadMap() {
+void LoadMap() {
   const char* next = H().next_map(U());
   if (next[0] != '\0') engine.map = next;
-  if (engine.map.rfind("corridor", 0) != 0) {
-    engine.error = "Didn't find map '" + engine.map + "'";
-    return false;
+  std::vector<std::string> classes;
+  if (engine.map == "corridor_pickups") {
+    classes = {"apple_reward", "lemon_reward", "goal"};
+  } else if (engine.map == "corridor_apple") {
+    classes = {"apple_reward"};
+  } else if (engine.map != "corridor") {
+    // As the real engine: it ends the process on a map it cannot find,
+    // and on a restart with no map loaded. The host must never ask.
+    std::fprintf(stderr, "Didn't find map '%s'\n", engine.map.c_str());
+    std::abort();
   }
   H().pickups.clear_items(U());
   engine.pickups.clear();
   engine.x = 0;
-  std::vector<std::string> classes;
-  const std::size_t colon = engine.map.find(':');
-  if (colon != std::string::npos) {
-    std::string list = engine.map.substr(colon + 1);
-    for (std::size_t at = 0; at <= list.size();) {
-      const std::size_t comma = std::min(list.find(',', at), list.size());
-      classes.push_back(list.substr(at, comma - at));
-      at = comma + 1;
-    }
-  }
   for (std::size_t i = 0; i < classes.size(); ++i) {
     char chars[4096];
     int offsets[64][2];
@@ -115,7 +112,6 @@ bool LoadMap() {
     }
     engine.pickups.push_back({std::atoi(id.c_str()), class_name, x, quantity, false});
   }
-  return true;
 }
 
 void ReportPlayer() {
@@ -177,7 +173,7 @@ int Start(void*, int episode, int seed) {
     H().replace_command_line(U(), "+set com_hunkmegs 512");
     engine.first_start = false;
   }
-  if (!LoadMap()) return 1;
+  LoadMap();
   ReportPlayer();
   return H().map_loaded(U());
 }
@@ -188,7 +184,7 @@ DmlabStatus Advance(void*, int num_steps, double* reward) {
   for (int i = 0; i < num_steps; ++i) {
     const int before = engine.score;
     if (H().map_finished(U())) {
-      if (!LoadMap()) return DmlabStatus_Terminated;
+      LoadMap();
       if (H().map_loaded(U()) != 0) return DmlabStatus_Error;
       H().set_map_finished(U(), false);
     }
@@ -256,9 +252,7 @@ extern "C" __attribute__((visibility("default"))) int dmlab_connect(const DmlabL
   api->init = &Init;
   api->start = &Start;
   api->release_context = [](void*) {};
-  api->error_message = [](void*) {
-    return engine.error.empty() ? H().error_message(U()) : engine.error.c_str();
-  };
+  api->error_message = [](void*) { return H().error_message(U()); };
   api->environment_name = [](void*) { return "test_engine"; };
   api->action_discrete_count = [](void*) { return 7; };
   api->action_discrete_name = [](void*, int i) { return kActions[i]; };
