@@ -150,16 +150,19 @@ class Ours {
                                     const std::string& level) {
     const std::string scripts = runfiles + "/baselab/game_scripts";
     absl::StatusOr<std::unique_ptr<engine_plugin::Engine>> engine =
-        engine_plugin::Engine::Create(scripts + "/levels/" + level + ".lua", "dmlab");
+        engine_plugin::Engine::Create(scripts + "/levels/" + level + ".lua");
     if (!engine.ok()) return nullptr;
     auto o = std::make_unique<Ours>();
     o->engine_ = *std::move(engine);
-    for (const auto& [key, value] :
-         {std::pair{"dmlabLibrary", library}, std::pair{"dmlabRunfiles", runfiles},
-          std::pair{"gameScriptsDirectory", scripts},
-          std::pair{"width", std::to_string(absl::GetFlag(FLAGS_width))},
-          std::pair{"height", std::to_string(absl::GetFlag(FLAGS_height))},
-          std::pair{"fps", std::to_string(absl::GetFlag(FLAGS_fps))}}) {
+    const std::pair<std::string, std::string> settings[] = {
+        {"host", "dmlab"},
+        {"dmlabLibrary", library},
+        {"dmlabRunfiles", runfiles},
+        {"gameScriptsDirectory", scripts},
+        {"width", std::to_string(absl::GetFlag(FLAGS_width))},
+        {"height", std::to_string(absl::GetFlag(FLAGS_height))},
+        {"fps", std::to_string(absl::GetFlag(FLAGS_fps))}};
+    for (const auto& [key, value] : settings) {
       if (absl::Status s = o->engine_->SetSetting(key, value); !s.ok()) {
         std::fprintf(stderr, "ours: %s\n", std::string(s.message()).c_str());
         return nullptr;

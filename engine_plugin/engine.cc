@@ -22,6 +22,8 @@ struct Engine::State final : Level, Observations::Sources {
   // Configuration, fixed by Init.
   LevelSource level;
   std::unique_ptr<Host> host;
+  // Whether a setting has gone to the host: the host setting must come first.
+  bool host_configured = false;
   Settings settings;
   PluginSettings plugin;
   std::int64_t episode_length_frames = 0;  // episodeLengthSeconds in steps
@@ -99,10 +101,9 @@ struct Engine::State final : Level, Observations::Sources {
 Engine::Engine(std::unique_ptr<State> state) : state_(std::move(state)) {}
 Engine::~Engine() = default;
 
-absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(std::string level, std::string host_name) {
+absl::StatusOr<std::unique_ptr<Engine>> Engine::Create(std::string level) {
   absl::StatusOr<LevelSource> source = FindLevel(level);
   if (!source.ok()) return source.status();
-  if (!host_name.empty()) source->host = std::move(host_name);
   absl::StatusOr<std::unique_ptr<Host>> host = CreateHost(source->host);
   if (!host.ok()) {
     return absl::Status(host.status().code(),
@@ -123,9 +124,13 @@ absl::Status Engine::SetSetting(absl::string_view key, absl::string_view value) 
     return absl::FailedPreconditionError(
         absl::StrCat("setting '", key, "' after init: settings must come before init"));
   }
+  if (key == "host") return SetHost(value);
   absl::StatusOr<bool> applied = ApplyPluginSetting(key, value, &s.plugin);
   if (!applied.ok()) return applied.status();
-  if (!*applied) applied = s.host->SetSetting(key, value);
+  if (!*applied) {
+    applied = s.host->SetSetting(key, value);
+    s.host_configured = true;
+  }
   if (!applied.ok()) return applied.status();
   // The engine's own settings stay with it, as in DeepMind Lab, whose
   // levels refuse keys they do not know. episodeLengthSeconds is also a
@@ -139,6 +144,24 @@ absl::Status Engine::SetSetting(absl::string_view key, absl::string_view value) 
   } else {
     s.settings.emplace_back(std::string(key), std::string(value));
   }
+  return absl::OkStatus();
+}
+
+// The host setting: the level runs on host `name` rather than the one it
+// names, before any setting has gone to a host.
+absl::Status Engine::SetHost(absl::string_view name) {
+  State& s = *state_;
+  if (s.host_configured) {
+    return absl::FailedPreconditionError(
+        "setting 'host' after settings that went to the host: give it first");
+  }
+  absl::StatusOr<std::unique_ptr<Host>> host = CreateHost(name);
+  if (!host.ok()) return absl::Status(host.status().code(), absl::StrCat("setting 'host': ",
+                                                                          host.status().message()));
+  s.host = *std::move(host);
+  s.level.host = std::string(name);
+  s.discrete_specs = s.host->DiscreteActions();
+  s.continuous_specs = s.host->ContinuousActions();
   return absl::OkStatus();
 }
 

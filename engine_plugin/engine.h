@@ -67,15 +67,17 @@ class Engine {
   // `level` is the name of a built-in level ("demo_maze", from levels/) or
   // a path to a level script (anything containing '/' or ending in ".lua").
   // It runs on the host it names (level_source.h), which this binary must
-  // have registered (host_registry.h), or on `host_name` when that is given: a
-  // DeepMind Lab level script runs on the maze or on DeepMind Lab's engine
-  // ("dmlab"), and names neither.
-  static absl::StatusOr<std::unique_ptr<Engine>> Create(std::string level,
-                                                        std::string host_name = "");
+  // have registered (host_registry.h), unless the setting host says
+  // another.
+  static absl::StatusOr<std::unique_ptr<Engine>> Create(std::string level);
   ~Engine();
 
-  // Before Init. The host's own settings (Host::SetSetting; each host's
-  // header lists them) go to the host. The plugin's: episodeLengthSeconds (> 0; by default the level's
+  // Before Init. host: the host to run the level on (a registered name),
+  // rather than the one the level names: a DeepMind Lab level script runs
+  // on the maze or on DeepMind Lab's engine ("dmlab") and names neither;
+  // it must come before the settings that go to a host. The host's own
+  // settings (Host::SetSetting; each host's header lists them) go to the
+  // host. The plugin's: episodeLengthSeconds (> 0; by default the level's
   // api.episodeLengthSeconds, else none). The level's
   // limits (sandbox.h): sandbox ('true' or
   // 'false'; default 'true' for a level loaded from a path, 'false' for a
@@ -197,6 +199,7 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
 
  private:
+  absl::Status SetHost(absl::string_view name);
   struct State;
   explicit Engine(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;

@@ -272,13 +272,16 @@ absl::Status Run() {
   std::string level = absl::GetFlag(FLAGS_level);
   if (IsLevelPath(level)) level = FromWorkingDirectory(level);
 
-  absl::StatusOr<std::unique_ptr<Engine>> created = Engine::Create(level, absl::GetFlag(FLAGS_host));
+  absl::StatusOr<std::unique_ptr<Engine>> created = Engine::Create(level);
   if (!created.ok()) return created.status();
   Engine& engine = **created;
-  std::vector<std::pair<std::string, std::string>> settings = {
-      {"width", absl::StrCat(absl::GetFlag(FLAGS_width))},
-      {"height", absl::StrCat(absl::GetFlag(FLAGS_height))},
-  };
+  std::vector<std::pair<std::string, std::string>> settings;
+  // The host first: the settings after it go to it.
+  if (const std::string host = absl::GetFlag(FLAGS_host); !host.empty()) {
+    settings.emplace_back("host", host);
+  }
+  settings.emplace_back("width", absl::StrCat(absl::GetFlag(FLAGS_width)));
+  settings.emplace_back("height", absl::StrCat(absl::GetFlag(FLAGS_height)));
   if (const std::string scripts = absl::GetFlag(FLAGS_game_scripts); !scripts.empty()) {
     settings.emplace_back("gameScriptsDirectory", FromWorkingDirectory(scripts));
   }

@@ -42,9 +42,10 @@ std::string Runfiles() {
 
 // A new engine on the test engine, set up but not initialised.
 std::unique_ptr<Engine> Created(const std::string& level) {
-  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(level, "dmlab");
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(level);
   EXPECT_TRUE(engine.ok()) << engine.status();
   if (!engine.ok()) return nullptr;
+  EXPECT_TRUE((*engine)->SetSetting("host", "dmlab").ok());
   EXPECT_TRUE((*engine)->SetSetting("dmlabLibrary", TestEngine()).ok());
   EXPECT_TRUE((*engine)->SetSetting("dmlabRunfiles", Runfiles()).ok());
   return *std::move(engine);
@@ -246,9 +247,9 @@ TEST(DmlabHostTest, AMissingOrForeignLibraryIsAClearError) {
        {std::pair{std::string("/nonexistent/libdmlab_engine.so"), "cannot read"},
         std::pair{text, "cannot load"},
         std::pair{std::string(), "./lab dmlab"}}) {
-    absl::StatusOr<std::unique_ptr<Engine>> engine =
-        Engine::Create(WriteLevel("missing", kPickups), "dmlab");
+    absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(WriteLevel("missing", kPickups));
     ASSERT_TRUE(engine.ok());
+    ASSERT_TRUE((*engine)->SetSetting("host", "dmlab").ok());
     unsetenv("DMLAB_LIBRARY");
     if (!library.empty()) {
       ASSERT_TRUE((*engine)->SetSetting("dmlabLibrary", library).ok());
@@ -276,12 +277,19 @@ TEST(DmlabHostTest, TheLevelsSeedIsTheEnginesFirstDraw) {
 }
 
 TEST(DmlabHostTest, BadSettingsAreErrors) {
-  absl::StatusOr<std::unique_ptr<Engine>> engine =
-      Engine::Create(WriteLevel("settings", kPickups), "dmlab");
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(WriteLevel("settings", kPickups));
   ASSERT_TRUE(engine.ok());
+  ASSERT_TRUE((*engine)->SetSetting("host", "dmlab").ok());
   EXPECT_FALSE((*engine)->SetSetting("width", "0").ok());
   EXPECT_FALSE((*engine)->SetSetting("height", "huge").ok());
   EXPECT_FALSE((*engine)->SetSetting("renderer", "vulkan").ok());
+  // The host comes first, and must exist.
+  absl::Status late = (*engine)->SetSetting("host", "maze");
+  EXPECT_THAT(late.message(), HasSubstr("give it first"));
+  absl::StatusOr<std::unique_ptr<Engine>> other = Engine::Create(WriteLevel("other", kPickups));
+  ASSERT_TRUE(other.ok());
+  absl::Status unknown = (*other)->SetSetting("host", "quake5");
+  EXPECT_THAT(unknown.message(), HasSubstr("quake5"));
 }
 
 }  // namespace
