@@ -70,10 +70,26 @@ bool Connect(const char* level, PyObject* config, Connection* connection) {
   const EnvCApi& api = connection->api;
   void* context = connection->context;
   if (config != Py_None) {
+    // The host setting first, wherever it stands in the dict: the settings
+    // after it go to that host (engine.h).
+    PyObject* host = PyDict_GetItemString(config, "host");
+    if (host != nullptr && PyUnicode_Check(host)) {
+      const char* host_text = PyUnicode_AsUTF8(host);
+      if (host_text == nullptr) return false;
+      if (api.setting(context, "host", host_text) != 0) {
+        PyErr_Format(PyExc_RuntimeError, "Failed to apply setting 'host = %s' - \"%s\"", host_text,
+                     api.error_message(context));
+        return false;
+      }
+    }
     PyObject* key;
     PyObject* value;
     Py_ssize_t position = 0;
     while (PyDict_Next(config, &position, &key, &value)) {
+      if (host != nullptr && key != nullptr && PyUnicode_Check(key) &&
+          PyUnicode_CompareWithASCIIString(key, "host") == 0 && PyUnicode_Check(value)) {
+        continue;
+      }
       if (!PyUnicode_Check(key) || !PyUnicode_Check(value)) {
         PyErr_Format(PyExc_TypeError,
                      "config keys and values must be str, as in DeepMind Lab; got %R: %R", key,
