@@ -76,7 +76,7 @@ done < <(vm_lists)
 echo "virtual machines: $(ls "$OUT/vm"/*.qvm | wc -l)"
 
 # 3. The engine library.
-make -f "$PROJECT/tools/dmlab/Makefile" LAB="$LAB" OUT="$OUT" PROJECT="$PROJECT" -j"$JOBS" \
+make -s -f "$PROJECT/tools/dmlab/Makefile" LAB="$LAB" OUT="$OUT" PROJECT="$PROJECT" -j"$JOBS" \
   --no-print-directory
 echo "engine: $OUT/libdmlab_engine.so"
 
