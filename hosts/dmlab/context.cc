@@ -254,8 +254,8 @@ const char* Context::NextMap() {
     // The engine cannot run without a map (nor restart none: a fatal
     // error), so it loads one that is there, and the host reports the
     // error from this start.
-    map_name_ = AnyMap();
-    has_map_ = !map_name_.empty();
+    map_name_ = AnyMap();  // the host refuses runfiles without one
+    has_map_ = true;
   }
   return map_name_.c_str();
 }

@@ -126,6 +126,8 @@ class Context {
   void set_temp_folder(std::string folder) { temp_folder_ = std::move(folder); }
   // The engine's runfiles (baselab/maps/ holds the compiled maps).
   void set_runfiles(std::string runfiles) { runfiles_ = std::move(runfiles); }
+  // The first compiled map of the runfiles, by name ("" if none).
+  std::string AnyMap() const;
 
   // The hooks (DmlabHooks' members, by the same names).
   void AddScore(int player_id, double reward);
@@ -169,8 +171,6 @@ class Context {
   // "" when the engine can load map `name`, else why not: the engine
   // ends the process (exit) on a map it cannot find.
   std::string MissingMap(const std::string& name) const;
-  // The first compiled map of the runfiles, by name ("" if none).
-  std::string AnyMap() const;
   // Records `status` unless an error is already pending.
   void Record(absl::Status status);
   // Calls api:<name> if the level and the callback exist: Level::Call,

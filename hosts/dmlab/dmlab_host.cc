@@ -175,6 +175,13 @@ absl::Status DmlabHost::Connect() {
   absl::StatusOr<std::unique_ptr<Library>> library = Library::Load(library_path_, temp_folder_);
   if (!library.ok()) return library.status();
   library_ = *std::move(library);
+  // The engine must always have a map to load, even when a level names
+  // one it cannot (context.h): runfiles without any are refused.
+  if (context_->AnyMap().empty()) {
+    return absl::NotFoundError(absl::StrCat("setting 'dmlabRunfiles': '", runfiles_,
+                                            "' has no compiled maps (baselab/maps/*.bsp; ./lab "
+                                            "dmlab lays them out)"));
+  }
   const DmlabBinding binding{&Context::Hooks(), context_.get(),
                              [](void* userdata, DmlabContext* engine) {
                                static_cast<Context*>(userdata)->Connected(engine);

@@ -276,6 +276,72 @@ TEST(DmlabHostTest, TheLevelsSeedIsTheEnginesFirstDraw) {
   EXPECT_EQ(status, EpisodeStatus::kTerminated);
 }
 
+// A level that records the callbacks the engine's hooks reach;
+// readProperty('trace') returns them (repeats run together) and clears.
+constexpr char kTracing[] = R"(
+local trace = {}
+local function log(name) if trace[#trace] ~= name then trace[#trace + 1] = name end end
+function api:commandLine(old) log('commandLine') return old end
+function api:gameType() log('gameType') return 0 end
+function api:nextMap() log('nextMap') return 'corridor_apple' end
+function api:mapLoaded() log('mapLoaded') end
+function api:updateSpawnVars(vars) log('updateSpawnVars') return vars end
+function api:createPickup(c)
+  log('createPickup')
+  return {name = c, classname = c, model = '', quantity = 1, type = 9}
+end
+function api:canPickup(id) log('canPickup') return true end
+function api:pickup(id) log('pickup') end
+function api:rewardOverride(args) log('rewardOverride') end
+function api:modifyControl(actions) log('modifyControl') return actions end
+function api:hasEpisodeFinished(t) log('hasEpisodeFinished') return false end
+function api:readProperty(key)
+  local out = table.concat(trace, ' ')
+  trace = {}
+  return out
+end
+)";
+
+std::string Trace(Engine& engine) {
+  std::string trace;
+  EXPECT_TRUE(engine.ReadProperty("trace", &trace).ok());
+  return trace;
+}
+
+// The order DeepMind Lab's engine reached these callbacks in, recorded in
+// this project's session of 2026-11-28 with the level above on the real
+// engine (./lab dmlab from deepmind/lab's HEAD; seekavoid_arena_01 for the
+// map, and Touch_Item in its game/g_items.c for a pickup: can_pickup, then
+// override_pickup, then the score's reward_override):
+//   start: gameType commandLine nextMap (updateSpawnVars createPickup?)+
+//          mapLoaded
+//   step:  modifyControl [canPickup pickup rewardOverride] hasEpisodeFinished
+// (hasEpisodeFinished twice a step, the engine's then the plugin's, run
+// together.) The test engine must call them so.
+TEST(DmlabHostTest, HooksRunInTheRealEnginesOrder) {
+  std::unique_ptr<Engine> engine = Started(WriteLevel("tracing", kTracing));
+  ASSERT_NE(engine, nullptr);
+  EXPECT_EQ(Trace(*engine),
+            "gameType commandLine nextMap updateSpawnVars createPickup mapLoaded");
+  Forward(*engine, 1);
+  EXPECT_EQ(Trace(*engine), "modifyControl hasEpisodeFinished");
+  Forward(*engine, 1);  // the apple at x = 100
+  EXPECT_EQ(Trace(*engine), "modifyControl canPickup pickup rewardOverride hasEpisodeFinished");
+  // The first start only asks gameType and commandLine.
+  ASSERT_TRUE(engine->Start(1, 2).ok());
+  EXPECT_EQ(Trace(*engine), "nextMap updateSpawnVars createPickup mapLoaded");
+}
+
+TEST(DmlabHostTest, RunfilesWithoutMapsAreRefused) {
+  std::unique_ptr<Engine> engine = Created(WriteLevel("nomaps", kPickups));
+  ASSERT_NE(engine, nullptr);
+  const std::string empty = absl::StrCat(std::getenv("TEST_TMPDIR"), "/empty_run");
+  std::filesystem::create_directories(empty + "/baselab/maps");
+  ASSERT_TRUE(engine->SetSetting("dmlabRunfiles", empty).ok());
+  absl::Status init = engine->Init();
+  EXPECT_THAT(init.message(), HasSubstr("has no compiled maps"));
+}
+
 TEST(DmlabHostTest, BadSettingsAreErrors) {
   absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(WriteLevel("settings", kPickups));
   ASSERT_TRUE(engine.ok());

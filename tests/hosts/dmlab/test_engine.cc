@@ -13,8 +13,11 @@
 //   advance: events.clear, map_finished (if so: next_map and the map's
 //            load again, map_loaded, set_map_finished(false)); a frame:
 //            get_actions, the move, can_pickup and override_pickup for a
-//            pickup reached, reward_override, player_state, entities;
-//            then has_episode_finished
+//            pickup reached (and its reward_override unless overridden),
+//            reward_override, player_state, entities; then
+//            has_episode_finished
+// dmlab_host_test.cc's HooksRunInTheRealEnginesOrder pins the order of the
+// level callbacks these reach against a trace of the real engine.
 // Its world: a corridor along x, the player starting at x = 0; moving
 // forward goes 50 units a frame. Its maps: "corridor" (empty),
 // "corridor_apple" (an apple_reward at x = 100) and "corridor_pickups"
@@ -137,8 +140,9 @@ void Frame() {
     if (p.taken || engine.x < p.x) continue;
     if (!H().can_pickup(U(), p.id, 0)) continue;
     int respawn = 0;
-    H().override_pickup(U(), p.id, &respawn, 0);
     p.taken = true;
+    // As the real game code: a pickup the level overrides gives no score.
+    if (H().override_pickup(U(), p.id, &respawn, 0)) continue;
     engine.score += H().reward_override(U(), "PICKUP", 0, 0, nullptr, nullptr, p.quantity);
   }
   engine.score += H().reward_override(U(), nullptr, 0, 0, nullptr, nullptr, 0);
