@@ -332,6 +332,37 @@ TEST(DmlabHostTest, HooksRunInTheRealEnginesOrder) {
   EXPECT_EQ(Trace(*engine), "nextMap updateSpawnVars createPickup mapLoaded");
 }
 
+// Each callback a hook reaches, raising: the start or step it runs in
+// fails naming it, the engine is never left half-way, and the level can
+// start again.
+TEST(DmlabHostTest, ACallbackThatRaisesInAnyHookFailsOnlyItsCall) {
+  const char* callbacks[] = {"commandLine",     "gameType",   "nextMap",       "mapLoaded",
+                             "updateSpawnVars", "createPickup", "canPickup",   "pickup",
+                             "rewardOverride",  "modifyControl", "hasEpisodeFinished", "addBots"};
+  for (const char* callback : callbacks) {
+    const std::string level = WriteLevel(
+        absl::StrCat("raising_", callback),
+        absl::StrCat(kTracing, "local inner = api.", callback, "\n", "api.", callback,
+                     " = function(self, ...) error('boom in ", callback, "') end\n"));
+    std::unique_ptr<Engine> engine = Created(level);
+    ASSERT_NE(engine, nullptr);
+    ASSERT_TRUE(engine->Init().ok());
+    absl::Status failed = engine->Start(0, 1);
+    for (int step = 0; failed.ok() && step < 4; ++step) {
+      engine->Act({0, 0, 0, 1, 0, 0, 0});
+      double reward = 0;
+      failed = engine->Advance(1, &reward).status();
+    }
+    ASSERT_FALSE(failed.ok()) << callback;
+    EXPECT_THAT(failed.message(), HasSubstr(absl::StrCat("boom in ", callback))) << callback;
+    // The engine is sound: a new episode starts or fails cleanly again.
+    absl::Status again = engine->Start(1, 2);
+    if (!again.ok()) {
+      EXPECT_THAT(again.message(), HasSubstr("boom")) << callback;
+    }
+  }
+}
+
 TEST(DmlabHostTest, RunfilesWithoutMapsAreRefused) {
   std::unique_ptr<Engine> engine = Created(WriteLevel("nomaps", kPickups));
   ASSERT_NE(engine, nullptr);

@@ -9,7 +9,7 @@
 //            get_temporary_folder, game_type, replace_command_line; then
 //            next_map, pickups.clear_items, update_spawn_vars for each of
 //            the map's entities and find_item for each pickup kept,
-//            player_state, map_loaded
+//            add_bots (unless the map restarted), player_state, map_loaded
 //   advance: events.clear, map_finished (if so: next_map and the map's
 //            load again, map_loaded, set_map_finished(false)); a frame:
 //            get_actions, the move, can_pickup and override_pickup for a
@@ -69,7 +69,8 @@ void* U() { return engine.context.userdata; }
 // its pickups through find_item.
 void LoadMap() {
   const char* next = H().next_map(U());
-  if (next[0] != '\0') engine.map = next;
+  const bool restart = next[0] == '\0';
+  if (!restart) engine.map = next;
   std::vector<std::string> classes;
   if (engine.map == "corridor_pickups") {
     classes = {"apple_reward", "lemon_reward", "goal"};
@@ -115,6 +116,8 @@ void LoadMap() {
     }
     engine.pickups.push_back({std::atoi(id.c_str()), class_name, x, quantity, false});
   }
+  // As dev_map: bots join a map that was loaded, not restarted.
+  if (!restart) H().add_bots(U());
 }
 
 void ReportPlayer() {
