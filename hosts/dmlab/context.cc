@@ -244,18 +244,23 @@ const char* Context::NextMap() {
     if (std::string why = MissingMap(next); !why.empty()) {
       Record(absl::NotFoundError(absl::StrCat("[nextMap] - ", why)));
     }
+  } else if (error_.ok() && !level_map_loaded_) {
+    // '' restarts the level's map, and none is loaded: the engine's restart
+    // of none is a fatal error, and of the map loaded after an error a map
+    // the level never asked for.
+    Record(absl::InvalidArgumentError(
+        "[nextMap] - returned '' (restart the map) before any map was loaded"));
   }
   if (error_.ok()) {
-    map_name_ = next;  // "" restarts the loaded map
-    if (!next.empty()) has_map_ = true;
-  } else if (has_map_) {
+    map_name_ = next;
+    if (!next.empty()) level_map_loaded_ = engine_map_loaded_ = true;
+  } else if (engine_map_loaded_) {
     map_name_ = "";  // the loaded map stays; the host reports the error
   } else {
-    // The engine cannot run without a map (nor restart none: a fatal
-    // error), so it loads one that is there, and the host reports the
-    // error from this start.
+    // The engine cannot run without a map, so it loads one that is there,
+    // and the host reports the error from this start.
     map_name_ = AnyMap();  // the host refuses runfiles without one
-    has_map_ = true;
+    engine_map_loaded_ = true;
   }
   return map_name_.c_str();
 }

@@ -188,7 +188,8 @@ class Context {
   std::string command_line_;
   std::string map_name_;
   bool map_finished_ = false;
-  bool has_map_ = false;  // the engine has loaded a map
+  bool engine_map_loaded_ = false;  // the engine has a map loaded
+  bool level_map_loaded_ = false;   // ... and it is one the level named
   Actions actions_;
   std::vector<PickupItem> items_;
   std::vector<double> player_rewards_;  // game:addScore's, not yet given

@@ -1,6 +1,6 @@
 """fuzz_target: a libFuzzer target that also replays its corpus as a test.
 
-fuzz_target(name = "x", srcs = [...], deps = [...]) defines
+fuzz_target(name = "x", srcs = [...], deps = [...], data = [...]) defines
   x_fuzzer       under --config=fuzz (clang, -fsanitize=fuzzer,address,undefined):
                  the libFuzzer binary that `./lab fuzz x SECONDS` runs; in
                  the default build, the same code with replay_main, which
@@ -13,7 +13,7 @@ srcs define LLVMFuzzerTestOneInput.
 
 load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library", "cc_test")
 
-def fuzz_target(name, srcs, deps = []):
+def fuzz_target(name, srcs, deps = [], data = []):
     cc_library(
         name = name + "_input",
         srcs = srcs,
@@ -23,6 +23,8 @@ def fuzz_target(name, srcs, deps = []):
     )
     cc_binary(
         name = name + "_fuzzer",
+        testonly = bool(data),
+        data = data,
         deps = [":" + name + "_input"] + select({
             ":libfuzzer": [],
             "//conditions:default": [":replay_main"],
@@ -37,6 +39,6 @@ def fuzz_target(name, srcs, deps = []):
         size = "small",
         # Tests run at the root of the workspace's runfiles.
         args = ["%s/corpus/%s" % (native.package_name(), name)],
-        data = native.glob(["corpus/%s/**" % name]),
+        data = native.glob(["corpus/%s/**" % name]) + data,
         deps = [":" + name + "_input", ":replay_main"],
     )

@@ -165,6 +165,11 @@ function api:hasEpisodeFinished()
   assert(#entities:entities{'apple_reward'} == 1 and #entities:entities{'goal'} == 0)
   -- The test engine's wall across the corridor at x = 1000.
   assert(math.abs(game:raycast({0, 0, 0}, {2000, 0, 0}) - 0.5) < 1e-6)
+  -- The test engine fills a custom view with its camera's x.
+  local view = game:renderCustomView{width = 4, height = 2, pos = {77, 0, 0}, look = {0, 0, 0}}
+  assert(view:size(1) == 2 and view:size(2) == 4 and view(2, 4, 3):val() == 77)
+  assert(not pcall(game.renderCustomView, game, {width = 9, height = 2, pos = {0, 0, 0},
+                                                 look = {0, 0, 0}}))
   return info.pos[1] >= 200
 end
 )"));
@@ -215,7 +220,8 @@ TEST(DmlabHostTest, BadResultsAreErrorsNamingTheCallback) {
                   "function api:updateSpawnVars(v) return {classname = {}} end",
                   "updateSpawnVars"},
         std::pair{"function api:nextMap() return 'elsewhere' end", "'elsewhere' is not in"},
-        std::pair{"function api:nextMap() return '../corridor' end", "not a map name"}}) {
+        std::pair{"function api:nextMap() return '../corridor' end", "not a map name"},
+        std::pair{"function api:nextMap() return '' end", "before any map was loaded"}}) {
     std::unique_ptr<Engine> engine = Created(WriteLevel("bad", body));
     ASSERT_NE(engine, nullptr);
     ASSERT_TRUE(engine->Init().ok());

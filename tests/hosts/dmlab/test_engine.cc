@@ -26,6 +26,7 @@
 // the score through reward_override, as in the real engine.
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -59,6 +60,7 @@ struct Engine {
   int frames = 0;
   std::vector<unsigned char> frame;
   std::vector<std::string> console;
+  std::vector<std::string> bots;
   int shape[3] = {0, 0, 3};
 } engine;
 
@@ -71,6 +73,10 @@ void LoadMap() {
   const char* next = H().next_map(U());
   const bool restart = next[0] == '\0';
   if (!restart) engine.map = next;
+  if (restart && engine.map.empty()) {
+    std::fprintf(stderr, "VM_Call with NULL vm\n");  // the real engine's fatal error
+    std::abort();
+  }
   std::vector<std::string> classes;
   if (engine.map == "corridor_pickups") {
     classes = {"apple_reward", "lemon_reward", "goal"};
@@ -249,6 +255,23 @@ extern "C" __attribute__((visibility("default"))) int dmlab_connect(const DmlabL
   };
   calls.in_fov = [](const float*, const float*, const float*, float) { return true; };
   calls.is_map_loading = [] { return false; };
+  calls.add_bot = [](const char* name, double, const char*) { engine.bots.push_back(name); };
+  calls.player_score = [](void*) { return engine.score; };
+  calls.render_custom_view = [](int width, int height, unsigned char* buffer) {
+    int w = 0, h = 0;
+    float position[3], angles[3];
+    bool render_player = true;
+    H().custom_view(U(), &w, &h, position, angles, &render_player);
+    std::fill(buffer, buffer + static_cast<std::size_t>(width) * height * 3,
+              static_cast<unsigned char>(static_cast<int>(position[0]) & 0xff));
+  };
+  // No models or textures in the corridor.
+  calls.deserialise_model = [](const void*, const DmlabModelSetters*, void*) { return false; };
+  calls.load_model = [](const char*, const DmlabModelSetters*, void*) { return false; };
+  calls.serialised_model_size = [](const DmlabModelGetters*, void*) { return std::size_t{0}; };
+  calls.serialise_model = [](const DmlabModelGetters*, void*, void*) {};
+  calls.save_model = [](const DmlabModelGetters*, void*, const char*) { return false; };
+  calls.update_rgba_texture = [](const char*, int, int, const unsigned char*) { return false; };
   engine.context.engine = &engine;
   if (dmlab_create_context(params->runfiles_path, &engine.context, nullptr, nullptr,
                            params->optional_temp_folder) != 0) {

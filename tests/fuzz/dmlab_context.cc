@@ -1,0 +1,186 @@
+// dmlab_context: hostile levels on the dmlab host, driving the context
+// (hosts/dmlab/context.h) through tests/hosts/dmlab/test_engine.so, which
+// calls the hooks as DeepMind Lab's engine does and, like it, ends the
+// process on a map it cannot load or a restart with none loaded.
+//
+// The input bytes are decisions (decisions.h) that write a level whose
+// hook callbacks (nextMap, updateSpawnVars, createPickup, canPickup,
+// pickup, rewardOverride, modifyControl, hasEpisodeFinished, mapLoaded,
+// commandLine, gameType, addBots) return odd values (wrong types, huge or
+// NaN numbers, too many or too long spawn variables, missing maps, names
+// with paths), raise, or call the engine back (dmlab.system.game and
+// .game_entities with odd arguments: huge custom views, addScore of NaN,
+// raycasts of non-vectors, finishMap inside any hook); then the decisions
+// drive the host: start, advance with any actions, observations.
+//
+// Findings: a crash, an abort of the test engine (the host passed it a map
+// it cannot load), a sanitizer report, a hang. Errors are normal outcomes.
+// FUZZ_PRINT_PROGRAM=1 prints each level.
+#include <unistd.h>
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine_plugin/engine.h"
+#include "tests/fuzz/decisions.h"
+
+namespace fuzz {
+namespace {
+
+constexpr int kMaxStatements = 3;  // per callback
+constexpr int kMaxHostCalls = 10;
+
+// What a callback may do first (GAME and ENTITIES are the modules).
+constexpr const char* kStatements[] = {
+    "GAME:finishMap()",
+    "GAME:addScore(0/0)",
+    "GAME:addScore(1e308)",
+    "GAME:addScore(65, 1)",
+    "V = GAME:playerInfo()",
+    "V = GAME:raycast({0, 0, 0}, {1e308, 0, 0})",
+    "V = GAME:raycast({}, 'x')",
+    "V = GAME:inFov({0, 0, 0}, {1, 0, 0}, {0, 0, 0}, 0/0)",
+    "V = GAME:renderCustomView{width = 8, height = 6, pos = {0, 0, 0}, look = {0, 0, 0}}",
+    "V = GAME:renderCustomView{width = 1e9, height = -1, pos = {}, look = 'x'}",
+    "V = GAME:screenShape()",
+    "GAME:console('map_restart')",
+    "V = ENTITIES:entities{'apple_reward'}",
+    "V = ENTITIES:entities(7)",
+    "V = GAME:episodeTimeSeconds()",
+    "V = GAME:tempFolder()",
+    "error('raised')",
+    "local t = {} for i = 1, 100000 do t[i] = i end",
+};
+
+constexpr const char* kCallbacks[] = {"nextMap",       "updateSpawnVars",    "createPickup",
+                                      "canPickup",     "pickup",             "rewardOverride",
+                                      "modifyControl", "hasEpisodeFinished", "mapLoaded",
+                                      "commandLine",   "gameType",           "addBots"};
+
+// What each callback returns (`a` is its first argument).
+constexpr const char* kMaps[] = {"'corridor'", "'corridor_pickups'", "'corridor_apple'", "''",
+                                 "'nowhere'", "'../corridor'", "7", "nil", "string.rep('x', 5000)"};
+constexpr const char* kSpawnVars[] = {
+    "a", "nil", "{}", "7", "{classname = {}}", "(function() a.origin = '1e300 0 0' return a end)()",
+    "(function() for i = 1, 70 do a['k' .. i] = 'v' end return a end)()",
+    "(function() a.big = string.rep('x', 5000) return a end)()",
+    "(function() a.id = 1.5 return a end)()"};
+constexpr const char* kPickups[] = {
+    "nil", "{name = a, classname = a, model = '', quantity = 1, type = 9}",
+    "{name = a, classname = a, model = '', quantity = 1e308, type = 9}",
+    "{name = a, classname = a, model = '', quantity = 0/0, type = 9}",
+    "{name = string.rep('n', 300), classname = a, model = '', quantity = 1, type = 9}",
+    "{name = a}", "'x'", "{name = a, classname = a, model = '', quantity = 1, type = 9, "
+                         "tag = -1e308, moveType = 'x'}"};
+constexpr const char* kAnswers[] = {"nil", "true", "false", "0", "1e308", "0/0", "'x'", "{}",
+                                    "'terminated'", "-5"};
+constexpr const char* kControls[] = {"a", "nil", "7",
+                                     "{moveBackForward = 1e308, lookLeftRight = 0/0, "
+                                     "buttonsDown = 2 ^ 62, crouchJump = -1e308}"};
+constexpr const char* kBots[] = {"nil", "{}", "7", "{{name = 'x'}}", "{{name = 'x', skill = 9}}",
+                                 "{{name = 'x', team = 'green'}}", "{{}}"};
+
+const char* ResultFor(Decisions& in, const std::string& callback) {
+  if (callback == "nextMap") return PickFrom(in, kMaps);
+  if (callback == "updateSpawnVars") return PickFrom(in, kSpawnVars);
+  if (callback == "createPickup") return PickFrom(in, kPickups);
+  if (callback == "modifyControl") return PickFrom(in, kControls);
+  if (callback == "addBots") return PickFrom(in, kBots);
+  if (callback == "commandLine") return in.Pick(2) == 0 ? "a" : "7";
+  return PickFrom(in, kAnswers);
+}
+
+std::string WriteLevel(Decisions& in) {
+  Text level;
+  level << "local GAME = require 'dmlab.system.game'\n"
+        << "local ENTITIES = require 'dmlab.system.game_entities'\n"
+        << "local api = {}\n";
+  for (const char* callback : kCallbacks) {
+    if (in.Pick(4) == 0 && std::string(callback) != "nextMap") continue;  // not defined
+    level << "function api:" << callback << "(a, ...)\n";
+    for (int i = in.Pick(kMaxStatements + 1); i > 0; --i) {
+      level << "  " << PickFrom(in, kStatements) << "\n";
+    }
+    level << "  return " << ResultFor(in, callback) << "\nend\n";
+  }
+  level << "return api\n";
+  return level.str();
+}
+
+// The test engine beside this binary (its runfiles), or in the test's.
+std::string TestEngine() {
+  const std::string relative = "dmlab_tensor/tests/hosts/dmlab/test_engine.so";
+  if (const char* srcdir = std::getenv("TEST_SRCDIR"); srcdir != nullptr) {
+    return absl::StrCat(srcdir, "/", relative);
+  }
+  return absl::StrCat(std::filesystem::read_symlink("/proc/self/exe").string(), ".runfiles/",
+                      relative);
+}
+
+// A folder for the level and the runfiles (the test engine's maps).
+const std::string& Folder() {
+  static const std::string folder = [] {
+    std::string made = (std::filesystem::temp_directory_path() / "dmlab_context_fuzz.XXXXXX").string();
+    if (mkdtemp(made.data()) == nullptr) std::abort();
+    std::filesystem::create_directories(made + "/run/baselab/maps");
+    for (const char* map : {"corridor", "corridor_apple", "corridor_pickups"}) {
+      std::ofstream(absl::StrCat(made, "/run/baselab/maps/", map, ".bsp")) << "";
+    }
+    return made;
+  }();
+  return folder;
+}
+
+void Drive(Decisions& in, engine_plugin::Engine& engine) {
+  int episode = 0;
+  for (int call = 0; call < kMaxHostCalls && !in.done(); ++call) {
+    switch (in.Pick(4)) {
+      case 0:
+        (void)engine.Start(episode++, static_cast<std::uint64_t>(in.Byte()));
+        break;
+      case 3:
+        (void)engine.Observation(in.Pick(3));
+        break;
+      default: {
+        std::vector<int> actions(7);
+        for (int& a : actions) a = in.Pick(5) == 0 ? INT_MIN : in.Byte() - 128;
+        engine.Act(actions);
+        double reward = 0;
+        (void)engine.Advance(1 + in.Pick(3), &reward);
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  fuzz::Decisions in(data, size);
+  const std::string source = fuzz::WriteLevel(in);
+  if (std::getenv("FUZZ_PRINT_PROGRAM") != nullptr) std::fprintf(stderr, "%s\n", source.c_str());
+  const std::string path = fuzz::Folder() + "/level.lua";
+  std::ofstream(path) << source;
+  absl::StatusOr<std::unique_ptr<engine_plugin::Engine>> engine = engine_plugin::Engine::Create(path);
+  if (!engine.ok()) return 0;
+  for (const auto& [key, value] : {std::pair<std::string, std::string>{"host", "dmlab"},
+                                   {"dmlabLibrary", fuzz::TestEngine()},
+                                   {"dmlabRunfiles", fuzz::Folder() + "/run"},
+                                   {"width", "8"},
+                                   {"height", "6"},
+                                   {"instructionLimit", "1000000"}}) {
+    if (!(*engine)->SetSetting(key, value).ok()) return 0;
+  }
+  if ((*engine)->Init().ok()) fuzz::Drive(in, **engine);
+  return 0;
+}
