@@ -14,9 +14,9 @@
 // api:hasEpisodeFinished is asked by both: by the engine after each frame
 // (so that it runs its closing frame, whose rewards count, as under
 // DeepMind's context) and by the plugin after each step. Hooks this host
-// does not serve yet (screen messages, texture and model replacement, map
-// compilation, triggers, movers, inventory) answer as a level without
-// those callbacks does in DeepMind Lab: the engine's defaults.
+// does not serve yet (texture and model replacement, map compilation,
+// triggers, movers, inventory) answer as a level without those callbacks
+// does in DeepMind Lab: the engine's defaults.
 //
 // Errors: most hooks have no way to report one to the engine (a void or
 // bool result). A failed level callback is recorded (TakeError) and the
@@ -86,6 +86,25 @@ struct CustomView {
   std::array<float, 3> position{};
   std::array<float, 3> angles{};
   bool render_player = true;
+};
+
+// A line of text the level draws over the frame (api:screenMessages).
+struct ScreenMessage {
+  std::string text;
+  int x = 0;
+  int y = 0;
+  int alignment = 0;  // 0 left, 1 right, 2 centre
+  bool shadow = true;
+  std::array<float, 4> rgba = {1, 1, 1, 1};
+};
+
+// A rectangle the level fills over the frame (api:filledRectangles).
+struct FilledRectangle {
+  int x = 0;
+  int y = 0;
+  int width = 0;
+  int height = 0;
+  std::array<float, 4> rgba{};
 };
 
 struct Actions {
@@ -161,6 +180,11 @@ class Context {
   void PlayerStateUpdate(const PlayerState& state);
   void SetEngineError(const char* message) { engine_error_ = message == nullptr ? "" : message; }
   const char* ErrorMessage();
+  int MakeScreenMessages(int width, int height, int line_height, int buffer_size);
+  void GetScreenMessage(int id, char* buffer, int* x, int* y, int* alignment, int* shadow,
+                        float rgba[4]) const;
+  int MakeFilledRectangles(int width, int height);
+  void GetFilledRectangle(int id, int* x, int* y, int* width, int* height, float rgba[4]) const;
   void SetCustomView(const CustomView& view) { custom_view_ = view; }
   const CustomView& custom_view() const { return custom_view_; }
   void ClearEntities() { entities_.clear(); }
@@ -197,6 +221,9 @@ class Context {
   bool has_player_ = false;
   std::vector<Entity> entities_;
   CustomView custom_view_;
+  std::vector<ScreenMessage> screen_messages_;
+  int screen_message_bytes_ = 0;  // the engine's buffer for one message
+  std::vector<FilledRectangle> rectangles_;
   // The engine's generator: make_random_seed, seeded by each start as
   // DeepMind Lab's context seeds its own.
   std::mt19937_64 prbg_;

@@ -107,12 +107,18 @@ DmlabHooks MakeHooks() {
     s.timestamp_msec = timestamp_msec;
     Of(u).PlayerStateUpdate(s);
   };
-  h.make_screen_messages = [](void*, int, int, int, int) { return 0; };
-  h.get_screen_message = [](void*, int, char* buffer, int*, int*, int*, int*, float*) {
-    buffer[0] = '\0';
+  h.make_screen_messages = [](void* u, int width, int height, int line_height, int bytes) {
+    return Of(u).MakeScreenMessages(width, height, line_height, bytes);
   };
-  h.make_filled_rectangles = [](void*, int, int) { return 0; };
-  h.get_filled_rectangle = [](void*, int, int*, int*, int*, int*, float*) {};
+  h.get_screen_message = [](void* u, int id, char* buffer, int* x, int* y, int* alignment,
+                            int* shadow, float rgba[4]) {
+    Of(u).GetScreenMessage(id, buffer, x, y, alignment, shadow, rgba);
+  };
+  h.make_filled_rectangles = [](void* u, int width, int height) {
+    return Of(u).MakeFilledRectangles(width, height);
+  };
+  h.get_filled_rectangle = [](void* u, int id, int* x, int* y, int* width, int* height,
+                              float rgba[4]) { Of(u).GetFilledRectangle(id, x, y, width, height, rgba); };
   h.make_pk3_from_map = [](void*, const char*, const char*, bool) {};
   h.lua_mover = [](void*, int, const float*, const float*, const float*, float* position_delta,
                    float* velocity_delta) {

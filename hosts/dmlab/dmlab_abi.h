@@ -301,8 +301,10 @@ typedef struct DmlabHooks_s {
                        bool teleporter_flip, int timestamp_msec);
   int (*make_screen_messages)(void* userdata, int width, int height, int line_height,
                               int string_buffer_size);
+  /* deepmind_hooks.h names the fifth and sixth shadow and align_l0_r1_c2;
+   * the engine passes the alignment fifth (its dm_local.c and cg_draw.c). */
   void (*get_screen_message)(void* userdata, int message_id, char* buffer, int* x, int* y,
-                             int* shadow, int* align_l0_r1_c2, float rgba[4]);
+                             int* align_l0_r1_c2, int* shadow, float rgba[4]);
   int (*make_filled_rectangles)(void* userdata, int screen_width, int screen_height);
   void (*get_filled_rectangle)(void* userdata, int rectangle_id, int* x, int* y, int* width,
                                int* height, float rgba[4]);

@@ -265,9 +265,14 @@ absl::Status DmlabHost::Step(Level& level) {
   return absl::OkStatus();
 }
 
-absl::Status DmlabHost::Render(Level&, const tensor::Tensor& frame) {
+absl::Status DmlabHost::Render(Level& level, const tensor::Tensor& frame) {
   DmlabObservation observation{};
+  // The engine renders the frame now, and its HUD asks the level for its
+  // screen messages and rectangles.
+  context_->Attach(&level);
   api_.observation(env_, rgb_index_, &observation);
+  context_->Attach(nullptr);
+  if (absl::Status s = HookError("observation"); !s.ok()) return s;
   const int* shape = observation.spec.shape;
   if (observation.spec.type != DmlabObservation_Bytes || observation.spec.dims != 3 ||
       shape == nullptr || shape[0] != height_ || shape[1] != width_ || shape[2] != 3 ||

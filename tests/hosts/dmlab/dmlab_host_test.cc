@@ -118,6 +118,30 @@ TEST(DmlabHostTest, TheFrameIsTheEngines) {
   EXPECT_EQ(reinterpret_cast<const std::uint8_t*>(*frame->tensor.data())[0], 150);
 }
 
+TEST(DmlabHostTest, TheHudDrawsTheLevelsRectanglesAndMessages) {
+  std::unique_ptr<Engine> engine = Started(WriteLevel("hud", std::string(kPickups) + R"(
+function api:filledRectangles(args)
+  assert(args.width == 8 and args.height == 6)
+  return {{x = 1, y = 2, width = 2, height = 1, rgba = {1, 0, 0.5, 1}}}
+end
+function api:screenMessages(args)
+  assert(args.max_string_length == 79)
+  return {{message = 'A', x = 1, y = 1}, {message = 'Z', alignment = 2, rgba = {1, 1, 1, 1}}}
+end
+)"));
+  ASSERT_NE(engine, nullptr);
+  Forward(*engine, 1);
+  absl::StatusOr<engine_plugin::ObservationValue> frame = engine->Observation(0);
+  ASSERT_TRUE(frame.ok()) << frame.status();
+  const auto* pixels = reinterpret_cast<const std::uint8_t*>(*frame->tensor.data());
+  auto at = [&](int row, int col, int c) { return pixels[(row * 8 + col) * 3 + c]; };
+  EXPECT_EQ(at(2, 1, 0), 255);
+  EXPECT_EQ(at(2, 2, 2), 127);
+  EXPECT_EQ(at(0, 0, 0), 50);  // the corridor's x, untouched
+  EXPECT_EQ(at(5, 0, 0), 'A');
+  EXPECT_EQ(at(5, 1, 0), 'Z');
+}
+
 TEST(DmlabHostTest, SpawnVarsAndPickupsAreTheLevels) {
   // The level drops the lemon, moves the apple to x = 500 and refuses the
   // goal's pickup; api:pickup sees each id.
@@ -221,7 +245,13 @@ TEST(DmlabHostTest, BadResultsAreErrorsNamingTheCallback) {
                   "updateSpawnVars"},
         std::pair{"function api:nextMap() return 'elsewhere' end", "'elsewhere' is not in"},
         std::pair{"function api:nextMap() return '../corridor' end", "not a map name"},
-        std::pair{"function api:nextMap() return '' end", "before any map was loaded"}}) {
+        std::pair{"function api:nextMap() return '' end", "before any map was loaded"},
+        std::pair{"function api:nextMap() return 'corridor' end\n"
+                  "function api:screenMessages() return {{message = string.rep('x', 80)}} end",
+                  "at most 79"},
+        std::pair{"function api:nextMap() return 'corridor' end\n"
+                  "function api:filledRectangles() return {{x = 1}} end",
+                  "filledRectangles"}}) {
     std::unique_ptr<Engine> engine = Created(WriteLevel("bad", body));
     ASSERT_NE(engine, nullptr);
     ASSERT_TRUE(engine->Init().ok());

@@ -220,7 +220,37 @@ void ActDiscrete(void*, const int* actions) {
   H().custom_action_discrete_apply(U(), actions + 7);
 }
 
+// As the real engine's HUD when it renders a frame: the level's filled
+// rectangles over the frame (in its pixels here), and its screen messages
+// (each one's first character in the red of the bottom row's pixel i).
+void DrawOverlays() {
+  const int rectangles = H().make_filled_rectangles(U(), engine.width, engine.height);
+  for (int i = 0; i < rectangles; ++i) {
+    int x, y, w, h;
+    float rgba[4];
+    H().get_filled_rectangle(U(), i, &x, &y, &w, &h, rgba);
+    for (int row = std::max(y, 0); row < std::min(y + h, engine.height); ++row) {
+      for (int col = std::max(x, 0); col < std::min(x + w, engine.width); ++col) {
+        for (int c = 0; c < 3; ++c) {
+          engine.frame[(static_cast<std::size_t>(row) * engine.width + col) * 3 + c] =
+              static_cast<unsigned char>(std::clamp(rgba[c], 0.0f, 1.0f) * 255);
+        }
+      }
+    }
+  }
+  const int messages = H().make_screen_messages(U(), engine.width, engine.height, 20, 80);
+  for (int i = 0; i < messages && i < engine.width; ++i) {
+    char text[80];
+    int x, y, alignment, shadow;
+    float rgba[4];
+    H().get_screen_message(U(), i, text, &x, &y, &alignment, &shadow, rgba);
+    engine.frame[(static_cast<std::size_t>(engine.height - 1) * engine.width + i) * 3] =
+        static_cast<unsigned char>(text[0]);
+  }
+}
+
 void Observation(void*, int, DmlabObservation* observation) {
+  DrawOverlays();
   engine.shape[0] = engine.height;
   engine.shape[1] = engine.width;
   observation->spec.type = DmlabObservation_Bytes;

@@ -1,0 +1,95 @@
+#include "hosts/dmlab/lua_fields.h"
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+
+namespace hosts::dmlab {
+
+bool CopyString(const std::string& value, char* out, int size) {
+  if (size <= 0 || value.size() + 1 > static_cast<std::size_t>(size)) return false;
+  std::memcpy(out, value.c_str(), value.size() + 1);
+  return true;
+}
+
+absl::Status StringField(lua_State* L, int index, const char* key, std::string* out,
+                         const char* callback, bool required) {
+  lua_getfield(L, index, key);
+  absl::Status status;
+  if (lua_isnil(L, -1)) {
+    if (required) {
+      status = absl::InvalidArgumentError(
+          absl::StrCat("[", callback, "] - the table has no '", key, "'"));
+    }
+  } else if (lua_type(L, -1) == LUA_TSTRING) {
+    std::size_t length = 0;
+    const char* chars = lua_tolstring(L, -1, &length);
+    out->assign(chars, length);
+  } else {
+    status = absl::InvalidArgumentError(absl::StrCat("[", callback, "] - '", key,
+                                                     "' must be a string, not ",
+                                                     luaL_typename(L, -1)));
+  }
+  lua_pop(L, 1);
+  return status;
+}
+
+absl::Status IntField(lua_State* L, int index, const char* key, int* out, const char* callback,
+                      bool required) {
+  lua_getfield(L, index, key);
+  absl::Status status;
+  if (lua_isnil(L, -1)) {
+    if (required) {
+      status = absl::InvalidArgumentError(
+          absl::StrCat("[", callback, "] - the table has no '", key, "'"));
+    }
+  } else if (lua_type(L, -1) == LUA_TNUMBER) {
+    const double value = lua_tonumber(L, -1);
+    if (!(std::abs(value) < 2147483648.0)) {
+      status = absl::InvalidArgumentError(
+          absl::StrCat("[", callback, "] - '", key, "' is out of range"));
+    } else {
+      *out = static_cast<int>(value);
+    }
+  } else {
+    status = absl::InvalidArgumentError(absl::StrCat("[", callback, "] - '", key,
+                                                     "' must be a number, not ",
+                                                     luaL_typename(L, -1)));
+  }
+  lua_pop(L, 1);
+  return status;
+}
+
+absl::Status NumberField(lua_State* L, int index, const char* key, double* out,
+                         const char* callback, bool required) {
+  lua_getfield(L, index, key);
+  absl::Status status;
+  if (lua_isnil(L, -1)) {
+    if (required) {
+      status = absl::InvalidArgumentError(
+          absl::StrCat("[", callback, "] - the table has no '", key, "'"));
+    }
+  } else if (lua_type(L, -1) == LUA_TNUMBER) {
+    *out = lua_tonumber(L, -1);
+  } else {
+    status = absl::InvalidArgumentError(absl::StrCat("[", callback, "] - '", key,
+                                                     "' must be a number, not ",
+                                                     luaL_typename(L, -1)));
+  }
+  lua_pop(L, 1);
+  return status;
+}
+
+absl::Status ReadBool(lua_State* L, int index, const char* callback, bool* out) {
+  if (lua_isnil(L, index) || lua_isnone(L, index)) return absl::OkStatus();
+  if (!lua_isboolean(L, index)) {
+    return absl::InvalidArgumentError(absl::StrCat("[", callback, "] - must return a boolean, not ",
+                                                   luaL_typename(L, index)));
+  }
+  *out = lua_toboolean(L, index);
+  return absl::OkStatus();
+}
+
+}  // namespace hosts::dmlab
