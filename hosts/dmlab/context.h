@@ -14,7 +14,7 @@
 // api:hasEpisodeFinished is asked by both: by the engine after each frame
 // (so that it runs its closing frame, whose rewards count, as under
 // DeepMind's context) and by the plugin after each step. Hooks this host
-// does not serve yet (texture and model replacement, map compilation,
+// does not serve yet (model replacement, map compilation,
 // triggers, movers, inventory) answer as a level without those callbacks
 // does in DeepMind Lab: the engine's defaults.
 //
@@ -185,6 +185,10 @@ class Context {
                         float rgba[4]) const;
   int MakeFilledRectangles(int width, int height);
   void GetFilledRectangle(int id, int* x, int* y, int* width, int* height, float rgba[4]) const;
+  bool ReplaceTextureName(const char* name, char* new_name, int max_size);
+  bool LoadTexture(const char* name, unsigned char** pixels, int* width, int* height,
+                   void* (*allocator)(int size));
+  bool ModifyRgbaTexture(const char* name, unsigned char* data, int width, int height);
   void SetCustomView(const CustomView& view) { custom_view_ = view; }
   const CustomView& custom_view() const { return custom_view_; }
   void ClearEntities() { entities_.clear(); }

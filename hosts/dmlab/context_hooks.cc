@@ -73,11 +73,15 @@ DmlabHooks MakeHooks() {
     return Of(u).HasEpisodeFinished(seconds) ? 1.0 : 0.0;
   };
   h.add_bots = [](void* u) { Of(u).AddBots(); };
-  h.replace_texture_name = [](void*, const char*, char*, int) { return false; };
-  h.load_texture = [](void*, const char*, unsigned char**, int*, int*, void* (*)(int)) {
-    return false;
+  h.replace_texture_name = [](void* u, const char* name, char* new_name, int max_size) {
+    return Of(u).ReplaceTextureName(name, new_name, max_size);
   };
-  h.modify_rgba_texture = [](void*, const char*, unsigned char*, int, int) { return false; };
+  h.load_texture = [](void* u, const char* name, unsigned char** pixels, int* width, int* height,
+                      void* (*allocator)(int)) {
+    return Of(u).LoadTexture(name, pixels, width, height, allocator);
+  };
+  h.modify_rgba_texture = [](void* u, const char* name, unsigned char* data, int width,
+                             int height) { return Of(u).ModifyRgbaTexture(name, data, width, height); };
   h.replace_model_name = [](void*, const char*, char*, int, char*, int) { return false; };
   h.custom_action_discrete_count = [](void*) { return 0; };
   h.custom_action_discrete_name = [](void*, int) { return ""; };

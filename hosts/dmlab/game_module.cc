@@ -277,7 +277,39 @@ NResultsOr RenderCustomView(lua_State* L) {
   return 1;
 }
 
+// [-0, +0, e] game:updateTexture(name, image): the engine's texture `name`
+// becomes `image`, a contiguous ByteTensor H x W x 4 (RGBA), copied.
+NResultsOr UpdateTexture(lua_State* L) {
+  if (std::string e = CheckModuleSelf(L, kModule, "updateTexture"); !e.empty()) return e;
+  const DmlabCalls* calls;
+  if (NResultsOr e = NeedCalls(L, "updateTexture", &calls); !e.ok()) return e;
+  std::string name;
+  if (std::string why = lua_api::ReadString(L, 2, &name); !why.empty()) {
+    return ArgumentError("updateTexture", 1, why);
+  }
+  lua_api::LuaTensor* image = nullptr;
+  if (std::string why = lua_api::ReadTensorArgument(L, 3, "updateTexture", &image); !why.empty()) {
+    return why;
+  }
+  const tensor::Tensor& t = image->tensor();
+  const auto& shape = t.layout().shape();
+  if (t.dtype() != tensor::DType::kUInt8 || shape.size() != 3 || shape[2] != 4 ||
+      shape[0] < 1 || shape[1] < 1 || shape[0] > 4096 || shape[1] > 4096) {
+    return ArgumentError("updateTexture", 2, "a ByteTensor H x W x 4 (RGBA) of at most 4096 x 4096");
+  }
+  if (!t.layout().IsContiguous()) return ArgumentError("updateTexture", 2, "a contiguous tensor");
+  absl::StatusOr<std::byte*> pixels = t.data();  // the tensor's validity check
+  if (!pixels.ok()) return absl::StrCat("'game:updateTexture': ", pixels.status().message());
+  if (!calls->update_rgba_texture(name.c_str(), static_cast<int>(shape[1]),
+                                  static_cast<int>(shape[0]),
+                                  reinterpret_cast<const unsigned char*>(*pixels))) {
+    return absl::StrCat("'game:updateTexture': the engine has no texture named '", name, "'");
+  }
+  return 0;
+}
+
 constexpr lua_api::MethodEntry kGameFunctions[] = {
+    {"updateTexture", &lua_api::Raising<&UpdateTexture>},
     {"renderCustomView", &lua_api::Raising<&RenderCustomView>},
     {"playerInfo", &lua_api::Raising<&PlayerInfo>},
     {"addScore", &lua_api::Raising<&AddScore>},

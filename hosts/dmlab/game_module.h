@@ -20,6 +20,9 @@
 //                           a second camera, rendered by the engine into a
 //                           new ByteTensor height x width x 3 (at most the
 //                           engine's frame)
+//   game:updateTexture(name, image)
+//                           the engine's texture `name` becomes `image`, a
+//                           contiguous ByteTensor H x W x 4 (RGBA), copied
 //   game:screenShape()      {window = {width=, height=}, buffer = {...}}
 //   game:runFiles()         engine_plugin::kRunFilesRoot, as the maze's
 //   game:tempFolder()       the engine's writable folder

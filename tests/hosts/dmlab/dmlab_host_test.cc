@@ -142,6 +142,42 @@ end
   EXPECT_EQ(at(5, 1, 0), 'Z');
 }
 
+TEST(DmlabHostTest, TexturesGoThroughTheLevel) {
+  // The engine's own wall texture (2 x 2 texels of 100), modified.
+  std::unique_ptr<Engine> own = Started(WriteLevel("own_texture", std::string(kPickups) + R"(
+function api:modifyTexture(name, image)
+  assert(name == 'textures/corridor_wall' and image:size(1) == 2)
+  image:select(3, 1):fill(42)
+  api.kept = image
+  return true
+end
+function api:hasEpisodeFinished() return not pcall(function() return api.kept:sum() end) end
+)"));
+  ASSERT_NE(own, nullptr);
+  EpisodeStatus status = EpisodeStatus::kRunning;
+  Forward(*own, 1, &status);
+  // The kept image is revoked once the call returned.
+  EXPECT_EQ(status, EpisodeStatus::kTerminated);
+  absl::StatusOr<engine_plugin::ObservationValue> frame = own->Observation(0);
+  ASSERT_TRUE(frame.ok());
+  EXPECT_EQ(reinterpret_cast<const std::uint8_t*>(*frame->tensor.data())[7 * 3], 42);
+
+  // A replaced name, and an image of the level's in any layout.
+  std::unique_ptr<Engine> given = Started(WriteLevel("given_texture", std::string(kPickups) + R"(
+local tensor = require 'dmlab.system.tensor'
+function api:replaceTextureName(name) return 'mine' end
+function api:loadTexture(name)
+  assert(name == 'mine')
+  return tensor.ByteTensor(4, 3, 2):fill(9):transpose(1, 3)
+end
+)"));
+  ASSERT_NE(given, nullptr);
+  Forward(*given, 1);
+  frame = given->Observation(0);
+  ASSERT_TRUE(frame.ok());
+  EXPECT_EQ(reinterpret_cast<const std::uint8_t*>(*frame->tensor.data())[7 * 3], 9);
+}
+
 TEST(DmlabHostTest, SpawnVarsAndPickupsAreTheLevels) {
   // The level drops the lemon, moves the apple to x = 500 and refuses the
   // goal's pickup; api:pickup sees each id.
@@ -189,6 +225,12 @@ function api:hasEpisodeFinished()
   assert(#entities:entities{'apple_reward'} == 1 and #entities:entities{'goal'} == 0)
   -- The test engine's wall across the corridor at x = 1000.
   assert(math.abs(game:raycast({0, 0, 0}, {2000, 0, 0}) - 0.5) < 1e-6)
+  -- The test engine has one texture, 'screen'.
+  local image = require('dmlab.system.tensor').ByteTensor(2, 3, 4):fill(200)
+  game:updateTexture('screen', image)
+  assert(not pcall(game.updateTexture, game, 'nothing', image))
+  assert(not pcall(game.updateTexture, game, 'screen', image:transpose(1, 2)))
+  assert(not pcall(game.updateTexture, game, 'screen', image:narrow(3, 1, 3)))
   -- The test engine fills a custom view with its camera's x.
   local view = game:renderCustomView{width = 4, height = 2, pos = {77, 0, 0}, look = {0, 0, 0}}
   assert(view:size(1) == 2 and view:size(2) == 4 and view(2, 4, 3):val() == 77)
@@ -251,7 +293,17 @@ TEST(DmlabHostTest, BadResultsAreErrorsNamingTheCallback) {
                   "at most 79"},
         std::pair{"function api:nextMap() return 'corridor' end\n"
                   "function api:filledRectangles() return {{x = 1}} end",
-                  "filledRectangles"}}) {
+                  "filledRectangles"},
+        std::pair{"function api:nextMap() return 'corridor' end\n"
+                  "function api:loadTexture() return require('dmlab.system.tensor')"
+                  ".ByteTensor(2, 2, 3) end",
+                  "loadTexture"},
+        std::pair{"function api:nextMap() return 'corridor' end\n"
+                  "function api:replaceTextureName() return string.rep('x', 100) end",
+                  "longer than the engine's 63"},
+        std::pair{"function api:nextMap() return 'corridor' end\n"
+                  "function api:modifyTexture() return 'yes' end",
+                  "modifyTexture"}}) {
     std::unique_ptr<Engine> engine = Created(WriteLevel("bad", body));
     ASSERT_NE(engine, nullptr);
     ASSERT_TRUE(engine->Init().ok());

@@ -61,11 +61,32 @@ struct Engine {
   std::vector<unsigned char> frame;
   std::vector<std::string> console;
   std::vector<std::string> bots;
+  std::vector<unsigned char> texture;  // the corridor's wall
   int shape[3] = {0, 0, 3};
 } engine;
 
 const DmlabHooks& H() { return engine.context.hooks; }
 void* U() { return engine.context.userdata; }
+
+// As the renderer loads a map's texture: its name through
+// replace_texture_name, the image through load_texture (else the engine's
+// own: 2 x 2 texels of 100), then modify_rgba_texture. The wall's first
+// texel's red shows in the frame's top-right pixel.
+void LoadWallTexture() {
+  char name[64] = "textures/corridor_wall";
+  char replaced[64];
+  if (H().replace_texture_name(U(), name, replaced, sizeof(replaced))) {
+    std::memcpy(name, replaced, sizeof(name));
+  }
+  unsigned char* pixels = nullptr;
+  int width = 0, height = 0;
+  auto allocate = [](int bytes) -> void* { return engine.texture.assign(bytes, 0), engine.texture.data(); };
+  if (!H().load_texture(U(), name, &pixels, &width, &height, allocate)) {
+    engine.texture.assign(2 * 2 * 4, 100);
+    width = height = 2;
+  }
+  H().modify_rgba_texture(U(), name, engine.texture.data(), width, height);
+}
 
 // Loads the map the level names: its entities through update_spawn_vars,
 // its pickups through find_item.
@@ -124,6 +145,7 @@ void LoadMap() {
   }
   // As dev_map: bots join a map that was loaded, not restarted.
   if (!restart) H().add_bots(U());
+  if (!restart) LoadWallTexture();
 }
 
 void ReportPlayer() {
@@ -251,6 +273,7 @@ void DrawOverlays() {
 
 void Observation(void*, int, DmlabObservation* observation) {
   DrawOverlays();
+  if (!engine.texture.empty()) engine.frame[(engine.width - 1) * 3] = engine.texture[0];
   engine.shape[0] = engine.height;
   engine.shape[1] = engine.width;
   observation->spec.type = DmlabObservation_Bytes;
@@ -301,7 +324,10 @@ extern "C" __attribute__((visibility("default"))) int dmlab_connect(const DmlabL
   calls.serialised_model_size = [](const DmlabModelGetters*, void*) { return std::size_t{0}; };
   calls.serialise_model = [](const DmlabModelGetters*, void*, void*) {};
   calls.save_model = [](const DmlabModelGetters*, void*, const char*) { return false; };
-  calls.update_rgba_texture = [](const char*, int, int, const unsigned char*) { return false; };
+  // One texture, "screen".
+  calls.update_rgba_texture = [](const char* name, int, int, const unsigned char*) {
+    return std::string(name) == "screen";
+  };
   engine.context.engine = &engine;
   if (dmlab_create_context(params->runfiles_path, &engine.context, nullptr, nullptr,
                            params->optional_temp_folder) != 0) {
