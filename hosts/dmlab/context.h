@@ -14,8 +14,8 @@
 // api:hasEpisodeFinished is asked by both: by the engine after each frame
 // (so that it runs its closing frame, whose rewards count, as under
 // DeepMind's context) and by the plugin after each step. Hooks this host
-// does not serve yet (model replacement, map compilation,
-// triggers, movers, inventory) answer as a level without those callbacks
+// does not serve yet (model replacement, map compilation, movers,
+// inventory) answer as a level without those callbacks
 // does in DeepMind Lab: the engine's defaults.
 //
 // Errors: most hooks have no way to report one to the engine (a void or
@@ -167,6 +167,9 @@ class Context {
   void ClearItems() { items_.clear(); }
   bool CanPickup(int entity_id, int player_id);
   bool OverridePickup(int entity_id, int* respawn, int player_id);
+  bool CanTrigger(int entity_id, const char* target_name, int player_id);
+  bool OverrideTrigger(int entity_id, const char* target_name, int player_id);
+  void TriggerLookat(int entity_id, bool looked_at, const float position[3], int player_id);
   int RewardOverride(const char* reason, int player_id, int team, const int* other_player_id,
                      const float* origin, int score);
   // The engine's start: seeds the engine's generator with the episode's

@@ -60,9 +60,15 @@ DmlabHooks MakeHooks() {
   h.override_pickup = [](void* u, int id, int* respawn, int player) {
     return Of(u).OverridePickup(id, respawn, player);
   };
-  h.can_trigger = [](void*, int, const char*, int) { return true; };
-  h.override_trigger = [](void*, int, const char*, int) { return false; };
-  h.trigger_lookat = [](void*, int, bool, const float*, int) {};
+  h.can_trigger = [](void* u, int id, const char* target, int player) {
+    return Of(u).CanTrigger(id, target, player);
+  };
+  h.override_trigger = [](void* u, int id, const char* target, int player) {
+    return Of(u).OverrideTrigger(id, target, player);
+  };
+  h.trigger_lookat = [](void* u, int id, bool looked_at, const float position[3], int player) {
+    Of(u).TriggerLookat(id, looked_at, position, player);
+  };
   h.reward_override = [](void* u, const char* reason, int player, int team, const int* other,
                          const float* origin, int score) {
     return Of(u).RewardOverride(reason, player, team, other, origin, score);

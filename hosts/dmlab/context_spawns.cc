@@ -1,4 +1,4 @@
-// Context's spawn variables, pickups and rewards (context.h).
+// Context's spawn variables, pickups, triggers and rewards (context.h).
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -259,6 +259,59 @@ int Context::RewardOverride(const char* reason, int player_id, int team,
     player_rewards_[player_id] = std::modf(player_rewards_[player_id], &whole);
   }
   return static_cast<int>(whole) + score;
+}
+
+bool Context::CanTrigger(int entity_id, const char* target_name, int player_id) {
+  bool can = true;
+  CallLevel(
+      "canTrigger", 1,
+      [&](lua_State* L) {
+        lua_pushinteger(L, entity_id);
+        lua_pushstring(L, target_name);
+        lua_pushinteger(L, player_id + 1);
+        return 3;
+      },
+      [&](lua_State* L, int first) {
+        if (!lua_isboolean(L, first)) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "[canTrigger] - must return true or false, not ", luaL_typename(L, first)));
+        }
+        can = lua_toboolean(L, first);
+        return absl::OkStatus();
+      });
+  return can;
+}
+
+bool Context::OverrideTrigger(int entity_id, const char* target_name, int player_id) {
+  bool overridden = false;
+  CallLevel(
+      "trigger", 1,
+      [&](lua_State* L) {
+        lua_pushinteger(L, entity_id);
+        lua_pushstring(L, target_name);
+        lua_pushinteger(L, player_id + 1);
+        return 3;
+      },
+      [&](lua_State* L, int first) { return ReadBool(L, first, "trigger", &overridden); });
+  return overridden;
+}
+
+void Context::TriggerLookat(int entity_id, bool looked_at, const float position[3],
+                            int player_id) {
+  CallLevel(
+      "lookat", 0,
+      [&](lua_State* L) {
+        lua_pushinteger(L, entity_id);
+        lua_pushboolean(L, looked_at);
+        lua_createtable(L, 3, 0);
+        for (int i = 0; i < 3; ++i) {
+          lua_pushnumber(L, position[i]);
+          lua_rawseti(L, -2, i + 1);
+        }
+        lua_pushinteger(L, player_id + 1);
+        return 4;
+      },
+      [](lua_State*, int) { return absl::OkStatus(); });
 }
 
 }  // namespace hosts::dmlab

@@ -178,6 +178,30 @@ end
   EXPECT_EQ(reinterpret_cast<const std::uint8_t*>(*frame->tensor.data())[7 * 3], 9);
 }
 
+TEST(DmlabHostTest, TriggersAndLookingGoThroughTheLevel) {
+  std::unique_ptr<Engine> engine = Started(WriteLevel("triggers", R"(
+function api:nextMap() return 'corridor' end
+api.looked = {}
+function api:lookat(id, looked_at, position, player)
+  assert(id == 99 and player == 1)
+  if looked_at then api.looked[#api.looked + 1] = position[1] end
+end
+function api:canTrigger(id, target, player) return target == 'door' and id == 98 end
+function api:trigger(id, target) api.triggered = target return api.take_over end
+function api:hasEpisodeFinished()
+  return api.triggered == 'door' and #api.looked == 3 and api.looked[1] == 150
+end
+)"));
+  ASSERT_NE(engine, nullptr);
+  EpisodeStatus status = EpisodeStatus::kRunning;
+  Forward(*engine, 5, &status);  // x = 250: three frames looking, then the door
+  EXPECT_EQ(status, EpisodeStatus::kTerminated);
+  // The door's own effect sent the player back (the level did not take over).
+  absl::StatusOr<engine_plugin::ObservationValue> frame = engine->Observation(0);
+  ASSERT_TRUE(frame.ok());
+  EXPECT_EQ(reinterpret_cast<const std::uint8_t*>(*frame->tensor.data())[0], 0);
+}
+
 TEST(DmlabHostTest, SpawnVarsAndPickupsAreTheLevels) {
   // The level drops the lemon, moves the apple to x = 500 and refuses the
   // goal's pickup; api:pickup sees each id.

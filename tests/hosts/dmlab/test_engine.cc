@@ -177,6 +177,17 @@ void Frame() {
     engine.score += H().reward_override(U(), "PICKUP", 0, 0, nullptr, nullptr, p.quantity);
   }
   engine.score += H().reward_override(U(), nullptr, 0, 0, nullptr, nullptr, 0);
+  // On "corridor": a screen (entity 99) the player looks at from x = 150,
+  // and a trigger ("door", entity 98) at x = 250 that the level may refuse
+  // or take over.
+  if (engine.map == "corridor") {
+    const float at[3] = {engine.x, 0, 0};
+    H().trigger_lookat(U(), 99, engine.x >= 150, at, 0);
+    if (engine.x == 250 && H().can_trigger(U(), 98, "door", 0) &&
+        !H().override_trigger(U(), 98, "door", 0)) {
+      engine.x = 0;  // the door's own effect: back to the start
+    }
+  }
   ReportPlayer();
   std::fill(engine.frame.begin(), engine.frame.end(),
             static_cast<unsigned char>(static_cast<int>(engine.x) & 0xff));
