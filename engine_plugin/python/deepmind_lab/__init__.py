@@ -23,6 +23,9 @@ run unchanged:
   one of labenv's built-in levels (labenv.levels()) or a path.
 - version(), runfiles_path(), set_runfiles_path(path), and the property
   flags READABLE, WRITABLE, READ_WRITABLE, LISTABLE, as in DeepMind Lab.
+- With DMLAB_LIBRARY naming DeepMind Lab's engine built by `./lab dmlab`,
+  levels run on that engine (the dmlab host: docs/dmlab.md), unless
+  `config` names another host.
 - temp_folder= is accepted and checked: labenv's hosts write no files.
 - Settings DeepMind Lab's own engine consumes (playerName, use_pbos,
   logToStdErr, ...: _ENGINE_ONLY) are accepted and dropped; mixerSeed and
@@ -120,4 +123,11 @@ class Lab(labenv.Lab):
                 level = path
                 config = dict(config or {})
                 config.setdefault("gameScriptsDirectory", scripts)
+        # With DeepMind Lab's engine built (./lab dmlab) and named by
+        # DMLAB_LIBRARY, levels run on it (the dmlab host, docs/dmlab.md).
+        library = os.environ.get("DMLAB_LIBRARY")
+        if library and isinstance(config, (dict, type(None))) and "host" not in (config or {}):
+            config = dict(config or {})
+            config["host"] = "dmlab"
+            config.setdefault("dmlabLibrary", library)
         super().__init__(level, observations, _engine_settings(config), renderer, level_cache)
