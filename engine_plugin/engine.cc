@@ -310,8 +310,8 @@ absl::StatusOr<EpisodeStatus> Engine::Advance(int num_steps, double* reward) {
     if (absl::Status stepped = s.host->Step(s); !stepped.ok()) return stepped;
     ++s.episode_frames;
     ++s.steps;
-    absl::StatusOr<std::optional<EpisodeEnd>> finished =
-        s.script->HasEpisodeFinished(s.EpisodeTimeSeconds());
+    absl::StatusOr<std::optional<EpisodeEnd>> finished = std::optional<EpisodeEnd>();
+    if (!s.host->AsksEpisodeEnd()) finished = s.script->HasEpisodeFinished(s.EpisodeTimeSeconds());
     if (!finished.ok()) return finished.status();
     // Everything the callbacks of this frame scored is its reward.
     *reward += s.pending_reward;

@@ -190,6 +190,11 @@ class Host {
   virtual void Act(absl::Span<const int> discrete, absl::Span<const double> continuous) = 0;
   // One control step.
   virtual absl::Status Step(Level& level) = 0;
+  // True for a host whose engine asks the level's hasEpisodeFinished
+  // itself during Step (and reports an end with Level::EndEpisode): the
+  // plugin then does not ask again, since a level's callback may log or
+  // score on each call. DeepMind Lab's engine asks once a frame.
+  virtual bool AsksEpisodeEnd() const { return false; }
   // After Start and after the last step of each advance: draws the frame
   // into `frame` (empty without a frame observation) and runs the level's
   // per-frame callbacks, lending them what the host likes. `frame` stays

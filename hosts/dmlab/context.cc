@@ -238,12 +238,22 @@ bool Context::HasEpisodeFinished(double episode_time_seconds) {
         return 1;
       },
       [&](lua_State* L, int first) {
-        // 'terminated' and 'truncated' are the plugin's words for true.
+        // As LevelScript::HasEpisodeFinished reads it.
         if (lua_type(L, first) == LUA_TSTRING) {
-          finished = true;
-          return absl::OkStatus();
+          const std::string word = lua_tostring(L, first);
+          if (word == "terminated" || word == "truncated") {
+            finished = true;
+            episode_end_ = word == "terminated" ? engine_plugin::EpisodeEnd::kTerminated
+                                                : engine_plugin::EpisodeEnd::kTruncated;
+            return absl::OkStatus();
+          }
+          return absl::InvalidArgumentError(absl::StrCat(
+              "[hasEpisodeFinished] - must return a boolean, 'terminated' or 'truncated', not '",
+              word, "'"));
         }
-        return ReadBool(L, first, "hasEpisodeFinished", &finished);
+        absl::Status read = ReadBool(L, first, "hasEpisodeFinished", &finished);
+        if (read.ok() && finished) episode_end_ = engine_plugin::EpisodeEnd::kTerminated;
+        return read;
       });
   return finished;
 }

@@ -11,9 +11,9 @@
 // What DeepMind Lab's context does and this one leaves to the plugin:
 // api:init, api:start, custom observations, events and properties are the
 // plugin's (engine.h), so their hooks answer "none" to the engine.
-// api:hasEpisodeFinished is asked by both: by the engine after each frame
-// (so that it runs its closing frame, whose rewards count, as under
-// DeepMind's context) and by the plugin after each step. Hooks this host
+// api:hasEpisodeFinished is asked by the engine after each frame, so that
+// it runs its closing frame, whose rewards count, as under DeepMind's
+// context; the plugin does not ask again (Host::AsksEpisodeEnd). Hooks this host
 // does not serve yet (model replacement, map compilation, movers,
 // inventory) answer as a level without those callbacks
 // does in DeepMind Lab: the engine's defaults.
@@ -26,6 +26,7 @@
 #define HOSTS_DMLAB_CONTEXT_H_
 
 #include <array>
+#include <optional>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -179,6 +180,9 @@ class Context {
   static int LevelSeed(int seed);
   int MakeRandomSeed();
   bool HasEpisodeFinished(double episode_time_seconds);
+  // How the level last said its episode ended (hasEpisodeFinished: true
+  // or 'terminated', 'truncated'), cleared; nullopt if it has not.
+  std::optional<engine_plugin::EpisodeEnd> TakeEpisodeEnd() { return std::exchange(episode_end_, {}); }
   void AddBots();
   void PlayerStateUpdate(const PlayerState& state);
   void SetEngineError(const char* message) { engine_error_ = message == nullptr ? "" : message; }
@@ -219,6 +223,7 @@ class Context {
   std::string command_line_;
   std::string map_name_;
   bool map_finished_ = false;
+  std::optional<engine_plugin::EpisodeEnd> episode_end_;
   bool engine_map_loaded_ = false;  // the engine has a map loaded
   bool level_map_loaded_ = false;   // ... and it is one the level named
   Actions actions_;

@@ -261,7 +261,13 @@ absl::Status DmlabHost::Step(Level& level) {
   if (status == DmlabStatus_Error) return EngineError("advance");
   if (absl::Status s = HookError("advance"); !s.ok()) return s;
   if (reward != 0) level.AddReward(reward);
-  if (status == DmlabStatus_Terminated) level.EndEpisode(engine_plugin::EpisodeEnd::kTerminated);
+  // The level's own end (its hasEpisodeFinished, which the engine asked),
+  // or the engine's (a map that would not load).
+  if (std::optional<engine_plugin::EpisodeEnd> end = context_->TakeEpisodeEnd()) {
+    level.EndEpisode(*end);
+  } else if (status == DmlabStatus_Terminated) {
+    level.EndEpisode(engine_plugin::EpisodeEnd::kTerminated);
+  }
   return absl::OkStatus();
 }
 

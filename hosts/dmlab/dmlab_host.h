@@ -61,6 +61,7 @@ class DmlabHost final : public engine_plugin::Host {
   absl::Status Start(engine_plugin::Level& level, std::uint64_t seed) override;
   void Act(absl::Span<const int> discrete, absl::Span<const double> continuous) override;
   absl::Status Step(engine_plugin::Level& level) override;
+  bool AsksEpisodeEnd() const override { return true; }
   absl::Status Render(engine_plugin::Level& level, const tensor::Tensor& frame) override;
   absl::StatusOr<engine_plugin::ObservationValue> Observe(
       int index, engine_plugin::ObservationBuffers& buffers) override;

@@ -428,8 +428,7 @@ std::string Trace(Engine& engine) {
 //   start: gameType commandLine nextMap (updateSpawnVars createPickup?)+
 //          mapLoaded
 //   step:  modifyControl [canPickup pickup rewardOverride] hasEpisodeFinished
-// (hasEpisodeFinished twice a step, the engine's then the plugin's, run
-// together.) The test engine must call them so.
+// The test engine must call them so.
 TEST(DmlabHostTest, HooksRunInTheRealEnginesOrder) {
   std::unique_ptr<Engine> engine = Started(WriteLevel("tracing", kTracing));
   ASSERT_NE(engine, nullptr);
@@ -473,6 +472,26 @@ TEST(DmlabHostTest, ACallbackThatRaisesInAnyHookFailsOnlyItsCall) {
       EXPECT_THAT(again.message(), HasSubstr("boom")) << callback;
     }
   }
+}
+
+// The engine asks the level whether the episode ended; the plugin does not
+// ask again (a level may log or score in the callback), and the level's
+// kind of end stands.
+TEST(DmlabHostTest, TheLevelIsAskedOnceAStepHowItsEpisodeEnds) {
+  std::unique_ptr<Engine> engine = Started(WriteLevel("ends", std::string(kPickups) + R"(
+api.asked = 0
+function api:hasEpisodeFinished(seconds)
+  api.asked = api.asked + 1
+  if api.asked ~= math.floor(seconds * 60 + 0.5) then error('asked twice') end
+  if api.asked == 3 then return 'truncated' end
+  return false
+end
+)"));
+  ASSERT_NE(engine, nullptr);
+  EpisodeStatus status = EpisodeStatus::kRunning;
+  Forward(*engine, 5, &status);
+  EXPECT_EQ(status, EpisodeStatus::kInterrupted);
+  EXPECT_DOUBLE_EQ(engine->episode_time_seconds(), 3.0 / 60);
 }
 
 TEST(DmlabHostTest, RunfilesWithoutMapsAreRefused) {
