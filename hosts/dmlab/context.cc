@@ -167,55 +167,6 @@ int Context::MapLoaded() {
   return error_.ok() ? 0 : 1;
 }
 
-Actions Context::GetActions() {
-  Actions out = actions_;
-  if (level_ == nullptr || !level_->Defines("modifyControl")) return out;
-  CallLevel(
-      "modifyControl", 1,
-      [&](lua_State* L) {
-        lua_createtable(L, 0, 6);
-        lua_pushnumber(L, out.look_down_up);
-        lua_setfield(L, -2, "lookDownUp");
-        lua_pushnumber(L, out.look_left_right);
-        lua_setfield(L, -2, "lookLeftRight");
-        lua_pushnumber(L, out.move_back_forward);
-        lua_setfield(L, -2, "moveBackForward");
-        lua_pushnumber(L, out.strafe_left_right);
-        lua_setfield(L, -2, "strafeLeftRight");
-        lua_pushnumber(L, out.crouch_jump);
-        lua_setfield(L, -2, "crouchJump");
-        lua_pushnumber(L, out.buttons_down);
-        lua_setfield(L, -2, "buttonsDown");
-        return 1;
-      },
-      [&](lua_State* L, int first) {
-        if (lua_isnil(L, first)) return absl::OkStatus();
-        if (!lua_istable(L, first)) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "[modifyControl] - must return a table or nil, not ", luaL_typename(L, first)));
-        }
-        int move = out.move_back_forward, strafe = out.strafe_left_right,
-            crouch = out.crouch_jump;
-        for (auto [key, field] : {std::pair{"moveBackForward", &move},
-                                  std::pair{"strafeLeftRight", &strafe},
-                                  std::pair{"crouchJump", &crouch}, std::pair{"buttonsDown", &out.buttons_down}}) {
-          if (absl::Status s = IntField(L, first, key, field, "modifyControl", false); !s.ok()) {
-            return s;
-          }
-        }
-        out.move_back_forward = static_cast<signed char>(std::clamp(move, -127, 127));
-        out.strafe_left_right = static_cast<signed char>(std::clamp(strafe, -127, 127));
-        out.crouch_jump = static_cast<signed char>(std::clamp(crouch, -127, 127));
-        for (auto [key, field] : {std::pair{"lookDownUp", &out.look_down_up},
-                                  std::pair{"lookLeftRight", &out.look_left_right}}) {
-          lua_getfield(L, first, key);
-          if (lua_type(L, -1) == LUA_TNUMBER) *field = lua_tonumber(L, -1);
-          lua_pop(L, 1);
-        }
-        return absl::OkStatus();
-      });
-  return out;
-}
 
 void Context::Start(int seed) {
   prbg_.seed(static_cast<std::uint64_t>(seed));

@@ -108,6 +108,13 @@ struct FilledRectangle {
   std::array<float, 4> rgba{};
 };
 
+// One of the level's own discrete actions (api:customDiscreteActionSpec).
+struct CustomAction {
+  std::string name;
+  int min = 0;
+  int max = 0;
+};
+
 struct Actions {
   double look_down_up = 0;
   double look_left_right = 0;
@@ -159,6 +166,11 @@ class Context {
   void SetMapFinished(bool finished) { map_finished_ = finished; }
   void SetActions(const Actions& actions) { actions_ = actions; }
   Actions GetActions();
+  // The engine's init: reads api:customDiscreteActionSpec; 1 on an error.
+  int ReadCustomActions();
+  const std::vector<CustomAction>& custom_actions() const { return custom_actions_; }
+  // Calls api:customDiscreteActions{...} with the custom actions' values.
+  void ApplyCustomActions(const int* actions);
   int UpdateSpawnVars(char* chars, int* num_chars, int offsets[][2], int* num_vars);
   bool FindItem(const char* class_name, int* index);
   int ItemCount() const { return static_cast<int>(items_.size()); }
@@ -228,6 +240,7 @@ class Context {
   bool level_map_loaded_ = false;   // ... and it is one the level named
   Actions actions_;
   std::vector<PickupItem> items_;
+  std::vector<CustomAction> custom_actions_;
   std::vector<double> player_rewards_;  // game:addScore's, not yet given
   PlayerState player_;
   bool has_player_ = false;

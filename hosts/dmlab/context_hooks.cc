@@ -21,8 +21,9 @@ DmlabHooks MakeHooks() {
   h.set_level_directory = [](void*, const char*) {};
   h.set_executable_runfiles = [](void*, const char*) {};
   h.get_temporary_folder = [](void* u) { return Of(u).temp_folder().c_str(); };
-  // The plugin loaded the level and ran its init before the engine's init.
-  h.init = [](void*) { return 0; };
+  // The plugin loaded the level and ran its init before the engine's init;
+  // the engine's reads the level's own actions.
+  h.init = [](void* u) { return Of(u).ReadCustomActions(); };
   // The plugin called api:start; the engine's generator is seeded here.
   h.start = [](void* u, int, int seed) {
     Of(u).Start(seed);
@@ -89,10 +90,22 @@ DmlabHooks MakeHooks() {
   h.modify_rgba_texture = [](void* u, const char* name, unsigned char* data, int width,
                              int height) { return Of(u).ModifyRgbaTexture(name, data, width, height); };
   h.replace_model_name = [](void*, const char*, char*, int, char*, int) { return false; };
-  h.custom_action_discrete_count = [](void*) { return 0; };
-  h.custom_action_discrete_name = [](void*, int) { return ""; };
-  h.custom_action_discrete_bounds = [](void*, int, int* min, int* max) { *min = *max = 0; };
-  h.custom_action_discrete_apply = [](void*, const int*) {};
+  h.custom_action_discrete_count = [](void* u) {
+    return static_cast<int>(Of(u).custom_actions().size());
+  };
+  h.custom_action_discrete_name = [](void* u, int i) {
+    const auto& actions = Of(u).custom_actions();
+    return i >= 0 && i < static_cast<int>(actions.size()) ? actions[i].name.c_str() : "";
+  };
+  h.custom_action_discrete_bounds = [](void* u, int i, int* min, int* max) {
+    const auto& actions = Of(u).custom_actions();
+    const bool known = i >= 0 && i < static_cast<int>(actions.size());
+    *min = known ? actions[i].min : 0;
+    *max = known ? actions[i].max : 0;
+  };
+  h.custom_action_discrete_apply = [](void* u, const int* actions) {
+    Of(u).ApplyCustomActions(actions);
+  };
   // The level's observations are the plugin's (observation_specs.h).
   h.custom_observation_count = [](void*) { return 0; };
   h.custom_observation_name = [](void*, int) { return ""; };

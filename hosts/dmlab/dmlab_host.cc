@@ -253,9 +253,10 @@ void DmlabHost::Act(absl::Span<const int> discrete, absl::Span<const double>) {
 
 absl::Status DmlabHost::Step(Level& level) {
   if (env_ == nullptr) return absl::FailedPreconditionError("the engine is not initialised");
-  api_.act_discrete(env_, pending_actions_.data());
   double reward = 0;
   context_->Attach(&level);
+  // The engine hands the level's own actions to it (customDiscreteActions).
+  api_.act_discrete(env_, pending_actions_.data());
   const DmlabStatus status = api_.advance(env_, 1, &reward);
   context_->Attach(nullptr);
   if (status == DmlabStatus_Error) return EngineError("advance");

@@ -494,6 +494,23 @@ end
   EXPECT_DOUBLE_EQ(engine->episode_time_seconds(), 3.0 / 60);
 }
 
+TEST(DmlabHostTest, TheLevelsOwnActionsFollowTheEngines) {
+  std::unique_ptr<Engine> engine = Started(WriteLevel("custom_actions", std::string(kPickups) + R"(
+function api:customDiscreteActionSpec() return {{name = 'SWITCH_GADGET', min = -1, max = 1}} end
+function api:customDiscreteActions(actions) api.gadget = actions[1] end
+function api:hasEpisodeFinished() return api.gadget == -1 end
+)"));
+  ASSERT_NE(engine, nullptr);
+  ASSERT_EQ(engine->discrete_actions().size(), 8u);
+  EXPECT_EQ(engine->discrete_actions()[7].name, "SWITCH_GADGET");
+  EXPECT_EQ(engine->discrete_actions()[7].min, -1);
+  engine->Act({0, 0, 0, 0, 0, 0, 0, -1});
+  double reward = 0;
+  absl::StatusOr<EpisodeStatus> status = engine->Advance(1, &reward);
+  ASSERT_TRUE(status.ok()) << status.status();
+  EXPECT_EQ(*status, EpisodeStatus::kTerminated);
+}
+
 TEST(DmlabHostTest, RunfilesWithoutMapsAreRefused) {
   std::unique_ptr<Engine> engine = Created(WriteLevel("nomaps", kPickups));
   ASSERT_NE(engine, nullptr);

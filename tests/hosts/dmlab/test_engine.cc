@@ -351,9 +351,14 @@ extern "C" __attribute__((visibility("default"))) int dmlab_connect(const DmlabL
   api->release_context = [](void*) {};
   api->error_message = [](void*) { return H().error_message(U()); };
   api->environment_name = [](void*) { return "test_engine"; };
-  api->action_discrete_count = [](void*) { return 7; };
-  api->action_discrete_name = [](void*, int i) { return kActions[i]; };
+  // The seven, then the level's own (the custom action hooks), as the
+  // real engine lists them.
+  api->action_discrete_count = [](void*) { return 7 + H().custom_action_discrete_count(U()); };
+  api->action_discrete_name = [](void*, int i) {
+    return i < 7 ? kActions[i] : H().custom_action_discrete_name(U(), i - 7);
+  };
   api->action_discrete_bounds = [](void*, int i, int* min, int* max) {
+    if (i >= 7) return H().custom_action_discrete_bounds(U(), i - 7, min, max);
     *min = i < 2 ? -512 : i < 4 ? -1 : 0;
     *max = i < 2 ? 512 : 1;
   };
