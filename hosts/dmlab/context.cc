@@ -43,7 +43,8 @@ bool Context::CallLevel(const char* name, int num_results,
 }
 
 void Context::AddScore(int player_id, double reward) {
-  if (player_id < 0 || player_id > 255) return;  // the engine's players are fewer
+  // The engine's players are fewer; game:addScore refuses what is not finite.
+  if (player_id < 0 || player_id > 255 || !std::isfinite(reward)) return;
   if (static_cast<std::size_t>(player_id) >= player_rewards_.size()) {
     player_rewards_.resize(player_id + 1);
   }
@@ -76,8 +77,9 @@ int Context::GameType() {
       [&](lua_State* L, int first) {
         if (lua_isnil(L, first)) return absl::OkStatus();
         double value = 0;
-        if (std::string why = lua_api::ReadNumber(L, first, &value); !why.empty() ||
-                                                                    value < 0 || value > 16) {
+        // Written so that NaN fails it too.
+        if (std::string why = lua_api::ReadNumber(L, first, &value);
+            !why.empty() || !(value >= 0 && value <= 16)) {
           return absl::InvalidArgumentError("[gameType] - must return a game type number");
         }
         type = static_cast<int>(value);

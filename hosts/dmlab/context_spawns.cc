@@ -1,5 +1,8 @@
 // Context's spawn variables, pickups, triggers and rewards (context.h).
+#include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <string>
@@ -17,6 +20,9 @@ namespace {
 // The engine's buffers for spawn variables (its g_spawn.c).
 constexpr int kMaxSpawnVars = 64;
 constexpr int kMaxSpawnVarChars = 4096;
+
+// The most of game:addScore's points one frame hands the engine.
+constexpr double kMaxPointsAFrame = 1e9;
 
 // DeepMind Lab's team names, by the engine's team number.
 constexpr const char* kTeamNames[] = {"free", "red", "blue", "spectator"};
@@ -253,12 +259,17 @@ int Context::RewardOverride(const char* reason, int player_id, int team,
         });
   }
   // game:addScore's rewards reach the engine here, whole points at a time
-  // (the engine's scores are integers); the fraction waits.
-  double whole = 0;
+  // (the engine's scores are ints), at most kMaxPointsAFrame a frame; the
+  // rest waits.
+  double given = 0;
   if (player_id >= 0 && static_cast<std::size_t>(player_id) < player_rewards_.size()) {
-    player_rewards_[player_id] = std::modf(player_rewards_[player_id], &whole);
+    double& pending = player_rewards_[player_id];
+    std::modf(pending, &given);
+    given = std::clamp(given, -kMaxPointsAFrame, kMaxPointsAFrame);
+    pending -= given;
   }
-  return static_cast<int>(whole) + score;
+  return static_cast<int>(std::clamp(static_cast<std::int64_t>(given) + score,
+                                     std::int64_t{INT_MIN}, std::int64_t{INT_MAX}));
 }
 
 bool Context::CanTrigger(int entity_id, const char* target_name, int player_id) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -108,6 +109,7 @@ NResultsOr AddScore(lua_State* L) {
   if (std::string why = lua_api::ReadNumber(L, score_index, &score); !why.empty()) {
     return ArgumentError("addScore", score_index - 1, why);
   }
+  if (!std::isfinite(score)) return ArgumentError("addScore", score_index - 1, "a finite score");
   calls->add_score(static_cast<int>(player) - 1, score);
   return 0;
 }

@@ -249,6 +249,7 @@ function api:hasEpisodeFinished()
   assert(#entities:entities{'apple_reward'} == 1 and #entities:entities{'goal'} == 0)
   -- The test engine's wall across the corridor at x = 1000.
   assert(math.abs(game:raycast({0, 0, 0}, {2000, 0, 0}) - 0.5) < 1e-6)
+  assert(not pcall(game.addScore, game, 0/0) and not pcall(game.addScore, game, 1/0))
   -- The test engine has one texture, 'screen'.
   local image = require('dmlab.system.tensor').ByteTensor(2, 3, 4):fill(200)
   game:updateTexture('screen', image)
