@@ -24,6 +24,7 @@
 // (apple_reward, lemon_reward and goal at x = 100, 200, 300).
 // A pickup's quantity is the score it gives. game:addScore's points reach
 // the score through reward_override, as in the real engine.
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
@@ -56,7 +57,7 @@ struct Engine {
   std::string map;
   std::vector<Pickup> pickups;
   float x = 0;
-  int score = 0;
+  std::int64_t score = 0;  // the real engine's is an int, which a level can overflow
   int frames = 0;
   std::vector<unsigned char> frame;
   std::vector<std::string> console;
@@ -228,7 +229,7 @@ DmlabStatus Advance(void*, int num_steps, double* reward) {
   H().events.clear(U());
   *reward = 0;
   for (int i = 0; i < num_steps; ++i) {
-    const int before = engine.score;
+    const std::int64_t before = engine.score;
     if (H().map_finished(U())) {
       LoadMap();
       if (H().map_loaded(U()) != 0) return DmlabStatus_Error;
@@ -320,7 +321,7 @@ extern "C" __attribute__((visibility("default"))) int dmlab_connect(const DmlabL
   calls.in_fov = [](const float*, const float*, const float*, float) { return true; };
   calls.is_map_loading = [] { return false; };
   calls.add_bot = [](const char* name, double, const char*) { engine.bots.push_back(name); };
-  calls.player_score = [](void*) { return engine.score; };
+  calls.player_score = [](void*) { return static_cast<int>(engine.score); };
   calls.render_custom_view = [](int width, int height, unsigned char* buffer) {
     int w = 0, h = 0;
     float position[3], angles[3];
