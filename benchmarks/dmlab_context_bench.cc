@@ -86,8 +86,10 @@ class Theirs {
     auto t = std::make_unique<Theirs>();
     // A copy per level: the engine keeps global state, and a second dlopen
     // of one path would share it (DeepMind Lab's dmlab_so_loader copies too).
+    std::string name = level;
+    std::replace(name.begin(), name.end(), '/', '_');
     const std::filesystem::path copy =
-        std::filesystem::temp_directory_path() / ("dmlab_context_bench_" + level + ".so");
+        std::filesystem::temp_directory_path() / ("dmlab_context_bench_" + name + ".so");
     std::filesystem::copy_file(library, copy, std::filesystem::copy_options::overwrite_existing);
     t->handle_ = dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL);
     std::filesystem::remove(copy);
@@ -284,6 +286,7 @@ int main(int argc, char** argv) {
     const double t = Median(t_rate), o = Median(o_rate);
     std::printf("%-32s %8d %10.1f %10.1f %7.2f %8.3fs %8.3fs\n", level.c_str(), agreed, t, o,
                 o / t, Median(t_start), Median(o_start));
+    std::fflush(stdout);
   }
   return failures == 0 ? 0 : 1;
 }
