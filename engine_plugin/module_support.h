@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "lua_api/lua/class.h"
 #include "lua_api/lua/lua.h"
@@ -38,6 +39,13 @@ void PushModuleTable(lua_State* L, void* host, const lua_api::MethodEntry (&func
     lua_setfield(L, -2, entry.name);
   }
 }
+
+// [-0, +1 or +0, e] Pushes `contents`, a file's bytes that `function`
+// ("game:loadFileToString") read for a level, as a string: the reading is
+// charged as work (tensor/work_meter.h) and the string to the Lua heap's
+// cap. "" when pushed, else the error (nothing pushed).
+std::string PushFileContents(lua_State* L, const absl::StatusOr<std::string>& contents,
+                             const char* function);
 
 }  // namespace engine_plugin
 

@@ -18,7 +18,6 @@
 #include "lua_api/tensor/lua_tensor.h"
 #include "lua_api/tensor/tensor_limits.h"
 #include "tensor/tensor.h"
-#include "tensor/work_meter.h"
 
 namespace hosts::dmlab {
 namespace {
@@ -214,17 +213,11 @@ NResultsOr LoadFileToString(lua_State* L) {
   if (std::string why = lua_api::ReadString(L, 2, &name); !why.empty()) {
     return ArgumentError("loadFileToString", 1, why);
   }
-  absl::StatusOr<std::string> contents = TargetOf(L).level->ReadFile(name);
-  if (!contents.ok()) return absl::StrCat("'game:loadFileToString': ", contents.status().message());
-  if (absl::Status charged = tensor::ChargeWork(static_cast<std::int64_t>(contents->size()));
-      !charged.ok()) {
-    return absl::StrCat("'game:loadFileToString': ", charged.message());
-  }
-  if (std::string e = lua_api::CheckLuaMemory(L, contents->size(), "game:loadFileToString");
+  if (std::string e = engine_plugin::PushFileContents(L, TargetOf(L).level->ReadFile(name),
+                                                      "game:loadFileToString");
       !e.empty()) {
     return e;
   }
-  lua_pushlstring(L, contents->data(), contents->size());
   return 1;
 }
 

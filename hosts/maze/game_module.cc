@@ -262,22 +262,11 @@ NResultsOr LoadFileToString(lua_State* L) {
   if (std::string why = lua_api::ReadString(L, 2, &name); !why.empty()) {
     return ArgumentError("loadFileToString", 1, why);
   }
-  absl::StatusOr<std::string> contents = HostOf<GameHost>(L)->ReadLevelFile(name);
-  if (!contents.ok()) {
-    return absl::StrCat("'game:loadFileToString': ", contents.status().message());
-  }
-  // Reading and copying a byte takes about what a Lua instruction does
-  // (16 MiB in 16 ms here): a loop of reads is bounded like any loop.
-  if (absl::Status charged = tensor::ChargeWork(static_cast<std::int64_t>(contents->size()));
-      !charged.ok()) {
-    return absl::StrCat("'game:loadFileToString': ", charged.message());
-  }
-  // The string lands on the Lua heap, which refuses nothing inside C++.
-  if (std::string e = lua_api::CheckLuaMemory(L, contents->size(), "game:loadFileToString");
+  if (std::string e = engine_plugin::PushFileContents(L, HostOf<GameHost>(L)->ReadLevelFile(name),
+                                                      "game:loadFileToString");
       !e.empty()) {
     return e;
   }
-  lua_pushlstring(L, contents->data(), contents->size());
   return 1;
 }
 
