@@ -32,7 +32,8 @@ def run_level(args):
                          config)
         lab.reset(seed=seed)
         rng = np.random.default_rng(seed)
-        action = np.zeros(7, np.intc)
+        # The engine's seven, then the level's own (left at 0).
+        action = np.zeros(len(lab.action_spec()), np.intc)
         total, steps = 0.0, 0
         began = time.perf_counter()
         while lab.is_running() and steps < max_steps:
