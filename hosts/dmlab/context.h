@@ -14,8 +14,7 @@
 // api:hasEpisodeFinished is asked by the engine after each frame, so that
 // it runs its closing frame, whose rewards count, as under DeepMind's
 // context; the plugin does not ask again (Host::AsksEpisodeEnd). Hooks this host
-// does not serve yet (model replacement, map compilation, movers,
-// inventory) answer as a level without those callbacks
+// does not serve yet (model replacement, map compilation, inventory) answer as a level without those callbacks
 // does in DeepMind Lab: the engine's defaults.
 //
 // Errors: most hooks have no way to report one to the engine (a void or
@@ -171,6 +170,11 @@ class Context {
   const std::vector<CustomAction>& custom_actions() const { return custom_actions_; }
   // Calls api:customDiscreteActions{...} with the custom actions' values.
   void ApplyCustomActions(const int* actions);
+  // api:playerMover{moverId, moverPos, playerPos, playerVel}: the changes
+  // to the player's position and velocity a mover makes (zero without).
+  void MovePlayer(int mover_id, const float mover_position[3], const float player_position[3],
+                  const float player_velocity[3], float position_delta[3],
+                  float velocity_delta[3]);
   int UpdateSpawnVars(char* chars, int* num_chars, int offsets[][2], int* num_vars);
   bool FindItem(const char* class_name, int* index);
   int ItemCount() const { return static_cast<int>(items_.size()); }

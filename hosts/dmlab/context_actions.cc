@@ -1,8 +1,9 @@
 // Context's actions (context.h): the level's say over the player's
-// controls each frame (api:modifyControl), and its own discrete actions
-// (api:customDiscreteActionSpec and api:customDiscreteActions), as
-// DeepMind Lab's context serves them.
+// controls each frame (api:modifyControl) and movement (api:playerMover),
+// and its own discrete actions (api:customDiscreteActionSpec and
+// api:customDiscreteActions), as DeepMind Lab's context serves them.
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -124,6 +125,58 @@ void Context::ApplyCustomActions(const int* actions) {
         return 1;
       },
       [](lua_State*, int) { return absl::OkStatus(); });
+}
+
+void Context::MovePlayer(int mover_id, const float mover_position[3],
+                         const float player_position[3], const float player_velocity[3],
+                         float position_delta[3], float velocity_delta[3]) {
+  std::fill(position_delta, position_delta + 3, 0.0f);
+  std::fill(velocity_delta, velocity_delta + 3, 0.0f);
+  float position[3] = {0, 0, 0}, velocity[3] = {0, 0, 0};
+  const bool called = CallLevel(
+      "playerMover", 2,
+      [&](lua_State* L) {
+        lua_createtable(L, 0, 4);
+        lua_pushinteger(L, mover_id);
+        lua_setfield(L, -2, "moverId");
+        for (auto [key, v] : {std::pair{"moverPos", mover_position},
+                              std::pair{"playerPos", player_position},
+                              std::pair{"playerVel", player_velocity}}) {
+          lua_createtable(L, 3, 0);
+          for (int i = 0; i < 3; ++i) {
+            lua_pushnumber(L, v[i]);
+            lua_rawseti(L, -2, i + 1);
+          }
+          lua_setfield(L, -2, key);
+        }
+        return 1;
+      },
+      [&](lua_State* L, int first) {
+        for (auto [index, out] : {std::pair{first, position}, std::pair{first + 1, velocity}}) {
+          if (lua_isnil(L, index)) continue;
+          if (!lua_istable(L, index)) {
+            return absl::InvalidArgumentError(
+                "[playerMover] - must return the position's and the velocity's changes, "
+                "{dx, dy, dz} each");
+          }
+          for (int i = 0; i < 3; ++i) {
+            lua_rawgeti(L, index, i + 1);
+            const double value = lua_tonumber(L, -1);
+            const bool finite = lua_type(L, -1) == LUA_TNUMBER && std::isfinite(value);
+            lua_pop(L, 1);
+            if (!finite) {
+              return absl::InvalidArgumentError(
+                  "[playerMover] - a change must be {dx, dy, dz} of finite numbers");
+            }
+            out[i] = static_cast<float>(value);
+          }
+        }
+        return absl::OkStatus();
+      });
+  if (called && error_.ok()) {
+    std::copy(position, position + 3, position_delta);
+    std::copy(velocity, velocity + 3, velocity_delta);
+  }
 }
 
 }  // namespace hosts::dmlab

@@ -3,7 +3,6 @@
 // answers (init, start's level call, episode ends, custom observations,
 // events, properties) and those this host does not serve yet answer what
 // DeepMind Lab's engine takes for "the level has no such callback".
-#include <cstring>
 
 #include "hosts/dmlab/context.h"
 
@@ -143,10 +142,11 @@ DmlabHooks MakeHooks() {
   h.get_filled_rectangle = [](void* u, int id, int* x, int* y, int* width, int* height,
                               float rgba[4]) { Of(u).GetFilledRectangle(id, x, y, width, height, rgba); };
   h.make_pk3_from_map = [](void*, const char*, const char*, bool) {};
-  h.lua_mover = [](void*, int, const float*, const float*, const float*, float* position_delta,
-                   float* velocity_delta) {
-    std::memset(position_delta, 0, 3 * sizeof(float));
-    std::memset(velocity_delta, 0, 3 * sizeof(float));
+  h.lua_mover = [](void* u, int mover_id, const float mover_position[3],
+                   const float player_position[3], const float player_velocity[3],
+                   float position_delta[3], float velocity_delta[3]) {
+    Of(u).MovePlayer(mover_id, mover_position, player_position, player_velocity, position_delta,
+                     velocity_delta);
   };
   h.game_event = [](void*, const char*, int, const float*) {};
   h.update_inventory = [](void*, bool, bool, int, int, int*, int, int*, int, int*, int, int*,

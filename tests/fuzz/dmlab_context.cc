@@ -6,7 +6,7 @@
 // The input bytes are decisions (decisions.h) that write a level whose
 // hook callbacks (nextMap, updateSpawnVars, createPickup, canPickup,
 // pickup, rewardOverride, modifyControl, hasEpisodeFinished, mapLoaded,
-// commandLine, gameType, addBots) return odd values (wrong types, huge or
+// commandLine, gameType, addBots, playerMover) return odd values (wrong types, huge or
 // NaN numbers, too many or too long spawn variables, missing maps, names
 // with paths), raise, or call the engine back (dmlab.system.game and
 // .game_entities with odd arguments: huge custom views, addScore of NaN,
@@ -64,7 +64,8 @@ constexpr const char* kStatements[] = {
 constexpr const char* kCallbacks[] = {"nextMap",       "updateSpawnVars",    "createPickup",
                                       "canPickup",     "pickup",             "rewardOverride",
                                       "modifyControl", "hasEpisodeFinished", "mapLoaded",
-                                      "commandLine",   "gameType",           "addBots"};
+                                      "commandLine",   "gameType",           "addBots",
+                                      "playerMover"};
 
 // What each callback returns (`a` is its first argument).
 constexpr const char* kMaps[] = {"'corridor'", "'corridor_pickups'", "'corridor_apple'", "''",
@@ -86,6 +87,8 @@ constexpr const char* kAnswers[] = {"nil", "true", "false", "0", "1e308", "0/0",
 constexpr const char* kControls[] = {"a", "nil", "7",
                                      "{moveBackForward = 1e308, lookLeftRight = 0/0, "
                                      "buttonsDown = 2 ^ 62, crouchJump = -1e308}"};
+constexpr const char* kMoves[] = {"nil", "{1, 2, 3}, {0, 0, 0}", "{0/0, 1e308, 0}", "7, 8",
+                                  "{}, {1}"};
 constexpr const char* kBots[] = {"nil", "{}", "7", "{{name = 'x'}}", "{{name = 'x', skill = 9}}",
                                  "{{name = 'x', team = 'green'}}", "{{}}"};
 
@@ -95,6 +98,7 @@ const char* ResultFor(Decisions& in, const std::string& callback) {
   if (callback == "createPickup") return PickFrom(in, kPickups);
   if (callback == "modifyControl") return PickFrom(in, kControls);
   if (callback == "addBots") return PickFrom(in, kBots);
+  if (callback == "playerMover") return PickFrom(in, kMoves);
   if (callback == "commandLine") return in.Pick(2) == 0 ? "a" : "7";
   return PickFrom(in, kAnswers);
 }

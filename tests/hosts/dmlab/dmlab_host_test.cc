@@ -202,6 +202,21 @@ end
   EXPECT_EQ(reinterpret_cast<const std::uint8_t*>(*frame->tensor.data())[0], 0);
 }
 
+TEST(DmlabHostTest, AMoverOfTheLevelsCarriesThePlayer) {
+  std::unique_ptr<Engine> engine = Started(WriteLevel("mover", R"(
+function api:nextMap() return 'corridor' end
+function api:playerMover(args)
+  assert(args.moverId == 1 and args.moverPos[1] == 500)
+  return {args.moverPos[1] - args.playerPos[1], 0, 0}, {0, 0, 0}
+end
+)"));
+  ASSERT_NE(engine, nullptr);
+  Forward(*engine, 1);
+  absl::StatusOr<engine_plugin::ObservationValue> frame = engine->Observation(0);
+  ASSERT_TRUE(frame.ok());
+  EXPECT_EQ(reinterpret_cast<const std::uint8_t*>(*frame->tensor.data())[0], 500 % 256);
+}
+
 TEST(DmlabHostTest, SpawnVarsAndPickupsAreTheLevels) {
   // The level drops the lemon, moves the apple to x = 500 and refuses the
   // goal's pickup; api:pickup sees each id.

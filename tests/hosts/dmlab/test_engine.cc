@@ -178,10 +178,16 @@ void Frame() {
     engine.score += H().reward_override(U(), "PICKUP", 0, 0, nullptr, nullptr, p.quantity);
   }
   engine.score += H().reward_override(U(), nullptr, 0, 0, nullptr, nullptr, 0);
-  // On "corridor": a screen (entity 99) the player looks at from x = 150,
-  // and a trigger ("door", entity 98) at x = 250 that the level may refuse
-  // or take over.
+  // On "corridor": a mover, a screen (entity 99) the player looks at from
+  // x = 150, and a trigger ("door", entity 98) at x = 250 that the level may
+  // refuse or take over.
   if (engine.map == "corridor") {
+    // A mover (entity 1) at x = 500, which the level may make carry the
+    // player.
+    const float mover[3] = {500, 0, 0}, player[3] = {engine.x, 0, 0}, velocity[3] = {0, 0, 0};
+    float position_delta[3], velocity_delta[3];
+    H().lua_mover(U(), 1, mover, player, velocity, position_delta, velocity_delta);
+    engine.x += position_delta[0];
     const float at[3] = {engine.x, 0, 0};
     H().trigger_lookat(U(), 99, engine.x >= 150, at, 0);
     if (engine.x == 250 && H().can_trigger(U(), 98, "door", 0) &&
