@@ -4,18 +4,20 @@
 // its Lua VM. The level's callbacks keep DeepMind Lab's names and
 // arguments (api:nextMap(), api:updateSpawnVars(vars), api:createPickup(
 // classname), api:canPickup(id, playerId), api:pickup(id, playerId),
-// api:rewardOverride{...}, api:commandLine(old), api:gameType(),
-// api:mapLoaded(), api:modifyControl(actions)) and run under the plugin's
-// sandbox, watchdog and budgets, as every host's do.
+// api:rewardOverride{...}, api:modifyControl(actions), api:playerMover{...},
+// the texture, trigger, screen and custom action callbacks: docs/dmlab.md)
+// and run under the plugin's sandbox, watchdog and budgets, as every
+// host's do.
 //
 // What DeepMind Lab's context does and this one leaves to the plugin:
 // api:init, api:start, custom observations, events and properties are the
 // plugin's (engine.h), so their hooks answer "none" to the engine.
 // api:hasEpisodeFinished is asked by the engine after each frame, so that
 // it runs its closing frame, whose rewards count, as under DeepMind's
-// context; the plugin does not ask again (Host::AsksEpisodeEnd). Hooks this host
-// does not serve yet (model replacement, map compilation, inventory) answer as a level without those callbacks
-// does in DeepMind Lab: the engine's defaults.
+// context; the plugin does not ask again (Host::AsksEpisodeEnd). Hooks
+// this host does not serve yet (models, map compilation, dynamic spawns,
+// inventory, teams, game events) answer as a level without those
+// callbacks does in DeepMind Lab: the engine's defaults.
 //
 // Errors: most hooks have no way to report one to the engine (a void or
 // bool result). A failed level callback is recorded (TakeError) and the
@@ -25,8 +27,8 @@
 #define HOSTS_DMLAB_CONTEXT_H_
 
 #include <array>
-#include <optional>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
