@@ -190,7 +190,9 @@ class Ours {
     Step s;
     absl::StatusOr<engine_plugin::EpisodeStatus> status = engine_->Advance(1, &s.reward);
     s.status = status.ok() && *status == engine_plugin::EpisodeStatus::kRunning ? 0 : 1;
-    if (!status.ok()) std::fprintf(stderr, "ours: %s\n", std::string(status.status().message()).c_str());
+    if (!status.ok()) {
+      std::fprintf(stderr, "ours: %s\n", std::string(status.status().message()).c_str());
+    }
     (void)engine_->Observation(0);
     if (pos_ >= 0) {
       absl::StatusOr<engine_plugin::ObservationValue> pos = engine_->Observation(pos_);
@@ -246,11 +248,13 @@ int main(int argc, char** argv) {
   for (const std::string& level :
        std::vector<std::string>(absl::StrSplit(absl::GetFlag(FLAGS_levels), ','))) {
     std::unique_ptr<Theirs> theirs =
-        Theirs::Open(theirs_lib, RunfilesOf(theirs_lib, absl::GetFlag(FLAGS_theirs_runfiles)), level);
+        Theirs::Open(theirs_lib, RunfilesOf(theirs_lib, absl::GetFlag(FLAGS_theirs_runfiles)),
+                     level);
     std::unique_ptr<Ours> ours =
         Ours::Open(ours_lib, RunfilesOf(ours_lib, absl::GetFlag(FLAGS_ours_runfiles)), level);
     if (theirs == nullptr || ours == nullptr || !theirs->Start(seed) || !ours->Start(seed)) {
-      std::printf("%-32s could not start (%s)\n", level.c_str(), theirs == nullptr ? "theirs" : "ours");
+      std::printf("%-32s could not start (%s)\n", level.c_str(),
+                  theirs == nullptr ? "theirs" : "ours");
       ++failures;
       continue;
     }

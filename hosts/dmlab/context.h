@@ -200,7 +200,9 @@ class Context {
   bool HasEpisodeFinished(double episode_time_seconds);
   // How the level last said its episode ended (hasEpisodeFinished: true
   // or 'terminated', 'truncated'), cleared; nullopt if it has not.
-  std::optional<engine_plugin::EpisodeEnd> TakeEpisodeEnd() { return std::exchange(episode_end_, {}); }
+  std::optional<engine_plugin::EpisodeEnd> TakeEpisodeEnd() {
+    return std::exchange(episode_end_, {});
+  }
   void AddBots();
   void PlayerStateUpdate(const PlayerState& state);
   void SetEngineError(const char* message) { engine_error_ = message == nullptr ? "" : message; }

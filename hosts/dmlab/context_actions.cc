@@ -52,7 +52,8 @@ Actions Context::GetActions() {
             crouch = out.crouch_jump;
         for (auto [key, field] : {std::pair{"moveBackForward", &move},
                                   std::pair{"strafeLeftRight", &strafe},
-                                  std::pair{"crouchJump", &crouch}, std::pair{"buttonsDown", &out.buttons_down}}) {
+                                  std::pair{"crouchJump", &crouch},
+                                  std::pair{"buttonsDown", &out.buttons_down}}) {
           if (absl::Status s = IntField(L, first, key, field, "modifyControl", false); !s.ok()) {
             return s;
           }
@@ -93,8 +94,9 @@ int Context::ReadCustomActions() {
           absl::Status s = lua_istable(L, entry)
                                ? StringField(L, entry, "name", &action.name,
                                              "customDiscreteActionSpec", true)
-                               : absl::InvalidArgumentError(absl::StrCat(
-                                     "[customDiscreteActionSpec] - action ", i, " must be a table"));
+                               : absl::InvalidArgumentError(
+                                     absl::StrCat("[customDiscreteActionSpec] - action ", i,
+                                                  " must be a table"));
           if (s.ok()) s = IntField(L, entry, "min", &action.min, "customDiscreteActionSpec", true);
           if (s.ok()) s = IntField(L, entry, "max", &action.max, "customDiscreteActionSpec", true);
           if (s.ok() && action.min > action.max) {

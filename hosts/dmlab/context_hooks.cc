@@ -87,7 +87,9 @@ DmlabHooks MakeHooks() {
     return Of(u).LoadTexture(name, pixels, width, height, allocator);
   };
   h.modify_rgba_texture = [](void* u, const char* name, unsigned char* data, int width,
-                             int height) { return Of(u).ModifyRgbaTexture(name, data, width, height); };
+                             int height) {
+    return Of(u).ModifyRgbaTexture(name, data, width, height);
+  };
   h.replace_model_name = [](void*, const char*, char*, int, char*, int) { return false; };
   h.custom_action_discrete_count = [](void* u) {
     return static_cast<int>(Of(u).custom_actions().size());
@@ -140,7 +142,9 @@ DmlabHooks MakeHooks() {
     return Of(u).MakeFilledRectangles(width, height);
   };
   h.get_filled_rectangle = [](void* u, int id, int* x, int* y, int* width, int* height,
-                              float rgba[4]) { Of(u).GetFilledRectangle(id, x, y, width, height, rgba); };
+                              float rgba[4]) {
+    Of(u).GetFilledRectangle(id, x, y, width, height, rgba);
+  };
   h.make_pk3_from_map = [](void*, const char*, const char*, bool) {};
   h.lua_mover = [](void* u, int mover_id, const float mover_position[3],
                    const float player_position[3], const float player_velocity[3],

@@ -85,7 +85,8 @@ struct DmlabHost::Library {
           absl::StrCat("setting 'dmlabLibrary': cannot load '", path, "': ", dlerror()));
     }
     library->connect = reinterpret_cast<DmlabConnect>(dlsym(library->handle, "dmlab_connect"));
-    library->bind = reinterpret_cast<DmlabContextBind>(dlsym(library->handle, "dmlab_context_bind"));
+    library->bind =
+        reinterpret_cast<DmlabContextBind>(dlsym(library->handle, "dmlab_context_bind"));
     if (library->connect == nullptr || library->bind == nullptr) {
       return absl::FailedPreconditionError(absl::StrCat(
           "setting 'dmlabLibrary': '", path,
@@ -228,7 +229,8 @@ absl::Status DmlabHost::Init(Level& level) {
 }
 
 std::vector<ObservationSpec> DmlabHost::ObservationSpecs() const {
-  return {ObservationSpec{kFrameName, engine_plugin::ObservationType::kBytes, {height_, width_, 3}}};
+  return {
+      ObservationSpec{kFrameName, engine_plugin::ObservationType::kBytes, {height_, width_, 3}}};
 }
 
 std::uint64_t DmlabHost::LevelSeed(std::uint64_t seed) {

@@ -52,7 +52,9 @@ void SetTriple(lua_State* L, const char* key, const std::array<float, 3>& v) {
 
 // [-0, +0, -] A table of three numbers at `index`.
 std::string ReadTriple(lua_State* L, int index, std::array<float, 3>* out) {
-  if (!lua_istable(L, index)) return absl::StrCat("expected {x, y, z}, got ", luaL_typename(L, index));
+  if (!lua_istable(L, index)) {
+    return absl::StrCat("expected {x, y, z}, got ", luaL_typename(L, index));
+  }
   for (int i = 0; i < 3; ++i) {
     lua_rawgeti(L, index, i + 1);
     const bool number = lua_type(L, -1) == LUA_TNUMBER;
@@ -146,8 +148,12 @@ NResultsOr Raycast(lua_State* L) {
   const DmlabCalls* calls;
   if (NResultsOr e = NeedCalls(L, "raycast", &calls); !e.ok()) return e;
   std::array<float, 3> from, to;
-  if (std::string why = ReadTriple(L, 2, &from); !why.empty()) return ArgumentError("raycast", 1, why);
-  if (std::string why = ReadTriple(L, 3, &to); !why.empty()) return ArgumentError("raycast", 2, why);
+  if (std::string why = ReadTriple(L, 2, &from); !why.empty()) {
+    return ArgumentError("raycast", 1, why);
+  }
+  if (std::string why = ReadTriple(L, 3, &to); !why.empty()) {
+    return ArgumentError("raycast", 2, why);
+  }
   lua_pushnumber(L, calls->raycast(from.data(), to.data()));
   return 1;
 }
@@ -158,7 +164,9 @@ NResultsOr InFov(lua_State* L) {
   const DmlabCalls* calls;
   if (NResultsOr e = NeedCalls(L, "inFov", &calls); !e.ok()) return e;
   std::array<float, 3> from, to, angles;
-  if (std::string why = ReadTriple(L, 2, &from); !why.empty()) return ArgumentError("inFov", 1, why);
+  if (std::string why = ReadTriple(L, 2, &from); !why.empty()) {
+    return ArgumentError("inFov", 1, why);
+  }
   if (std::string why = ReadTriple(L, 3, &to); !why.empty()) return ArgumentError("inFov", 2, why);
   if (std::string why = ReadTriple(L, 4, &angles); !why.empty()) {
     return ArgumentError("inFov", 3, why);
@@ -290,7 +298,8 @@ NResultsOr UpdateTexture(lua_State* L) {
   const auto& shape = t.layout().shape();
   if (t.dtype() != tensor::DType::kUInt8 || shape.size() != 3 || shape[2] != 4 ||
       shape[0] < 1 || shape[1] < 1 || shape[0] > 4096 || shape[1] > 4096) {
-    return ArgumentError("updateTexture", 2, "a ByteTensor H x W x 4 (RGBA) of at most 4096 x 4096");
+    return ArgumentError("updateTexture", 2,
+                         "a ByteTensor H x W x 4 (RGBA) of at most 4096 x 4096");
   }
   if (!t.layout().IsContiguous()) return ArgumentError("updateTexture", 2, "a contiguous tensor");
   absl::StatusOr<std::byte*> pixels = t.data();  // the tensor's validity check

@@ -133,7 +133,8 @@ std::string TestEngine() {
 // A folder for the level and the runfiles (the test engine's maps).
 const std::string& Folder() {
   static const std::string folder = [] {
-    std::string made = (std::filesystem::temp_directory_path() / "dmlab_context_fuzz.XXXXXX").string();
+    std::string made =
+        (std::filesystem::temp_directory_path() / "dmlab_context_fuzz.XXXXXX").string();
     if (mkdtemp(made.data()) == nullptr) std::abort();
     std::filesystem::create_directories(made + "/run/baselab/maps");
     for (const char* map : {"corridor", "corridor_apple", "corridor_pickups"}) {
@@ -175,7 +176,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (std::getenv("FUZZ_PRINT_PROGRAM") != nullptr) std::fprintf(stderr, "%s\n", source.c_str());
   const std::string path = fuzz::Folder() + "/level.lua";
   std::ofstream(path) << source;
-  absl::StatusOr<std::unique_ptr<engine_plugin::Engine>> engine = engine_plugin::Engine::Create(path);
+  absl::StatusOr<std::unique_ptr<engine_plugin::Engine>> engine =
+      engine_plugin::Engine::Create(path);
   if (!engine.ok()) return 0;
   for (const auto& [key, value] : {std::pair<std::string, std::string>{"host", "dmlab"},
                                    {"dmlabLibrary", fuzz::TestEngine()},

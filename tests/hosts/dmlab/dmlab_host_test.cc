@@ -256,7 +256,9 @@ TEST(DmlabHostTest, TheLevelSeesThePlayerAndTheEngine) {
   std::unique_ptr<Engine> engine = Started(WriteLevel("player", R"(
 local entities = require 'dmlab.system.game_entities'
 function api:nextMap() return 'corridor_apple' end
-function api:createPickup(c) return {name = c, classname = c, model = '', quantity = 1, type = 2} end
+function api:createPickup(c)
+  return {name = c, classname = c, model = '', quantity = 1, type = 2}
+end
 function api:hasEpisodeFinished()
   local info = game:playerInfo()
   local shape = game:screenShape()
@@ -290,7 +292,9 @@ TEST(DmlabHostTest, FinishMapLoadsTheNextMap) {
   std::unique_ptr<Engine> engine = Started(WriteLevel("maps", R"(
 api.maps = 0
 function api:nextMap() api.maps = api.maps + 1 return 'corridor_apple' end
-function api:createPickup(c) return {name = c, classname = c, model = '', quantity = 1, type = 2} end
+function api:createPickup(c)
+  return {name = c, classname = c, model = '', quantity = 1, type = 2}
+end
 function api:pickup() game:finishMap() end
 )"));
   ASSERT_NE(engine, nullptr);
@@ -375,7 +379,8 @@ TEST(DmlabHostTest, AMissingOrForeignLibraryIsAClearError) {
        {std::pair{std::string("/nonexistent/libdmlab_engine.so"), "cannot read"},
         std::pair{text, "cannot load"},
         std::pair{std::string(), "./lab dmlab"}}) {
-    absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(WriteLevel("missing", kPickups));
+    absl::StatusOr<std::unique_ptr<Engine>> engine =
+        Engine::Create(WriteLevel("missing", kPickups));
     ASSERT_TRUE(engine.ok());
     ASSERT_TRUE((*engine)->SetSetting("host", "dmlab").ok());
     unsetenv("DMLAB_LIBRARY");

@@ -81,7 +81,10 @@ void LoadWallTexture() {
   }
   unsigned char* pixels = nullptr;
   int width = 0, height = 0;
-  auto allocate = [](int bytes) -> void* { return engine.texture.assign(bytes, 0), engine.texture.data(); };
+  auto allocate = [](int bytes) -> void* {
+    engine.texture.assign(bytes, 0);
+    return engine.texture.data();
+  };
   if (!H().load_texture(U(), name, &pixels, &width, &height, allocate)) {
     engine.texture.assign(2 * 2 * 4, 100);
     width = height = 2;
