@@ -11,6 +11,7 @@
 #include <system_error>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/host_registry.h"
@@ -47,6 +48,12 @@ absl::StatusOr<std::string> MakeTempFolder() {
   }
   return pattern;
 }
+
+// DeepMind Lab's engine settings that the engine consumes itself (its
+// dmlab_connect.c), which the host hands it as they are: its console to
+// stderr, its HUD, its virtual machines' mode, extra console commands.
+const absl::flat_hash_set<std::string> kEngineSettings = {
+    "logToStdErr", "minimalUI", "reducedUI", "vmMode", "appendCommand", "playerName", "use_pbos"};
 
 // EnvCApi's seeds are non-negative ints.
 int EngineSeed(std::uint64_t seed) { return static_cast<int>(seed & 0x7fffffffu); }
@@ -123,6 +130,8 @@ absl::StatusOr<bool> DmlabHost::SetSetting(absl::string_view key, absl::string_v
     absl::StatusOr<int> fps = ParseExtent(key, value, 1000);
     if (!fps.ok()) return fps.status();
     fps_ = *fps;
+  } else if (kEngineSettings.contains(key)) {
+    engine_settings_.emplace_back(std::string(key), std::string(value));
   } else if (key == "renderer") {
     if (value != "software" && value != "hardware") {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -203,6 +212,9 @@ absl::Status DmlabHost::Connect() {
                                    std::pair{"height", height.c_str()},
                                    std::pair{"fps", fps.c_str()}}) {
     if (api_.setting(env_, key, value) != 0) return EngineError("setting");
+  }
+  for (const auto& [key, value] : engine_settings_) {
+    if (api_.setting(env_, key.c_str(), value.c_str()) != 0) return EngineError("setting");
   }
   return absl::OkStatus();
 }

@@ -20,6 +20,8 @@
 //   fps            the engine's frames per second (default 60)
 //   renderer       'software' (OSMesa, default) or 'hardware' (EGL), as the
 //                  library was built
+//   logToStdErr, minimalUI, reducedUI, vmMode, appendCommand, playerName,
+//   use_pbos       DeepMind Lab's own engine settings, handed to the engine
 // Observations: RGB_INTERLEAVED (height x width x 3), then the level's.
 // Actions: the engine's seven (LOOK_LEFT_RIGHT_PIXELS_PER_FRAME, ...).
 #ifndef HOSTS_DMLAB_DMLAB_HOST_H_
@@ -27,6 +29,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -93,6 +96,7 @@ class DmlabHost final : public engine_plugin::Host {
   int episode_ = 0;
   std::vector<engine_plugin::DiscreteActionSpec> actions_;
   std::vector<int> pending_actions_;
+  std::vector<std::pair<std::string, std::string>> engine_settings_;  // kEngineSettings given
 };
 
 }  // namespace hosts::dmlab

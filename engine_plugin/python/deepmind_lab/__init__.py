@@ -25,7 +25,8 @@ run unchanged:
   flags READABLE, WRITABLE, READ_WRITABLE, LISTABLE, as in DeepMind Lab.
 - With DMLAB_LIBRARY naming DeepMind Lab's engine built by `./lab dmlab`,
   levels run on that engine (the dmlab host: docs/dmlab.md), unless
-  `config` names another host.
+  `config` names another host; there the engine's own display and log
+  settings (logToStdErr, minimalUI, ...) reach it.
 - temp_folder= is accepted and checked: labenv's hosts write no files.
 - Settings DeepMind Lab's own engine consumes (playerName, use_pbos,
   logToStdErr, ...: _ENGINE_ONLY) are accepted and dropped; mixerSeed and
@@ -52,6 +53,10 @@ _ENGINE_ONLY = frozenset([
     "reducedUI", "nativeApp", "record", "demo", "video", "demofiles", "use_pbos",
     "gpuDeviceIndex", "playerName", "hasAltCameras", "maxAltCameraWidth",
     "maxAltCameraHeight", "localLevelCache", "globalLevelCache", "levelDirectory",
+])
+# Those the dmlab host hands DeepMind Lab's engine (hosts/dmlab/dmlab_host.h).
+_DMLAB_ENGINE = frozenset([
+    "logToStdErr", "minimalUI", "reducedUI", "vmMode", "appendCommand", "playerName", "use_pbos",
 ])
 # DeepMind Lab's engine settings that would change the game: accepted at
 # their defaults only, refused otherwise rather than silently ignored.
@@ -130,4 +135,10 @@ class Lab(labenv.Lab):
             config = dict(config or {})
             config["host"] = "dmlab"
             config.setdefault("dmlabLibrary", library)
-        super().__init__(level, observations, _engine_settings(config), renderer, level_cache)
+        if isinstance(config, dict) and config.get("host") == "dmlab":
+            # DeepMind Lab's engine takes its own settings itself.
+            kept = {key: value for key, value in config.items() if key in _DMLAB_ENGINE}
+            config = dict(_engine_settings(config), **kept)
+        else:
+            config = _engine_settings(config)
+        super().__init__(level, observations, config, renderer, level_cache)

@@ -542,6 +542,17 @@ TEST(DmlabHostTest, RunfilesWithoutMapsAreRefused) {
   EXPECT_THAT(init.message(), HasSubstr("has no compiled maps"));
 }
 
+TEST(DmlabHostTest, TheEnginesOwnSettingsReachIt) {
+  std::unique_ptr<Engine> engine = Created(WriteLevel("engine_settings", kPickups));
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->SetSetting("logToStdErr", "true").ok());
+  ::testing::internal::CaptureStderr();
+  absl::Status init = engine->Init();
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(init.ok()) << init;
+  EXPECT_THAT(log, HasSubstr("test engine: console to stderr"));
+}
+
 TEST(DmlabHostTest, BadSettingsAreErrors) {
   absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(WriteLevel("settings", kPickups));
   ASSERT_TRUE(engine.ok());

@@ -62,6 +62,7 @@ struct Engine {
   std::vector<unsigned char> frame;
   std::vector<std::string> console;
   std::vector<std::string> bots;
+  bool log = false;  // logToStdErr: the console to stderr
   std::vector<unsigned char> texture;  // the corridor's wall
   int shape[3] = {0, 0, 3};
 } engine;
@@ -208,11 +209,13 @@ int Setting(void*, const char* key, const char* value) {
   if (!std::strcmp(key, "width")) engine.width = std::atoi(value);
   else if (!std::strcmp(key, "height")) engine.height = std::atoi(value);
   else if (!std::strcmp(key, "fps")) engine.fps = std::atoi(value);
+  else if (!std::strcmp(key, "logToStdErr")) engine.log = !std::strcmp(value, "true");
   else H().add_setting(U(), key, value);
   return 0;
 }
 
 int Init(void*) {
+  if (engine.log) std::fprintf(stderr, "test engine: console to stderr\n");
   engine.frame.assign(static_cast<std::size_t>(engine.width) * engine.height * 3, 0);
   H().set_level_cache_settings(U(), false, false, DmlabLevelCacheParams{});
   return H().init(U());
