@@ -122,7 +122,13 @@ class Theirs {
     if (ctx_ != nullptr) api_.release_context(ctx_);
     // The engine's globals cannot be torn down twice: the library stays.
   }
-  bool Start(int seed) { return api_.start(ctx_, 0, seed) == 0; }
+  // A start and its first frame read, as ours renders its first frame.
+  bool Start(int seed) {
+    if (api_.start(ctx_, 0, seed) != 0) return false;
+    DmlabObservation frame;
+    api_.observation(ctx_, rgb_, &frame);
+    return true;
+  }
   Step Advance(const std::vector<int>& a) {
     api_.act_discrete(ctx_, a.data());
     Step s;
