@@ -7,6 +7,18 @@
 
 namespace engine_plugin {
 
+void StoreNewGenerator(lua_State* L, void* key) {
+  lua_pushlightuserdata(L, key);
+  lua_getglobal(L, "require");
+  lua_pushstring(L, "dmlab.system.random");
+  lua_call(L, 1, 1);
+  lua_getfield(L, -1, "Generator");
+  lua_pushinteger(L, 0);
+  lua_call(L, 1, 1);
+  lua_remove(L, -2);
+  lua_rawset(L, LUA_REGISTRYINDEX);
+}
+
 std::string PushFileContents(lua_State* L, const absl::StatusOr<std::string>& contents,
                              const char* function) {
   if (!contents.ok()) return absl::StrCat("'", function, "': ", contents.status().message());

@@ -40,6 +40,11 @@ void PushModuleTable(lua_State* L, void* host, const lua_api::MethodEntry (&func
   }
 }
 
+// [-0, +0, e] Stores a new dmlab.system.random generator seeded 0 in the
+// registry under the light userdata `key`: a module's own generator, as
+// DeepMind Lab's map_maker:randomGen() returns (fetched with lua_rawget).
+void StoreNewGenerator(lua_State* L, void* key);
+
 // [-0, +1 or +0, e] Pushes `contents`, a file's bytes that `function`
 // ("game:loadFileToString") read for a level, as a string: the reading is
 // charged as work (tensor/work_meter.h) and the string to the Lua heap's

@@ -421,15 +421,7 @@ constexpr lua_api::MethodEntry kMapMakerFunctions[] = {
 
 // [-0, +1, e] Makes the generator (random.Generator(0)) randomGen returns.
 int OpenMapMaker(lua_State* L) {
-  lua_pushlightuserdata(L, &generator_key);
-  lua_getglobal(L, "require");
-  lua_pushstring(L, "dmlab.system.random");
-  lua_call(L, 1, 1);
-  lua_getfield(L, -1, "Generator");
-  lua_pushinteger(L, 0);
-  lua_call(L, 1, 1);
-  lua_remove(L, -2);
-  lua_rawset(L, LUA_REGISTRYINDEX);
+  engine_plugin::StoreNewGenerator(L, &generator_key);
   PushModuleTable(L, lua_touserdata(L, lua_upvalueindex(1)), kMapMakerFunctions);
   return 1;
 }

@@ -420,15 +420,7 @@ constexpr lua_api::MethodEntry kFunctions[] = {
 // [-0, +1, e] The loader in package.preload: makes the generator
 // (random.Generator(0)) that randomGen returns.
 int Open(lua_State* L) {
-  lua_pushlightuserdata(L, &generator_key);
-  lua_getglobal(L, "require");
-  lua_pushstring(L, "dmlab.system.random");
-  lua_call(L, 1, 1);
-  lua_getfield(L, -1, "Generator");
-  lua_pushinteger(L, 0);
-  lua_call(L, 1, 1);
-  lua_remove(L, -2);
-  lua_rawset(L, LUA_REGISTRYINDEX);
+  engine_plugin::StoreNewGenerator(L, &generator_key);
   engine_plugin::PushModuleTable(L, lua_touserdata(L, lua_upvalueindex(1)), kFunctions);
   return 1;
 }
