@@ -1,10 +1,11 @@
 -- demo_maze: the default level. A fixed maze (maps/demo_maze.txt) with
 -- apples (+1) and a goal (+10, which ends the map and reloads it), episodes
--- of 30 seconds, and two custom observations computed with tensor ops:
+-- of 30 seconds, and two custom observations:
 --   GRAY_HALF       Doubles, (height/2) x (width/2): the frame in grayscale,
 --                   each output pixel the mean of a 2 x 2 block, in [0, 1]
 --                   (declared: min = 0, max = 1);
---                   made from the engine's lent frame in observeFrame.
+--                   made from the engine's lent frame in observeFrame
+--                   with tensor ops.
 --   GOAL_DIRECTION  Doubles, {2}: the unit vector towards the goal in the
 --                   player's own frame (forward, left); zeros without a goal
 --                   (declared: min = -1, max = 1).
@@ -31,15 +32,24 @@ function api:init(settings)
   -- Lab: the frame size comes from the game module.
   local screen = game:screenShape().window
   local width, height = screen.width, screen.height
-  -- Work tensors, made once: observeFrame runs every step.
+  -- Work tensors and their views, made once: observeFrame runs every step.
   self._h2, self._w2 = math.floor(height / 2), math.floor(width / 2)
-  -- The even part of the frame in doubles, and its luma scaled so that
-  -- the sum of a 2 x 2 block is its mean in [0, 1]: one copy and one
-  -- matrix-vector product a step, rather than a pass per channel.
-  self._frame = tensor.DoubleTensor(self._h2 * 2 * self._w2 * 2, 3)
-  self._luma = tensor.DoubleTensor(self._h2 * 2 * self._w2 * 2)
-  self._weights = tensor.DoubleTensor(LUMA):mul(0.25 / 255)
+  local h, w = self._h2 * 2, self._w2 * 2
+  self._whole = h == height and w == width  -- else the odd last row or column is left out
+  -- The even part of the frame in doubles, a row of pixels a row; then
+  -- each pair of rows summed, which makes a row of 2 x 2 blocks' six
+  -- values (red, green, blue; red, green, blue); then one matrix-vector
+  -- product of those with luma weights scaled so that a block's sum is
+  -- its mean in [0, 1]. Three passes over the frame in all.
+  self._frame = tensor.DoubleTensor(h, w * 3)
+  local rows = self._frame:reshape{self._h2, 2, w * 3}
+  self._top, self._bottom = rows:select(2, 1), rows:select(2, 2)
+  self._pairs = tensor.DoubleTensor(self._h2, w * 3)
+  self._blocks = self._pairs:reshape{self._h2 * self._w2, 6}
+  self._weights = tensor.DoubleTensor{LUMA[1], LUMA[2], LUMA[3], LUMA[1], LUMA[2], LUMA[3]}
+      :mul(0.25 / 255)
   self._gray = tensor.DoubleTensor(self._h2, self._w2)
+  self._grayRow = self._gray:reshape{self._h2 * self._w2}
   self._direction = tensor.DoubleTensor(2)
 end
 
@@ -57,6 +67,7 @@ function api:start(episode, seed)
 end
 
 function api:nextMap()
+  self._goal = nil
   return 'demo_maze'
 end
 
@@ -72,53 +83,53 @@ end
 
 function api:pickup(spawnId)
   self._pickups = self._pickups + 1
-  events:add('pickup', self._classes[spawnId] == 'goal' and 'goal' or 'apple')
-end
-
--- The sum of each 2 x 2 block of `image` (2h x 2w) into `out` (h x w).
-local function halve(image, out)
-  local h, w = out:shape()[1], out:shape()[2]
-  local blocks = image:reshape{h, 2, w, 2}
-  out:copy(blocks:select(2, 1):select(3, 1))
-  out:cadd(blocks:select(2, 1):select(3, 2))
-  out:cadd(blocks:select(2, 2):select(3, 1))
-  out:cadd(blocks:select(2, 2):select(3, 2))
-  -- Rounding may carry white a hair past 1: the spec promises [0, 1].
-  out:clamp(0, 1)
+  local goal = self._classes[spawnId] == 'goal'
+  if goal then self._goal = false end
+  events:add('pickup', goal and 'goal' or 'apple')
 end
 
 function api:observeFrame(rgb, depth)
   if not self._custom then return end
-  local h, w = self._h2 * 2, self._w2 * 2
-  self._frame:copy(rgb:narrow(1, 1, h):narrow(2, 1, w))
-  self._luma:mv(self._frame, self._weights)
-  halve(self._luma:reshape{h, w}, self._gray)
+  if not self._whole then rgb = rgb:narrow(1, 1, self._h2 * 2):narrow(2, 1, self._w2 * 2) end
+  self._frame:copy(rgb)
+  self._pairs:copy(self._top):cadd(self._bottom)
+  self._grayRow:mv(self._blocks, self._weights)
+  -- Rounding may carry white a hair past 1: the spec promises [0, 1].
+  self._gray:clamp(0, 1)
 end
 
-local function goalDirection(direction)
-  direction:fill(0)
-  local goal
-  for _, pickup in ipairs(game:pickups()) do
-    if pickup.type == 'goal' and pickup.active then goal = pickup end
+-- The goal's position on this map: looked up once a map, and false once
+-- it is taken (which ends the map).
+local function goalPosition(self)
+  if self._goal == nil then
+    self._goal = false
+    for _, pickup in ipairs(game:pickups()) do
+      if pickup.type == 'goal' and pickup.active then self._goal = pickup.position end
+    end
   end
-  if not goal then return direction end
+  return self._goal
+end
+
+-- A 2-vector is plain arithmetic: a tensor op costs more than it computes.
+local function goalDirection(self)
+  local direction = self._direction
+  local goal = goalPosition(self)
+  if not goal then return direction:fill(0) end
   local info = game:playerInfo()
-  local offset = tensor.DoubleTensor(goal.position):csub(
-      tensor.DoubleTensor{info.pos[1], info.pos[2]})
-  local length = math.sqrt(offset:lengthSquared())
-  if length == 0 then return direction end
+  local x, y = goal[1] - info.pos[1], goal[2] - info.pos[2]
+  local length = math.sqrt(x * x + y * y)
+  if length == 0 then return direction:fill(0) end
   -- Rotate the world offset by -yaw into (forward, left).
   local yaw = math.rad(info.angles[2])
   local c, s = math.cos(yaw), math.sin(yaw)
-  local rotation = tensor.DoubleTensor{{c, s}, {-s, c}}
-  direction:copy(rotation:mmul(offset:reshape{2, 1}):reshape{2}):div(length)
+  direction:val{(c * x + s * y) / length, (c * y - s * x) / length}
   -- Rounding may carry a component a hair past 1: the spec promises [-1, 1].
   return direction:clamp(-1, 1)
 end
 
 function api:customObservation(name)
   if name == 'GRAY_HALF' then return self._gray end
-  if name == 'GOAL_DIRECTION' then return goalDirection(self._direction) end
+  if name == 'GOAL_DIRECTION' then return goalDirection(self) end
 end
 
 function api:readProperty(key)

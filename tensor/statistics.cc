@@ -110,7 +110,10 @@ absl::StatusOr<double> ExtremeOf(const Tensor& tensor, Extreme extreme) {
       bool started = false;
       T best{};
       ForEachRun(PlanOver(tensor, *origin), [&](auto p, Index n, auto s) {
-        const T run = internal::ExtremeOfRun<kExtreme, T>(p[0], n, s[0]).first;
+        // Only a NaN or a zero (0 or -0: the first) needs the element itself.
+        const auto [value, nan] = internal::ExtremeValueOfRun<kExtreme, T>(p[0], n, s[0]);
+        const T run = nan || value == 0 ? internal::ExtremeOfRun<kExtreme, T>(p[0], n, s[0]).first
+                                        : static_cast<T>(value);
         if (!started || internal::Beats<kExtreme>(run, best)) best = run;
         started = true;
         return !internal::IsNan(best);  // nothing beats a NaN

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -58,8 +59,13 @@ TEST(EngineTest, DemoMazeRunsWithItsObservations) {
   EXPECT_EQ(*status, EpisodeStatus::kRunning);
 }
 
-TEST(EngineTest, DemoMazeCustomObservationsFollowTheFrameAndThePose) {
-  std::unique_ptr<Engine> engine = InitEngine("demo_maze", {{"width", "10"}, {"height", "8"}});
+// An even frame is used whole; an odd one loses its last row and column.
+class DemoMazeObservationsTest : public ::testing::TestWithParam<std::pair<int, int>> {};
+
+TEST_P(DemoMazeObservationsTest, FollowTheFrameAndThePose) {
+  const auto [width, height] = GetParam();
+  std::unique_ptr<Engine> engine = InitEngine(
+      "demo_maze", {{"width", std::to_string(width)}, {"height", std::to_string(height)}});
   ASSERT_NE(engine, nullptr);
   ASSERT_TRUE(engine->Start(0, 3).ok());
   engine->Act({30, 0, 0, 1, 0, 0, 0});
@@ -68,19 +74,20 @@ TEST(EngineTest, DemoMazeCustomObservationsFollowTheFrameAndThePose) {
   ObservationValue rgb = *engine->Observation(0);
   ObservationValue gray = *engine->Observation(ObservationIndex(*engine, "GRAY_HALF"));
   ASSERT_THAT(engine->observation_specs()[ObservationIndex(*engine, "GRAY_HALF")].shape,
-              ::testing::ElementsAre(4, 5));
+              ::testing::ElementsAre(height / 2, width / 2));
   const double luma[3] = {0.299, 0.587, 0.114};
-  for (int row = 0; row < 4; ++row) {
-    for (int col = 0; col < 5; ++col) {
+  for (int row = 0; row < height / 2; ++row) {
+    for (int col = 0; col < width / 2; ++col) {
       double sum = 0;
       for (int dr = 0; dr < 2; ++dr) {
         for (int dc = 0; dc < 2; ++dc) {
           for (int c = 0; c < 3; ++c) {
-            sum += luma[c] * Bytes(rgb)[((2 * row + dr) * 10 + 2 * col + dc) * 3 + c];
+            sum += luma[c] * Bytes(rgb)[((2 * row + dr) * width + 2 * col + dc) * 3 + c];
           }
         }
       }
-      EXPECT_NEAR(Doubles(gray)[row * 5 + col], sum / 4 / 255, 1e-12) << row << "," << col;
+      EXPECT_NEAR(Doubles(gray)[row * (width / 2) + col], sum / 4 / 255, 1e-12)
+          << row << "," << col;
     }
   }
   // The goal direction, in the player's frame, against the world's pose.
@@ -96,6 +103,51 @@ TEST(EngineTest, DemoMazeCustomObservationsFollowTheFrameAndThePose) {
   const double length = std::hypot(dx, dy);
   EXPECT_NEAR(Doubles(direction)[0], (std::cos(yaw) * dx + std::sin(yaw) * dy) / length, 1e-9);
   EXPECT_NEAR(Doubles(direction)[1], (-std::sin(yaw) * dx + std::cos(yaw) * dy) / length, 1e-9);
+}
+
+INSTANTIATE_TEST_SUITE_P(EvenAndOdd, DemoMazeObservationsTest,
+                         ::testing::Values(std::make_pair(10, 8), std::make_pair(11, 9)));
+
+// The level looks the goal up once a map: taking it (which reloads the
+// map) must not leave GOAL_DIRECTION pointing at a stale goal or at none.
+TEST(EngineTest, DemoMazeGoalDirectionFollowsTheGoalAfterItIsTaken) {
+  std::unique_ptr<Engine> engine = InitEngine("demo_maze", {{"width", "8"}, {"height", "8"}});
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 3).ok());
+  double reward = 0;
+  ASSERT_TRUE(engine->Advance(1, &reward).ok());
+  const int direction_index = ObservationIndex(*engine, "GOAL_DIRECTION");
+  auto expect_direction = [&](const char* when) {
+    const World& world = *MazeWorldOf(*engine);
+    ObservationValue direction = *engine->Observation(direction_index);
+    for (const Pickup& pickup : world.pickups()) {
+      if (pickup.kind != PickupKind::kGoal) continue;
+      ASSERT_TRUE(pickup.active) << when;
+      const double dx = pickup.position.x - world.pose().position.x;
+      const double dy = pickup.position.y - world.pose().position.y;
+      const double yaw = world.pose().yaw * M_PI / 180;
+      const double length = std::hypot(dx, dy);
+      EXPECT_NEAR(Doubles(direction)[0], (std::cos(yaw) * dx + std::sin(yaw) * dy) / length, 1e-9)
+          << when;
+      EXPECT_NEAR(Doubles(direction)[1], (-std::sin(yaw) * dx + std::cos(yaw) * dy) / length,
+                  1e-9)
+          << when;
+    }
+  };
+  expect_direction("before");
+  // Onto the goal: the next step takes it, and the map reloads.
+  World& world = const_cast<World&>(*MazeWorldOf(*engine));
+  for (const Pickup& pickup : world.pickups()) {
+    if (pickup.kind == PickupKind::kGoal) world.Teleport(pickup.position, 0);
+  }
+  ASSERT_TRUE(engine->Advance(1, &reward).ok());
+  EXPECT_GE(reward, 10);
+  std::string taken;
+  ASSERT_TRUE(engine->ReadProperty("demo.pickups", &taken).ok());
+  EXPECT_EQ(taken, "1");
+  expect_direction("after the goal was taken");
+  ASSERT_TRUE(engine->Advance(3, &reward).ok());
+  expect_direction("steps later");
 }
 
 TEST(EngineTest, RandomMazeLoadsGeneratedMaps) {

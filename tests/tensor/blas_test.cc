@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tensor/dtype.h"
@@ -358,6 +359,41 @@ TEST(BlasTest, FractionalFloatProductsAreCloseToTheDoubleReference) {
     const std::vector<double> got = Doubles(out);
     const double tolerance = dtype == DType::kFloat32 ? 1e-4 : 1e-12;
     for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expected[i], tolerance) << i;
+  }
+}
+
+// Matrices of 1 to 8 columns take the library's own loop rather than
+// BLAS (an image's pixels times its channels' weights), 9 go to BLAS: the
+// same values in every layout, for mv and addmv, and a NaN in the
+// destination is not read for beta 0.
+TEST(BlasTest, NarrowMatricesTimesVectorsMatchTheReference) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Index n = 53;  // past a vector's width, with a tail
+  for (DType dtype : {DType::kFloat32, DType::kFloat64}) {
+    for (Index k = 1; k <= 9; ++k) {
+      for (Layouts layout : {Layouts::kContiguous, Layouts::kNarrowed, Layouts::kStrided}) {
+        SCOPED_TRACE(absl::StrCat(DTypeName(dtype), ", ", k, " columns, ", LayoutName(layout)));
+        std::vector<double> av(n * k), xv(k), yv(n);
+        for (size_t i = 0; i < av.size(); ++i) av[i] = std::sin(0.37 * i);
+        for (size_t i = 0; i < xv.size(); ++i) xv[i] = std::cos(0.11 * i) / 3;
+        for (size_t i = 0; i < yv.size(); ++i) yv[i] = std::sin(0.05 * i);
+        const Tensor a = InLayout(layout, dtype, {n, k}, av);
+        const Tensor x = InLayout(layout, dtype, {k}, xv);
+        const double tolerance = dtype == DType::kFloat32 ? 1e-5 : 1e-13;
+        const Tensor y = InLayout(layout, dtype, {n}, std::vector<double>(n, nan));
+        ASSERT_OK(Product(BlasOp::kMv, y, a, x));
+        std::vector<double> expected =
+            Reference(BlasOp::kMv, {n, k}, Doubles(a), {k}, Doubles(x), 0, {}, 1);
+        std::vector<double> got = Doubles(y);
+        for (Index i = 0; i < n; ++i) EXPECT_NEAR(got[i], expected[i], tolerance) << i;
+        const Tensor sum = InLayout(layout, dtype, {n}, yv);
+        ASSERT_OK(AddProduct(BlasOp::kAddmv, sum, 0.5, sum, -1.5, a, x));
+        expected = Reference(BlasOp::kAddmv, {n, k}, Doubles(a), {k}, Doubles(x), 0.5,
+                             Doubles(InLayout(layout, dtype, {n}, yv)), -1.5);
+        got = Doubles(sum);
+        for (Index i = 0; i < n; ++i) EXPECT_NEAR(got[i], expected[i], tolerance) << i;
+      }
+    }
   }
 }
 

@@ -732,6 +732,32 @@ TEST(ApplyComponentsOverlapTest, ArithmeticWithAnOverlappingSourceReadsTheSource
   EXPECT_THAT(Doubles(b), ElementsAre(2, 3, 4));
 }
 
+// A dense destination and a source of every other element (the kernel's
+// vectorised strided loop), apart and overlapping, against the old values.
+TEST(ApplyComponentsOverlapTest, EveryOtherElementIntoADenseRun) {
+  constexpr Index kRun = 37;  // vector lanes and a tail
+  std::vector<double> old(2 * kRun);
+  for (Index i = 0; i < 2 * kRun; ++i) old[i] = static_cast<double>(i * i % 23);
+  for (ElementOp op : {ElementOp::kAdd, ElementOp::kSub, ElementOp::kMul}) {
+    SCOPED_TRACE(ElementOpName(op));
+    auto combine = [op](double x, double y) {
+      return op == ElementOp::kAdd ? x + y : op == ElementOp::kSub ? x - y : x * y;
+    };
+    const Tensor every_other_of = Must(MakeTensor<double>({kRun, 2}, old));
+    Tensor apart =
+        Must(MakeTensor<double>({kRun}, std::vector<double>(old.begin(), old.begin() + kRun)));
+    ASSERT_OK(ApplyComponents(apart, op, Must(every_other_of.Select(1, 0))));
+    Tensor shared = Must(MakeTensor<double>({2 * kRun}, old));
+    const Tensor pairs = Must(shared.Reshape({kRun, 2}));
+    ASSERT_OK(ApplyComponents(Must(shared.Narrow(0, 0, kRun)), op, Must(pairs.Select(1, 0))));
+    const std::vector<double> got_apart = Doubles(apart), got_shared = Doubles(shared);
+    for (Index i = 0; i < kRun; ++i) {
+      EXPECT_EQ(got_apart[i], combine(old[i], old[2 * i])) << i;
+      EXPECT_EQ(got_shared[i], combine(old[i], old[2 * i])) << i;
+    }
+  }
+}
+
 TEST(ApplyComponentsOverlapTest, ConvertingCopyBetweenOverlappingViewsReadsTheSourceFirst) {
   // A float32 and an int32 view of one storage, the destination shifted by
   // one element from the source.

@@ -71,6 +71,36 @@ TEST(StatisticsTest, MaxAndMinWorkForIntegersAndPropagateNaN) {
   EXPECT_TRUE(std::isnan(Must(ExtremeOf(with_nan, Extreme::kMin))));
 }
 
+// The kernel looks for NaNs in a pass of its own over the vectorised part,
+// where an infinity also raises suspicion: a NaN anywhere (vector lanes or
+// tail) wins, an infinity without one is an extreme like any other, and of
+// 0 and -0 the first is the answer.
+TEST(StatisticsTest, NaNsInfinitiesAndZerosAtEveryPosition) {
+  constexpr int kCount = 37;  // vector lanes and a tail
+  for (DType dtype : {DType::kFloat64, DType::kFloat32, DType::kFloat16}) {
+    SCOPED_TRACE(DTypeName(dtype));
+    for (int at = 0; at < kCount; ++at) {
+      SCOPED_TRACE(at);
+      std::vector<double> values(kCount);
+      for (int i = 0; i < kCount; ++i) values[i] = std::sin(0.3 * i);
+      values[at] = std::nan("");
+      const Tensor with_nan = Must(TensorOf(dtype, {kCount}, values));
+      EXPECT_TRUE(std::isnan(Must(ExtremeOf(with_nan, Extreme::kMax))));
+      EXPECT_TRUE(std::isnan(Must(ExtremeOf(with_nan, Extreme::kMin))));
+      values[at] = kInf;
+      values[(at + 5) % kCount] = -kInf;
+      const Tensor infinite = Must(TensorOf(dtype, {kCount}, values));
+      EXPECT_EQ(Must(ExtremeOf(infinite, Extreme::kMax)), kInf);
+      EXPECT_EQ(Must(ExtremeOf(infinite, Extreme::kMin)), -kInf);
+      std::vector<double> zeros(kCount, 0.0);
+      zeros[at] = -0.0;
+      const Tensor signed_zeros = Must(TensorOf(dtype, {kCount}, zeros));
+      EXPECT_EQ(std::signbit(Must(ExtremeOf(signed_zeros, Extreme::kMax))), at == 0);
+      EXPECT_EQ(std::signbit(Must(ExtremeOf(signed_zeros, Extreme::kMin))), at == 0);
+    }
+  }
+}
+
 TEST(StatisticsTest, DistancePairsElementsInLayoutOrder) {
   Tensor a = Must(MakeTensor<double>({2, 2}, {1, 2, 3, 4}));
   Tensor b = Must(MakeTensor<double>({4}, {1, 3, 2, 4}));
