@@ -17,217 +17,25 @@
 #include "engine_plugin/python/module_type.h"
 #include "engine_plugin/python/observation_array.h"
 #include "engine_plugin/python/thread_pool.h"
+#include "engine_plugin/python/vector_async.h"
+#include "engine_plugin/python/vector_state.h"
 
 namespace engine_plugin::python {
 namespace {
 
 constexpr char kRgbName[] = "RGB_INTERLEAVED";
-// Free batch buffers kept beyond the one in use; more are released, so a
-// caller that once kept many batches does not pin them for ever.
-constexpr int kMaxFreeBatches = 2;
 // The most environments one VectorLab makes. Each is a level's Lua VM and
 // its host's world: some tens of thousands already fill a large machine's
 // memory, and n = 10^9 used to run for 15 s and take 3.7 GB before it
 // failed. Beyond one machine, labenv.distributed.
 constexpr int kMaxEnvs = 1 << 16;
 
-// One engine instance of the vector and what its last step produced.
-struct Instance {
-  Connection connection;
-  int episode = 0;  // the next episode to start
-  bool needs_start = true;
-  std::string error;  // the last step's, "" if none
-};
-
-// One requested observation: where it is in the engine and its slot size.
-struct Batched {
-  int index;
-  int numpy_type;
-  std::vector<npy_intp> shape;  // with the leading n
-  std::size_t slot_bytes;
-};
-
-// One buffer: an array per requested observation, owned by the vector.
-struct Batch {
-  std::vector<PyObject*> arrays;
-};
-
-struct VectorState {
-  int n = 0;
-  std::vector<std::unique_ptr<Instance>> instances;
-  std::vector<Batched> batched;
-  std::vector<PyObject*> keys;  // owned
-  int rgb = -1;                 // position of RGB_INTERLEAVED in `batched`
-  std::vector<Batch> batches;
-  std::unique_ptr<ThreadPool> pool;
-  StepActions actions;  // n rows
-  std::uint64_t base_seed = 0;
-  // Env i's episode k gets base_seed + seed_offset + i + k * seed_stride:
-  // a shard of a larger batch (labenv.distributed) gives its envs the
-  // seeds they would have in one VectorLab of the whole batch.
-  std::uint64_t seed_offset = 0;
-  std::uint64_t seed_stride = 0;
-  // Base seeds for reset(seed=None), in [0, 2**31) as Lab draws them.
-  std::mt19937 seeds{std::random_device{}()};
-  bool reset_done = false;
-  bool closed = false;
-  bool busy = false;  // a step runs without the GIL
-
-  ~VectorState() {
-    for (PyObject* key : keys) Py_DECREF(key);
-    for (Batch& batch : batches) {
-      for (PyObject* array : batch.arrays) Py_DECREF(array);
-    }
-  }
-};
-
-struct VectorLabObject {
-  PyObject_HEAD
-  VectorState* state;
-};
-
-VectorState* StateOf(PyObject* self) { return reinterpret_cast<VectorLabObject*>(self)->state; }
-
-VectorState* Usable(PyObject* self) {
-  VectorState* state = StateOf(self);
-  if (state == nullptr) {
-    PyErr_SetString(PyExc_RuntimeError,
-                    "labenv.VectorLab was not initialised (its __init__ failed)");
-    return nullptr;
-  }
-  if (state->closed) {
-    PyErr_SetString(PyExc_RuntimeError, "labenv.VectorLab is closed: close() was called");
-    return nullptr;
-  }
-  if (state->busy) {
-    PyErr_SetString(PyExc_RuntimeError,
-                    "labenv.VectorLab is in use by another thread (one thread at a time)");
-    return nullptr;
-  }
-  return state;
-}
-
-// Whether nobody but the vector holds `batch`: a view or a DLPack export
-// holds its array, so the count is exact.
-bool IsFree(const Batch& batch) {
-  return std::all_of(batch.arrays.begin(), batch.arrays.end(),
-                     [](PyObject* array) { return Py_REFCNT(array) == 1; });
-}
-
-// A free batch buffer to write the next step into (a new one if every
-// buffer is held), keeping at most kMaxFreeBatches others. Null with a
-// Python error set if allocating fails.
-Batch* NextBatch(VectorState& state) {
-  Batch* chosen = nullptr;
-  int free_kept = 0;
-  for (std::size_t b = 0; b < state.batches.size();) {
-    Batch& batch = state.batches[b];
-    if (!IsFree(batch)) {
-      ++b;
-      continue;
-    }
-    if (chosen == nullptr || free_kept < kMaxFreeBatches) {
-      if (chosen == nullptr) {
-        chosen = &batch;
-      } else {
-        ++free_kept;
-      }
-      ++b;
-      continue;
-    }
-    // An engine's last frame may lie in this buffer, but the next step
-    // gives every engine a new target before it renders or reads a frame.
-    for (PyObject* array : batch.arrays) Py_DECREF(array);
-    state.batches.erase(state.batches.begin() + b);
-  }
-  if (chosen != nullptr) return chosen;
-  Batch batch;
-  for (const Batched& observation : state.batched) {
-    PyObject* array = NewOwnedObservationArray(observation.numpy_type, observation.shape);
-    if (array == nullptr) {
-      for (PyObject* made : batch.arrays) Py_DECREF(made);
-      return nullptr;
-    }
-    batch.arrays.push_back(array);
-  }
-  state.batches.push_back(std::move(batch));
-  return &state.batches.back();
-}
-
-std::uint64_t EpisodeSeed(const VectorState& state, int instance, int episode) {
-  return state.base_seed + state.seed_offset + static_cast<std::uint64_t>(instance) +
-         static_cast<std::uint64_t>(episode) * state.seed_stride;
-}
-
-// Where one step writes: the batch's slots and the per-instance results.
-struct StepOutput {
-  std::vector<std::uint8_t*> slots;  // base of each batched array
-  double* reward;
-  npy_bool* terminated;
-  npy_bool* truncated;
-};
-
-// Steps (or starts) instance i; runs on a pool thread without the GIL.
-void StepInstance(VectorState& state, const StepOutput& out, int num_steps, int i) {
-  Instance& instance = *state.instances[i];
-  const EnvCApi& api = instance.connection.api;
-  void* context = instance.connection.context;
-  instance.error.clear();
-  out.reward[i] = 0;
-  out.terminated[i] = NPY_FALSE;
-  out.truncated[i] = NPY_FALSE;
-  if (state.rgb >= 0) {
-    const std::size_t bytes = state.batched[state.rgb].slot_bytes;
-    if (api.set_frame_target(context, out.slots[state.rgb] + i * bytes, bytes) != 0) {
-      instance.error = api.error_message(context);
-      return;
-    }
-  }
-  if (instance.needs_start) {
-    if (api.start(context, instance.episode, EpisodeSeed(state, i, instance.episode)) != 0) {
-      instance.error = api.error_message(context);
-      return;
-    }
-    ++instance.episode;
-    instance.needs_start = false;
-  } else {
-    // Read and checked (finite) before the step: the engine refuses nothing here.
-    if (!SendActions(instance.connection, state.actions, i)) {
-      instance.error = api.error_message(context);
-      instance.needs_start = true;
-      return;
-    }
-    const EnvCApi_EnvironmentStatus status = api.advance(context, num_steps, &out.reward[i]);
-    if (status == EnvCApi_EnvironmentStatus_Error) {
-      instance.error = api.error_message(context);
-      instance.needs_start = true;
-      return;
-    }
-    out.terminated[i] = status == EnvCApi_EnvironmentStatus_Terminated;
-    out.truncated[i] = status == EnvCApi_EnvironmentStatus_Interrupted;
-    instance.needs_start = status != EnvCApi_EnvironmentStatus_Running;
-  }
-  for (std::size_t b = 0; b < state.batched.size(); ++b) {
-    if (static_cast<int>(b) == state.rgb) continue;  // already rendered in place
-    const Batched& observation = state.batched[b];
-    EnvCApi_Observation value;
-    if (api.observation(context, observation.index, &value) != 0) {
-      instance.error = api.error_message(context);
-      instance.needs_start = true;
-      return;
-    }
-    // ABI observations are contiguous and row-major (env_c_api.h).
-    const void* source = TensorPayload(value);
-    std::memcpy(out.slots[b] + i * observation.slot_bytes, source, observation.slot_bytes);
-  }
-}
-
 PyObject* NewResultArray(int numpy_type, npy_intp n) { return PyArray_SimpleNew(1, &n, numpy_type); }
 
 // Runs one lock-step pass over every instance and returns the batched
 // observations, plus (reward, terminated, truncated) when `results`.
 PyObject* RunStep(VectorState& state, int num_steps, bool results) {
-  Batch* batch = NextBatch(state);
+  Batch* batch = NextBatch(state.batches, state.batched, state.n);
   if (batch == nullptr) return nullptr;
   PyObject* reward = NewResultArray(NPY_FLOAT64, state.n);
   PyObject* terminated = NewResultArray(NPY_BOOL, state.n);
@@ -296,10 +104,11 @@ PyObject* VectorLabNew(PyTypeObject* type, PyObject*, PyObject*) {
 }
 
 // VectorLab(n, level, observations, config=None, num_threads=None,
-//           seed_offset=0, seed_stride=None)
+//           seed_offset=0, seed_stride=None, batch_size=None)
 int VectorLabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
-  static const char* keywords[] = {"n",           "level",       "observations", "config",
-                                   "num_threads", "seed_offset", "seed_stride",  nullptr};
+  static const char* keywords[] = {"n",           "level",       "observations",
+                                   "config",      "num_threads", "seed_offset",
+                                   "seed_stride", "batch_size",  nullptr};
   int n = 0;
   const char* level = nullptr;
   PyObject* observations = nullptr;
@@ -307,9 +116,10 @@ int VectorLabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
   PyObject* threads_arg = Py_None;
   PyObject* offset_arg = nullptr;
   PyObject* stride_arg = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "isO|OOOO:VectorLab",
+  PyObject* batch_arg = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "isO|OOOOO:VectorLab",
                                    const_cast<char**>(keywords), &n, &level, &observations,
-                                   &config, &threads_arg, &offset_arg, &stride_arg)) {
+                                   &config, &threads_arg, &offset_arg, &stride_arg, &batch_arg)) {
     return -1;
   }
   std::uint64_t seed_offset = 0;
@@ -334,6 +144,16 @@ int VectorLabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
     // A thread beyond one per environment would never have work.
     threads = static_cast<int>(std::min<long>(asked, n));
   }
+  int batch_size = n;
+  if (batch_arg != Py_None) {
+    const long asked = PyLong_AsLong(batch_arg);
+    if (asked == -1 && PyErr_Occurred()) return -1;
+    if (asked < 1 || asked > n) {
+      PyErr_Format(PyExc_ValueError, "batch_size must be in [1, n = %d], got %ld", n, asked);
+      return -1;
+    }
+    batch_size = static_cast<int>(asked);
+  }
   if (StateOf(self) != nullptr) {
     PyErr_SetString(PyExc_RuntimeError, "VectorLab.__init__ may only be called once");
     return -1;
@@ -342,6 +162,7 @@ int VectorLabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
   state->n = n;
   state->seed_offset = seed_offset;
   state->seed_stride = seed_stride;
+  state->batch_size = batch_size;
   for (int i = 0; i < n; ++i) {
     auto instance = std::make_unique<Instance>();
     if (!Connect(level, config, &instance->connection)) return -1;
@@ -359,7 +180,7 @@ int VectorLabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
                    "VectorLab batches fixed-shape arrays; '%s' is a string observation", name);
       return -1;
     }
-    Batched batched{indices[b], NumpyTypeOf(spec.type), {n}, 0};
+    Batched batched{indices[b], NumpyTypeOf(spec.type), {}, 0};
     std::size_t elements = 1;
     for (int d = 0; d < spec.dims; ++d) {
       batched.shape.push_back(spec.shape[d]);
@@ -397,7 +218,7 @@ PyObject* VectorLabReset(PyObject* self, PyObject* args, PyObject* kwargs) {
     return nullptr;
   }
   VectorState* state = Usable(self);
-  if (state == nullptr) return nullptr;
+  if (state == nullptr || !NoneInFlight(*state, "reset")) return nullptr;
   std::vector<int> episodes(state->n, 0);
   if (episodes_arg != Py_None && !ReadCounts(episodes_arg, "episodes", &episodes)) return nullptr;
   if (seed_arg == Py_None) {
@@ -427,7 +248,7 @@ PyObject* VectorLabStep(PyObject* self, PyObject* args, PyObject* kwargs) {
     return nullptr;
   }
   VectorState* state = Usable(self);
-  if (state == nullptr) return nullptr;
+  if (state == nullptr || !NoneInFlight(*state, "step")) return nullptr;
   if (!state->reset_done) {
     PyErr_SetString(PyExc_RuntimeError, "VectorLab: call reset() before step()");
     return nullptr;
@@ -502,6 +323,7 @@ PyObject* VectorLabClose(PyObject* self, PyObject*) {
     PyErr_SetString(PyExc_RuntimeError, "labenv.VectorLab is in use by another thread");
     return nullptr;
   }
+  state->async.reset();  // waits for the steps under way
   state->pool.reset();
   for (std::unique_ptr<Instance>& instance : state->instances) instance->connection.Release();
   state->closed = true;
@@ -524,6 +346,11 @@ PyObject* VectorLabEpisodes(PyObject* self, void*) {
   return list;
 }
 
+PyObject* VectorLabBatchSize(PyObject* self, void*) {
+  VectorState* state = StateOf(self);
+  return PyLong_FromLong(state == nullptr ? 0 : state->batch_size);
+}
+
 PyObject* VectorLabNumThreads(PyObject* self, void*) {
   VectorState* state = StateOf(self);
   return PyLong_FromLong(state == nullptr || state->pool == nullptr ? 0
@@ -541,6 +368,19 @@ PyMethodDef kVectorLabMethods[] = {
      "(n, count), for levels with continuous actions; a level with only those takes them as "
      "`actions`); returns (observations, reward, terminated, truncated). Envs whose "
      "episode ended in the previous step start a new one instead (next-step autoreset)."},
+    {"send", reinterpret_cast<PyCFunction>(Guarded<&VectorLabSend>), METH_VARARGS | METH_KEYWORDS,
+     "send(actions, env_ids=None, num_steps=1, continuous=None)\n--\n\nHands each env of "
+     "`env_ids` (default: all n) its row of `actions` (and of `continuous`) and returns at "
+     "once; the envs step on the worker threads. An env may not be sent again before recv() "
+     "returns it."},
+    {"recv", Guarded<&VectorLabRecv>, METH_NOARGS,
+     "recv()\n--\n\nWaits for the first batch_size envs sent to finish and returns "
+     "(observations, reward, terminated, truncated, env_ids) for them, in the order they "
+     "finished; env_ids is np.int32."},
+    {"async_reset", reinterpret_cast<PyCFunction>(Guarded<&VectorLabAsyncReset>),
+     METH_VARARGS | METH_KEYWORDS,
+     "async_reset(seed=None, episodes=None)\n--\n\nStarts every env as reset() does and "
+     "returns at once; recv() returns their first frames."},
     {"observation_spec", Guarded<&VectorLabObservationSpec>, METH_NOARGS,
      "observation_spec()\n--\n\nOne env's observations, as Lab.observation_spec()."},
     {"action_spec", Guarded<&VectorLabActionSpec>, METH_NOARGS,
@@ -562,6 +402,8 @@ PyGetSetDef kVectorLabGetSets[] = {
     {"num_envs", Guarded<&VectorLabNumEnvs>, nullptr, "The number of environments, n.", nullptr},
     {"episodes", Guarded<&VectorLabEpisodes>, nullptr,
      "The episode number each env starts next, a list of n ints.", nullptr},
+    {"batch_size", Guarded<&VectorLabBatchSize>, nullptr,
+     "How many envs recv() returns (n unless given).", nullptr},
     {"num_threads", Guarded<&VectorLabNumThreads>, nullptr,
      "Threads that step the environments (the caller's included); 0 once closed.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr},
@@ -576,9 +418,12 @@ int AddVectorLabType(PyObject* module) {
   vector_lab_type.tp_basicsize = sizeof(VectorLabObject);
   vector_lab_type.tp_flags = Py_TPFLAGS_DEFAULT;
   vector_lab_type.tp_doc =
-      "VectorLab(n, level, observations, config=None, num_threads=None)\n--\n\n"
+      "VectorLab(n, level, observations, config=None, num_threads=None, batch_size=None)\n"
+      "--\n\n"
       "n engine instances of `level` stepped together on a thread pool, their\n"
-      "observations batched with a leading dimension n. See docs/python.md.";
+      "observations batched with a leading dimension n (step), or stepped\n"
+      "apart and returned batch_size at a time as they finish (send, recv).\n"
+      "See docs/python.md.";
   vector_lab_type.tp_methods = kVectorLabMethods;
   vector_lab_type.tp_getset = kVectorLabGetSets;
   vector_lab_type.tp_new = VectorLabNew;

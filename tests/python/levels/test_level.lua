@@ -8,6 +8,8 @@
 --   failIn          'init': init raises
 --   failAtFrame     hasEpisodeFinished raises at this frame
 --   failSeed        start raises when started with this seed
+--   busySeed        an episode started with this seed runs busyLoops
+--   busyLoops       turns of an empty Lua loop every frame (a slow env)
 local tensor = require 'dmlab.system.tensor'
 local events = require 'dmlab.system.events'
 local random = require 'dmlab.system.random'
@@ -21,6 +23,8 @@ function api:init(settings)
   self._timeLimit = tonumber(settings.timeLimitFrames)
   self._failAt = tonumber(settings.failAtFrame)
   self._failSeed = tonumber(settings.failSeed)
+  self._busySeed = tonumber(settings.busySeed)
+  self._busyLoops = tonumber(settings.busyLoops) or 0
   self._counter = tensor.DoubleTensor(2)
 end
 
@@ -29,6 +33,7 @@ function api:start(episode, seed)
   -- As DeepMind Lab's levels do: random:seed takes only an integer, so this
   -- fails on a drawn seed that a Lua number cannot hold exactly.
   random:seed(seed)
+  self._busy = seed == self._busySeed
   self._frames = 0
   events:add('started', 'episode ' .. episode, tensor.ByteTensor{1, 2, 3},
              tensor.DoubleTensor{episode, 0.5})
@@ -50,6 +55,9 @@ end
 
 function api:hasEpisodeFinished(timeSeconds)
   self._frames = self._frames + 1
+  if self._busy then
+    for _ = 1, self._busyLoops do end
+  end
   if self._frames == self._failAt then error('step failed on purpose') end
   if self._endAfter ~= nil and self._frames >= self._endAfter then return true end
   return self._timeLimit ~= nil and self._frames >= self._timeLimit and 'truncated'
