@@ -90,10 +90,10 @@ bool ReadEnvIds(const VectorState& state, PyObject* env_ids, std::vector<int>* e
 bool EnsureAsync(VectorState& state) {
   if (state.async != nullptr) return true;
   try {
-    state.async = std::make_unique<AsyncSteps>(state, state.pool->threads());
+    state.async = std::make_unique<AsyncSteps>(state, state.pool->threads() - 1);
   } catch (const std::system_error& e) {
     PyErr_Format(PyExc_RuntimeError, "VectorLab: cannot start %d threads: %s",
-                 state.pool->threads(), e.what());
+                 state.pool->threads() - 1, e.what());
     return false;
   }
   return true;
@@ -101,7 +101,7 @@ bool EnsureAsync(VectorState& state) {
 
 }  // namespace
 
-AsyncSteps::AsyncSteps(VectorState& state, int threads)
+AsyncSteps::AsyncSteps(VectorState& state, int workers)
     : state_(state),
       reward_(state.n),
       terminated_(state.n),
@@ -115,7 +115,7 @@ AsyncSteps::AsyncSteps(VectorState& state, int threads)
   output_.terminated = terminated_.data();
   output_.truncated = truncated_.data();
   try {
-    for (int i = 0; i < threads; ++i) workers_.emplace_back([this] { Work(); });
+    for (int i = 0; i < workers; ++i) workers_.emplace_back([this] { Work(); });
   } catch (...) {
     Stop();  // a joinable std::thread destroyed unjoined ends the process
     throw;
@@ -134,6 +134,25 @@ void AsyncSteps::Stop() {
   for (std::thread& worker : workers_) worker.join();
 }
 
+void AsyncSteps::Step(int env) {
+  // The mutex that handed the env out orders this after send's writes of
+  // its actions.
+  StepInstance(state_, output_, state_.instances[env]->num_steps, env);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    done_.push_back(env);
+    done_count_.store(static_cast<int>(done_.size()), std::memory_order_release);
+  }
+  finished_.notify_one();
+}
+
+int AsyncSteps::TakeQueued() {
+  const int env = queued_.front();
+  queued_.pop_front();
+  queued_count_.store(static_cast<int>(queued_.size()), std::memory_order_release);
+  return env;
+}
+
 void AsyncSteps::Work() {
   while (true) {
     SpinUntil([this] { return queued_count_.load(std::memory_order_acquire) != 0; });
@@ -142,18 +161,9 @@ void AsyncSteps::Work() {
       std::unique_lock<std::mutex> lock(mutex_);
       work_.wait(lock, [this] { return stopping_ || !queued_.empty(); });
       if (stopping_) return;
-      env = queued_.front();
-      queued_.pop_front();
-      queued_count_.store(static_cast<int>(queued_.size()), std::memory_order_release);
+      env = TakeQueued();
     }
-    // The mutex orders this after send's writes of the env's actions.
-    StepInstance(state_, output_, state_.instances[env]->num_steps, env);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      done_.push_back(env);
-      done_count_.store(static_cast<int>(done_.size()), std::memory_order_release);
-    }
-    finished_.notify_one();
+    Step(env);
   }
 }
 
@@ -169,14 +179,30 @@ void AsyncSteps::Send(absl::Span<const int> envs) {
 }
 
 std::vector<int> AsyncSteps::Receive(int count) {
-  SpinUntil([&] { return done_count_.load(std::memory_order_acquire) >= count; });
+  auto ready = [&] { return static_cast<int>(done_.size()) >= count; };
   std::vector<int> envs;
-  {
-    std::unique_lock<std::mutex> lock(mutex_);
-    finished_.wait(lock, [&] { return static_cast<int>(done_.size()) >= count; });
-    envs.assign(done_.begin(), done_.begin() + count);
-    done_.erase(done_.begin(), done_.begin() + count);
-    done_count_.store(static_cast<int>(done_.size()), std::memory_order_release);
+  while (true) {
+    int env = -1;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (!ready() && !queued_.empty()) {
+        env = TakeQueued();
+      } else if (ready()) {
+        envs.assign(done_.begin(), done_.begin() + count);
+        done_.erase(done_.begin(), done_.begin() + count);
+        done_count_.store(static_cast<int>(done_.size()), std::memory_order_release);
+        break;
+      }
+    }
+    if (env >= 0) {
+      Step(env);  // the caller is one of the threads, as in ThreadPool
+      continue;
+    }
+    // Every step not yet done is under way on a worker.
+    if (!SpinUntil([&] { return done_count_.load(std::memory_order_acquire) >= count; })) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      finished_.wait(lock, ready);
+    }
   }
   for (int env : envs) in_flight_[env] = false;
   count_in_flight_ -= count;

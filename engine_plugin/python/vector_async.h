@@ -43,16 +43,19 @@ namespace engine_plugin::python {
 // the envs write into. Send and Receive are for one caller at a time.
 class AsyncSteps {
  public:
-  // Starts `threads` workers that step `state`'s instances. Throws
-  // std::system_error when the system refuses a thread.
-  AsyncSteps(VectorState& state, int threads);
+  // Starts `workers` threads that step `state`'s instances; the caller of
+  // Receive steps them too while it waits, so VectorLab's num_threads
+  // counts it, as ThreadPool does. Throws std::system_error when the
+  // system refuses a thread.
+  AsyncSteps(VectorState& state, int workers);
   // Waits for the steps under way; drops those not begun.
   ~AsyncSteps();
 
   // Queues a step of each env. REQUIRES: none of them in flight.
   void Send(absl::Span<const int> envs);
-  // Waits until `count` envs have finished and takes them, in the order
-  // they finished. Called without the GIL. REQUIRES: count <= in_flight().
+  // Steps queued envs and waits until `count` envs have finished, and
+  // takes them in the order they finished. Called without the GIL.
+  // REQUIRES: count <= count_in_flight().
   std::vector<int> Receive(int count);
   // Puts envs that Receive took back, first in line for the next Receive.
   void PutBack(absl::Span<const int> envs);
@@ -67,6 +70,10 @@ class AsyncSteps {
  private:
   void Work();
   void Stop();
+  // Steps `env` and adds it to done_.
+  void Step(int env);
+  // The first queued env. REQUIRES: mutex_ held, queued_ not empty.
+  int TakeQueued();
 
   VectorState& state_;
   // The staging area: instance i's observation b at slots[b] + i * slot

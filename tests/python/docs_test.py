@@ -38,6 +38,15 @@ def test_the_vector_example_runs():
     assert scope["obs"]["RGB_INTERLEAVED"].shape == (8, 84, 84, 3)
 
 
+def test_the_asynchronous_example_runs():
+    import labenv
+
+    scope = {"np": np, "labenv": labenv}
+    exec(compile(_python_block("envs.async_reset(seed=0)"), DOC, "exec"), scope)
+    assert scope["obs"]["RGB_INTERLEAVED"].shape == (8, 84, 84, 3)
+    assert scope["env_ids"].shape == (8,)
+
+
 def test_the_registration_example_runs():
     import labenv
 
