@@ -37,6 +37,7 @@
 See docs/distributed.md.
 """
 
+import re
 import time
 import uuid
 import warnings
@@ -44,6 +45,7 @@ import warnings
 import numpy as np
 
 import labenv
+from labenv import _distributed_async
 
 # Seconds any one wait on the cluster may take: starting a shard (its
 # worker loads the level), or one step of every shard.
@@ -65,9 +67,10 @@ class _Shard:
                  seed_stride):
         self._names = list(observations)
         try:
+            # batch_size 1: send_recv gathers its envs one by one.
             self._envs = labenv.VectorLab(num_envs, level, self._names, config,
                                           num_threads=num_threads, seed_offset=seed_offset,
-                                          seed_stride=seed_stride)
+                                          seed_stride=seed_stride, batch_size=1)
         except (RuntimeError, ValueError) as error:
             raise LevelError(str(error)) from None
 
@@ -109,6 +112,34 @@ class _Shard:
         except RuntimeError as error:
             raise LevelError(str(error)) from None
         return self._result(*stepped[:1], started, *stepped[1:])
+
+    def send_recv(self, envs, actions, num_steps, continuous):
+        """Steps these envs (local ids) together and returns their rows in
+        that order, and under 'errors' {env: message} for any that failed."""
+        started = time.perf_counter()
+        if continuous is None:
+            self._envs.send(actions, envs, num_steps=num_steps)
+        else:
+            self._envs.send(actions, envs, num_steps=num_steps, continuous=continuous)
+        rows, errors = {}, {}
+        for _ in envs:
+            try:
+                observed, reward, terminated, truncated, ids = self._envs.recv()
+                rows[int(ids[0])] = (observed, reward[0], terminated[0], truncated[0])
+            except RuntimeError as error:  # 'VectorLab env 3: "..."', env 3 back with us
+                found = re.match(r"VectorLab env (\d+): (.*)", str(error), re.S)
+                errors[int(found.group(1))] = found.group(2)
+        done = [env for env in envs if env in rows]
+        return {
+            "observations": {name: np.stack([rows[env][0][name][0] for env in done])
+                             if done else np.zeros((0,)) for name in self._names},
+            "reward": np.array([rows[env][1] for env in done], np.float64),
+            "terminated": np.array([rows[env][2] for env in done], bool),
+            "truncated": np.array([rows[env][3] for env in done], bool),
+            "episodes": np.array(self._envs.episodes),
+            "errors": errors,
+            "step_seconds": time.perf_counter() - started,
+        }
 
     def close(self):
         self._envs.close()
@@ -175,16 +206,23 @@ class DistributedVectorLab:
       timeout: seconds any one wait may take (DEFAULT_TIMEOUT).
       concatenate: observations as one array per name (True) or a list of
         one dict per shard (False).
+      batch_size: how many envs recv() returns (default num_envs).
     """
 
     def __init__(self, client, num_envs, level, observations, config=None, *, shards=None,
-                 num_threads=None, restart=False, timeout=DEFAULT_TIMEOUT, concatenate=True):
+                 num_threads=None, restart=False, timeout=DEFAULT_TIMEOUT, concatenate=True,
+                 batch_size=None):
         import distributed  # only this module needs Dask
 
         if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError("DistributedVectorLab needs num_envs >= 1, got {!r}".format(num_envs))
         if not timeout > 0:
             raise ValueError("timeout must be > 0 seconds, got {!r}".format(timeout))
+        batch_size = num_envs if batch_size is None else batch_size
+        if not isinstance(batch_size, (int, np.integer)) or not 1 <= batch_size <= num_envs:
+            raise ValueError("batch_size must be in [1, num_envs = {}], got {!r}".format(
+                num_envs, batch_size))
+        self._async = _distributed_async.AsyncShards(int(num_envs), int(batch_size))
         self._timeout = float(timeout)
         self._owns_client = isinstance(client, str)
         if self._owns_client:
@@ -301,6 +339,7 @@ class DistributedVectorLab:
     def reset(self, seed=None):
         """Starts episode 0 of every env; returns the observations."""
         self._check_usable("reset")
+        self._check_none_in_flight("reset")
         self._seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0]
                          if seed is None else seed)
         for shard in self._shards:
@@ -311,6 +350,7 @@ class DistributedVectorLab:
     def step_async(self, actions, num_steps=1, continuous=None):
         """Sends each shard its rows of the actions; step_wait gathers."""
         self._check_usable("step_async")
+        self._check_none_in_flight("step_async")
         if any(shard.pending is not None for shard in self._shards):
             raise RuntimeError("step_async(): a step is in flight; call step_wait() first")
         actions, continuous = self._checked_actions(actions, continuous)
@@ -322,18 +362,19 @@ class DistributedVectorLab:
                 None if actions is None else actions[rows], int(num_steps),
                 None if continuous is None else continuous[rows])
 
-    def _checked_actions(self, actions, continuous):
+    def _checked_actions(self, actions, continuous, rows=None):
         """(actions, continuous) as VectorLab.step takes them, checked here
         with VectorLab's rules and errors before any shard is sent a row: a
         shard that refused its rows would be counted as lost, and the
         others would have stepped without it."""
         discrete_count = len(self.action_spec())
         continuous_count = len(self.continuous_action_spec())
+        rows = self.num_envs if rows is None else rows
         # A level with only continuous actions takes them as `actions`.
         if discrete_count == 0 and continuous_count > 0 and continuous is None:
             actions, continuous = None, actions
         if actions is not None or discrete_count > 0:
-            actions = _checked_batch(actions, "actions", (self.num_envs, discrete_count),
+            actions = _checked_batch(actions, "actions", (rows, discrete_count),
                                      np.intc, "np.intc (int32)")
         if continuous_count == 0:
             if continuous is not None:
@@ -342,8 +383,8 @@ class DistributedVectorLab:
         if continuous is None:
             raise TypeError("this level has {} continuous actions: pass them as continuous=, a "
                             "np.float64 array of shape ({}, {})".format(
-                                continuous_count, self.num_envs, continuous_count))
-        continuous = _checked_batch(continuous, "continuous", (self.num_envs, continuous_count),
+                                continuous_count, rows, continuous_count))
+        continuous = _checked_batch(continuous, "continuous", (rows, continuous_count),
                                     np.float64, "np.float64")
         if not np.all(np.isfinite(continuous)):
             raise ValueError("continuous: every element must be a finite number")
@@ -360,6 +401,39 @@ class DistributedVectorLab:
         """step_async then step_wait: VectorLab.step's results and an info dict."""
         self.step_async(actions, num_steps, continuous)
         return self.step_wait()
+
+    # -- EnvPool's asynchronous contract (labenv/_distributed_async.py) ------
+
+    @property
+    def batch_size(self):
+        return self._async.batch_size
+
+    def _check_none_in_flight(self, method):
+        flying = int(self._async.in_flight.sum())
+        if flying:
+            raise RuntimeError("{}(): {} envs are in flight (sent, not yet received); recv() "
+                               "them first".format(method, flying))
+
+    def async_reset(self, seed=None):
+        """Starts episode 0 of every env, as reset(); recv() returns them."""
+        self._check_usable("async_reset")
+        self._check_none_in_flight("async_reset")
+        self._seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0]
+                         if seed is None else seed)
+        _distributed_async.async_reset(self, self._seed)
+
+    def send(self, actions, env_ids=None, num_steps=1, continuous=None):
+        """Hands each env of env_ids (default all) its row of actions; returns at once."""
+        self._check_usable("send")
+        if any(shard.pending is not None for shard in self._shards):
+            raise RuntimeError("send(): a step is in flight; call step_wait() first")
+        _distributed_async.send(self, actions, env_ids, num_steps, continuous)
+
+    def recv(self):
+        """(observations, reward, terminated, truncated, env_ids, info) of
+        the first batch_size envs back; info has 'episodes' and 'restarted'."""
+        self._check_usable("recv")
+        return _distributed_async.recv(self)
 
     def _collect_all(self):
         """Every shard's result; a level's error is raised once all shards
