@@ -64,8 +64,9 @@ class _Shard:
     """One labenv.VectorLab in a Dask worker, as an actor."""
 
     def __init__(self, num_envs, level, observations, config, num_threads, seed_offset,
-                 seed_stride):
+                 seed_stride, index):
         self._names = list(observations)
+        self._first, self._index = seed_offset, index
         try:
             # batch_size 1: send_recv gathers its envs one by one.
             self._envs = labenv.VectorLab(num_envs, level, self._names, config,
@@ -141,7 +142,31 @@ class _Shard:
             "step_seconds": time.perf_counter() - started,
         }
 
+    # labenv.rollouts' shard side: a thread collects fragments.
+
+    def rollout_start(self, policy, unroll_length, seed, prefetch):
+        from labenv import rollouts
+
+        self._rollouts = rollouts.ShardRollouts(self._envs, policy, unroll_length,
+                                                self._first, self._index, prefetch)
+        self._rollouts.start(seed)
+        return True
+
+    def rollout_weights(self, version, weights):
+        self._rollouts.set_weights(version, weights)
+        return True
+
+    async def rollout_fetch(self):
+        return await self._rollouts.fetch()
+
+    def rollout_stop(self):
+        if getattr(self, "_rollouts", None) is not None:
+            self._rollouts.stop()
+            self._rollouts = None
+        return True
+
     def close(self):
+        self.rollout_stop()
         self._envs.close()
         return True
 
@@ -247,6 +272,7 @@ class DistributedVectorLab:
         self._seed = 0
         self._closed = False
         self._lost = None  # the ShardLostError that broke it
+        self._rollouts = None  # the open labenv.rollouts.Rollouts
         workers = self._live_workers()
         count = min(self.num_envs, shards or len(workers))
         if count < 1:
@@ -282,7 +308,7 @@ class DistributedVectorLab:
         # restart); recreating is ours to do, and to mark.
         shard.future = self._client.submit(
             _Shard, shard.count, level, observations, config, num_threads, shard.first,
-            self.num_envs, actor=True, workers=[worker], allow_other_workers=False, pure=False,
+            self.num_envs, shard.index, actor=True, workers=[worker], allow_other_workers=False, pure=False,
             key="labenv-shard-{}".format(uuid.uuid4().hex))
         try:
             shard.actor = shard.future.result(timeout=self._timeout)
@@ -313,6 +339,8 @@ class DistributedVectorLab:
     def _check_usable(self, method):
         if self._closed:
             raise RuntimeError("{}(): the environments are closed".format(method))
+        if self._rollouts is not None:
+            raise RuntimeError("{}(): the envs serve rollouts; close them first".format(method))
         if self._lost is not None:
             raise ShardLostError("{}(): {} (create a new DistributedVectorLab, or pass "
                                  "restart=True)".format(method, self._lost))
@@ -505,6 +533,16 @@ class DistributedVectorLab:
                 np.concatenate([r["truncated"] for r in results]),
                 info)
 
+    def rollouts(self, policy, unroll_length, prefetch=True):
+        """labenv.rollouts.Rollouts over these shards: the policy runs beside
+        the envs, and fragments of unroll_length steps come back."""
+        from labenv import rollouts
+
+        self._check_usable("rollouts")
+        self._check_none_in_flight("rollouts")
+        self._rollouts = rollouts.Rollouts(self, policy, unroll_length, prefetch)
+        return self._rollouts
+
     def gym(self, render_mode=None, action_set=None, frame_skip=1):
         """These environments as a Gymnasium VectorEnv (labenv.gym.VectorLab)."""
         return labenv.gym.VectorLab.over(self, self._args[1], render_mode, action_set,
@@ -514,6 +552,8 @@ class DistributedVectorLab:
         """Closes every shard's environments and removes its actor; idempotent."""
         if self._closed:
             return
+        if getattr(self, "_rollouts", None) is not None:
+            self._rollouts.close()
         self._closed = True
         for shard in getattr(self, "_shards", []):
             # Best effort, shard by shard: a dead worker, or a client that
