@@ -96,15 +96,18 @@ def test_a_fragment_is_time_major_and_bootstraps_from_its_last_observation():
         assert np.array_equal(truncated, first["truncated"][t])
 
 
-def test_distributed_fragments_equal_local_ones_with_new_weights(two_workers):
+@pytest.mark.parametrize("shared_memory", [True, False])
+def test_distributed_fragments_equal_local_ones_with_new_weights(two_workers, shared_memory):
     envs = labenv_distributed.DistributedVectorLab(two_workers, 5, "demo_maze", [RGB], SETTINGS)
     local = rollouts.LocalRollouts(5, "demo_maze", [RGB], SETTINGS, policy=BrightnessPolicy(),
                                    unroll_length=6, shards=2)
-    with envs.rollouts(BrightnessPolicy(), 6, prefetch=False) as remote:
+    with envs.rollouts(BrightnessPolicy(), 6, prefetch=False,
+                       shared_memory=shared_memory) as remote:
         with pytest.raises(RuntimeError, match="call reset"):
             remote.next()
         remote.reset(seed=4)
         local.reset(seed=4)
+        assert remote.shared == ([0, 1] if shared_memory else [])
         with pytest.raises(RuntimeError, match="serve rollouts; close them first"):
             envs.step(np.zeros((5, 7), np.intc))
         for turn in (30, 10):
@@ -136,6 +139,32 @@ def test_prefetch_collects_ahead_and_labels_the_weights(two_workers):
             assert seen.count(0) <= 2 and seen[-1] == version, versions
             assert seen == sorted(seen), versions
     envs.close()
+
+
+def _segments():
+    return sorted(name for name in os.listdir("/dev/shm") if name.startswith("labenv-"))
+
+
+def test_a_kept_fragment_never_changes_and_no_segment_outlives_close(two_workers):
+    before = _segments()
+    envs = labenv_distributed.DistributedVectorLab(two_workers, 4, "demo_maze", [RGB], SETTINGS)
+    remote = envs.rollouts(BrightnessPolicy(), 4)
+    remote.reset(seed=2)
+    assert remote.shared == [0, 1] and len(_segments()) == len(before) + 2
+    kept = remote.next()
+    first_env = kept["observations"][RGB][:, 0]  # a view keeps its slot too
+    copy = np.array(kept["observations"][RGB])
+    del kept
+    # More fragments than a shard has slots, some kept a while, some not:
+    # every slot but the kept one is written again, and when the learner
+    # holds them all a fragment travels whole.
+    held = [remote.next() for _ in range(6)]
+    for _ in range(6):
+        remote.next()
+    assert np.array_equal(first_env, copy[:, 0])
+    del held
+    envs.close()
+    assert _segments() == before
 
 
 def test_a_policy_that_raises_names_it_and_the_shard_survives(two_workers):

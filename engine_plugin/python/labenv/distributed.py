@@ -144,20 +144,21 @@ class _Shard:
 
     # labenv.rollouts' shard side: a thread collects fragments.
 
-    def rollout_start(self, policy, unroll_length, seed, prefetch):
+    def rollout_start(self, policy, unroll_length, seed, prefetch, slots):
+        """Starts collecting; whether the learner's shared memory is here."""
         from labenv import rollouts
 
         self._rollouts = rollouts.ShardRollouts(self._envs, policy, unroll_length,
-                                                self._first, self._index, prefetch)
+                                                self._first, self._index, prefetch, slots)
         self._rollouts.start(seed)
-        return True
+        return self._rollouts.shared
 
     def rollout_weights(self, version, weights):
         self._rollouts.set_weights(version, weights)
         return True
 
-    async def rollout_fetch(self):
-        return await self._rollouts.fetch()
+    async def rollout_fetch(self, released):
+        return await self._rollouts.fetch(released)
 
     def rollout_stop(self):
         if getattr(self, "_rollouts", None) is not None:
@@ -533,14 +534,15 @@ class DistributedVectorLab:
                 np.concatenate([r["truncated"] for r in results]),
                 info)
 
-    def rollouts(self, policy, unroll_length, prefetch=True):
+    def rollouts(self, policy, unroll_length, prefetch=True, shared_memory=True):
         """labenv.rollouts.Rollouts over these shards: the policy runs beside
         the envs, and fragments of unroll_length steps come back."""
         from labenv import rollouts
 
         self._check_usable("rollouts")
         self._check_none_in_flight("rollouts")
-        self._rollouts = rollouts.Rollouts(self, policy, unroll_length, prefetch)
+        self._rollouts = rollouts.Rollouts(self, policy, unroll_length, prefetch,
+                                           shared_memory)
         return self._rollouts
 
     def gym(self, render_mode=None, action_set=None, frame_skip=1):

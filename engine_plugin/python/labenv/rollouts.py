@@ -38,10 +38,12 @@ See docs/distributed.md.
 import asyncio
 import queue
 import threading
+import time
 
 import numpy as np
 
 import labenv
+from labenv import _shared_slots
 
 
 class TorchPolicy:
@@ -70,7 +72,8 @@ class TorchPolicy:
         import torch
 
         with torch.no_grad():
-            out = self._built()({name: torch.from_numpy(np.asarray(value))
+            # DLPack: VectorLab's read-only arrays, without a copy.
+            out = self._built()({name: torch.from_dlpack(value)
                                  for name, value in observations.items()})
         if isinstance(out, tuple):
             actions, extras = out
@@ -107,22 +110,29 @@ class Collector:
         actions, extras = out if isinstance(out, tuple) else (out, {})
         return np.ascontiguousarray(actions, dtype=np.intc), extras
 
-    def fragment(self, shard):
-        """The next unroll_length steps of every env."""
+    def fragment(self, shard, out=None):
+        """The next unroll_length steps of every env; the observations go
+        into `out` ({name: (T + 1, B, ...)}) when given."""
         if self._observed is None:
             raise RuntimeError("reset() comes before the first fragment")
         length, n = self._length, self._envs.num_envs
-        observations = {name: np.empty((length + 1,) + value.shape, value.dtype)
-                        for name, value in self._observed.items()}
+        observations = out if out is not None else {
+            name: np.empty((length + 1,) + value.shape, value.dtype)
+            for name, value in self._observed.items()}
         for name, value in self._observed.items():
             observations[name][0] = value
         reward = np.empty((length, n))
         terminated = np.empty((length, n), bool)
         truncated = np.empty((length, n), bool)
         actions_seen, extras_seen = [], {}
+        policy_seconds = step_seconds = 0.0
         for t in range(length):
+            started = time.perf_counter()
             actions, extras = self._act()
+            acted = time.perf_counter()
             observed, reward[t], terminated[t], truncated[t] = self._envs.step(actions)
+            policy_seconds += acted - started
+            step_seconds += time.perf_counter() - acted
             for name, value in observed.items():
                 observations[name][t + 1] = value
             actions_seen.append(actions)
@@ -134,6 +144,7 @@ class Collector:
             "reward": reward, "terminated": terminated, "truncated": truncated,
             "extras": {name: np.stack(values) for name, values in extras_seen.items()},
             "env_ids": self._env_ids, "shard": shard, "version": self.version,
+            "seconds": {"policy": policy_seconds, "step": step_seconds},
         }
 
 
@@ -204,9 +215,18 @@ class ShardRollouts:
     """A shard's side (inside labenv.distributed's actor): a thread collects
     fragments into a queue of one, on request or ahead (prefetch)."""
 
-    def __init__(self, envs, policy, unroll_length, first_env, shard, prefetch):
+    def __init__(self, envs, policy, unroll_length, first_env, shard, prefetch, slots=None):
         self._collector = Collector(envs, policy, unroll_length, first_env)
         self._shard = shard
+        # The learner's segment (name, layout), if this machine has it.
+        self._slots = None
+        if slots is not None:
+            try:
+                self._slots = _shared_slots.Slots(slots[1], name=slots[0])
+            except FileNotFoundError:  # another machine: fragments travel whole
+                pass
+        self._free = set(range(_shared_slots.SLOTS))
+        self._freed = threading.Lock()
         self._ready = queue.Queue(maxsize=1)
         self._requests = threading.Semaphore(1 if prefetch else 0)
         self._prefetch = prefetch
@@ -235,7 +255,13 @@ class ShardRollouts:
                     pending, self._weights = self._weights, None
                 if pending is not None:
                     self._collector.set_weights(*pending)
-                item = ("ok", self._collector.fragment(self._shard))
+                slot = self._free_slot()
+                if slot < 0:
+                    item = ("ok", self._collector.fragment(self._shard))
+                else:
+                    fragment = self._collector.fragment(self._shard, self._slots.views(slot))
+                    fragment["observations"], fragment["slot"] = None, slot
+                    item = ("ok", fragment)
             except Exception as error:  # noqa: BLE001 (handed to the learner, named)
                 self._failed = ("error", "{}: {}".format(type(error).__name__, error))
                 item = self._failed
@@ -248,7 +274,26 @@ class ShardRollouts:
             if self._failed is not None:
                 return
 
-    def fetch_blocking(self):
+    @property
+    def shared(self):
+        return self._slots is not None
+
+    def _free_slot(self):
+        """A slot to write, or -1 (the fragment travels whole) without
+        shared memory or while the learner holds every slot: waiting for
+        one would stall the shard on a learner that keeps fragments."""
+        if self._slots is None:
+            return -1
+        with self._freed:
+            if not self._free:
+                return -1
+            slot = min(self._free)
+            self._free.discard(slot)
+            return slot
+
+    def fetch_blocking(self, released=()):
+        with self._freed:
+            self._free.update(released)
         if not self._prefetch:
             self._requests.release()
         while True:
@@ -262,23 +307,30 @@ class ShardRollouts:
             self._requests.release()  # the next fragment starts now
         return kind, value
 
-    async def fetch(self):
-        return await asyncio.get_running_loop().run_in_executor(None, self.fetch_blocking)
+    async def fetch(self, released=()):
+        return await asyncio.get_running_loop().run_in_executor(None, self.fetch_blocking,
+                                                                released)
 
     def stop(self):
         self._stopping = True
         self._requests.release()
         if self._thread is not None:
             self._thread.join()
+        if self._slots is not None:
+            self._slots.close()
+            self._slots = None
 
 
 class Rollouts:
     """The learner's side over a DistributedVectorLab's shards (made by
     envs.rollouts(...)): one fetch in flight a shard, fragments taken as
     they come. While it is open the envs serve it alone: step, send and
-    reset are refused until close()."""
+    reset are refused until close(). With shared_memory (the default), a
+    shard on the learner's machine writes its fragments' observations into
+    a segment the learner made (labenv/_shared_slots.py), and only the
+    rest travels through Dask; a shard elsewhere sends them whole."""
 
-    def __init__(self, lab, policy, unroll_length, prefetch):
+    def __init__(self, lab, policy, unroll_length, prefetch, shared_memory):
         if not isinstance(unroll_length, (int, np.integer)) or unroll_length < 1:
             raise ValueError("unroll_length must be >= 1, got {!r}".format(unroll_length))
         _check_picklable(policy)
@@ -286,9 +338,17 @@ class Rollouts:
         self._policy = policy
         self._length = int(unroll_length)
         self._prefetch = bool(prefetch)
+        self._shared_memory = bool(shared_memory)
         self._version = 0
         self._fetches = {}  # shard index -> the fetch in flight
+        self._slots = {}    # shard index -> its Slots, for shards on this machine
+        self._held = {}     # shard index -> the slots handed out (Held)
         self._started = False
+
+    @property
+    def shared(self):
+        """The shards whose fragments come through shared memory."""
+        return sorted(self._slots)
 
     def reset(self, seed=0):
         """Starts every shard's envs at episode 0 and its collection."""
@@ -296,12 +356,21 @@ class Rollouts:
             raise RuntimeError("Rollouts.reset(): already started; close() and make new ones")
         lab = self._lab
         lab._seed = int(seed)
-        calls = [(shard, shard.actor.rollout_start(self._policy, self._length, lab._seed,
-                                                   self._prefetch))
-                 for shard in lab._shards]
-        for shard, call in calls:
-            lab._wait(shard, call)
+        calls = []
+        for shard in lab._shards:
+            slots = None
+            if self._shared_memory:
+                fragment_layout = _shared_slots.layout(lab.observation_spec(), lab._args[1],
+                                                       self._length, shard.count)
+                self._slots[shard.index] = _shared_slots.Slots(fragment_layout)
+                self._held[shard.index] = _shared_slots.Held()
+                slots = (self._slots[shard.index].name, fragment_layout)
+            calls.append((shard, shard.actor.rollout_start(self._policy, self._length,
+                                                           lab._seed, self._prefetch, slots)))
         self._started = True
+        for shard, call in calls:
+            if not lab._wait(shard, call) and shard.index in self._slots:
+                self._slots.pop(shard.index).close()  # another machine's shard
 
     def set_weights(self, weights):
         """New weights for every shard, from its next fragment on; returns
@@ -318,12 +387,18 @@ class Rollouts:
             raise RuntimeError("Rollouts: call reset() first")
         for shard in self._lab._shards:
             if shard.index not in self._fetches:
-                self._fetches[shard.index] = shard.actor.rollout_fetch()
+                held = self._held.get(shard.index)
+                released = held.released() if held is not None else []
+                self._fetches[shard.index] = shard.actor.rollout_fetch(released)
 
     def _take(self, shard):
         kind, value = self._lab._wait(shard, self._fetches.pop(shard.index))
         if kind == "error":
             raise RuntimeError("{}: {}".format(shard.describe(), value))
+        slot = value.pop("slot", None)
+        if slot is not None:
+            value["observations"] = self._held[shard.index].hand_out(
+                slot, self._slots[shard.index].views(slot))
         return value
 
     def next(self):
@@ -353,6 +428,9 @@ class Rollouts:
             except Exception:  # noqa: BLE001 (a lost shard has nothing to stop)
                 pass
         self._fetches.clear()
+        for slots in self._slots.values():
+            slots.close()
+        self._slots.clear()
         self._lab._rollouts = None
 
     def __enter__(self):
