@@ -32,11 +32,59 @@ constexpr int kMaxEnvs = 1 << 16;
 
 PyObject* NewResultArray(int numpy_type, npy_intp n) { return PyArray_SimpleNew(1, &n, numpy_type); }
 
+// step(out=...)'s arrays, checked: a dict with each requested observation
+// as a writable, C-contiguous array of shape (n, ...) and its dtype, which
+// the step writes into (RGB rendered straight into it). Null with a
+// ValueError or TypeError otherwise.
+Batch* OutBatch(VectorState& state, PyObject* out, Batch* holder) {
+  if (!PyDict_Check(out)) {
+    PyErr_SetString(PyExc_TypeError, "step: out must be a dict of numpy arrays");
+    return nullptr;
+  }
+  for (std::size_t b = 0; b < state.batched.size(); ++b) {
+    const Batched& observation = state.batched[b];
+    PyObject* array = PyDict_GetItemWithError(out, state.keys[b]);
+    if (array == nullptr) {
+      if (!PyErr_Occurred()) {
+        PyErr_Format(PyExc_ValueError, "step: out has no array for '%U'", state.keys[b]);
+      }
+      return nullptr;
+    }
+    std::vector<npy_intp> shape = {state.n};
+    shape.insert(shape.end(), observation.shape.begin(), observation.shape.end());
+    PyArrayObject* as_array = reinterpret_cast<PyArrayObject*>(array);
+    if (!PyArray_Check(array) || !PyArray_IS_C_CONTIGUOUS(as_array) ||
+        !PyArray_ISWRITEABLE(as_array) || PyArray_TYPE(as_array) != observation.numpy_type ||
+        PyArray_NDIM(as_array) != static_cast<int>(shape.size()) ||
+        !std::equal(shape.begin(), shape.end(), PyArray_DIMS(as_array))) {
+      PyErr_Format(PyExc_ValueError,
+                   "step: out['%U'] must be a writable, C-contiguous numpy array of the "
+                   "observation's dtype and shape (n, *its shape)",
+                   state.keys[b]);
+      return nullptr;
+    }
+    holder->arrays.push_back(array);  // borrowed: the caller's dict holds it
+  }
+  return holder;
+}
+
 // Runs one lock-step pass over every instance and returns the batched
-// observations, plus (reward, terminated, truncated) when `results`.
-PyObject* RunStep(VectorState& state, int num_steps, bool results) {
-  Batch* batch = NextBatch(state.batches, state.batched, state.n);
+// observations, plus (reward, terminated, truncated) when `results`; in
+// step(out=)'s arrays `into` when given, else in a batch buffer.
+PyObject* RunStep(VectorState& state, int num_steps, bool results, PyObject* into = nullptr) {
+  Batch given;
+  Batch* batch = into == nullptr ? NextBatch(state.batches, state.batched, state.n)
+                                 : OutBatch(state, into, &given);
   if (batch == nullptr) return nullptr;
+  // The caller's arrays stay alive while the step writes without the GIL:
+  // another thread could drop them from the dict.
+  for (PyObject* array : given.arrays) Py_INCREF(array);
+  struct Release {
+    Batch& batch;
+    ~Release() {
+      for (PyObject* array : batch.arrays) Py_DECREF(array);
+    }
+  } release{given};
   PyObject* reward = NewResultArray(NPY_FLOAT64, state.n);
   PyObject* terminated = NewResultArray(NPY_BOOL, state.n);
   PyObject* truncated = NewResultArray(NPY_BOOL, state.n);
@@ -239,12 +287,13 @@ PyObject* VectorLabReset(PyObject* self, PyObject* args, PyObject* kwargs) {
 // step(actions, num_steps=1, continuous=None) -> (observations, reward,
 // terminated, truncated)
 PyObject* VectorLabStep(PyObject* self, PyObject* args, PyObject* kwargs) {
-  static const char* keywords[] = {"actions", "num_steps", "continuous", nullptr};
+  static const char* keywords[] = {"actions", "num_steps", "continuous", "out", nullptr};
   PyObject* actions = nullptr;
   int num_steps = 1;
   PyObject* continuous = nullptr;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|iO:step", const_cast<char**>(keywords),
-                                   &actions, &num_steps, &continuous)) {
+  PyObject* out = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|iOO:step", const_cast<char**>(keywords),
+                                   &actions, &num_steps, &continuous, &out)) {
     return nullptr;
   }
   VectorState* state = Usable(self);
@@ -258,7 +307,7 @@ PyObject* VectorLabStep(PyObject* self, PyObject* args, PyObject* kwargs) {
     return nullptr;
   }
   if (!ReadStepActions(actions, continuous, &state->actions)) return nullptr;
-  return RunStep(*state, num_steps, /*results=*/true);
+  return RunStep(*state, num_steps, /*results=*/true, out == Py_None ? nullptr : out);
 }
 
 PyObject* VectorLabObservationSpec(PyObject* self, PyObject*) {
@@ -363,11 +412,14 @@ PyMethodDef kVectorLabMethods[] = {
      "episodes[i], and returns the batched observations. Env i's episode k gets the seed "
      "seed + seed_offset + i + k * seed_stride."},
     {"step", reinterpret_cast<PyCFunction>(Guarded<&VectorLabStep>), METH_VARARGS | METH_KEYWORDS,
-     "step(actions, num_steps=1, continuous=None)\n--\n\nSteps every env with its row of "
+     "step(actions, num_steps=1, continuous=None, out=None)\n--\n\nSteps every env with its "
+     "row of "
      "`actions` (np.intc, shape (n, 7) in the maze) and of `continuous` (np.float64, shape "
      "(n, count), for levels with continuous actions; a level with only those takes them as "
      "`actions`); returns (observations, reward, terminated, truncated). Envs whose "
-     "episode ended in the previous step start a new one instead (next-step autoreset)."},
+     "episode ended in the previous step start a new one instead (next-step autoreset). "
+     "`out`, a dict of writable C-contiguous arrays of shape (n, ...), one per observation, "
+     "takes the observations instead of a new batch (RGB rendered straight into it)."},
     {"send", reinterpret_cast<PyCFunction>(Guarded<&VectorLabSend>), METH_VARARGS | METH_KEYWORDS,
      "send(actions, env_ids=None, num_steps=1, continuous=None)\n--\n\nHands each env of "
      "`env_ids` (default: all n) its row of `actions` (and of `continuous`) and returns at "

@@ -162,6 +162,44 @@ def test_the_frame_is_rendered_straight_into_the_batch():
         envs.read_property("engine.nope")
 
 
+def test_step_writes_into_the_callers_arrays():
+    names = ["RGB_INTERLEAVED", "DEBUG.POS.TRANS"]
+    envs = labenv.VectorLab(2, "demo_maze", names, config())
+    twin = labenv.VectorLab(2, "demo_maze", names, config())
+    envs.reset(seed=3)
+    twin.reset(seed=3)
+    allocated = envs.read_property("engine.frameBuffersAllocated")
+    rng = np.random.default_rng(5)
+    frames = np.zeros((4, 2, 24, 32, 3), np.uint8)  # a fragment's rows, as labenv.rollouts has
+    poses = np.zeros((4, 2, 3))
+    for t, step_actions in enumerate(random_actions(rng, 4, envs=2)):
+        out = {"RGB_INTERLEAVED": frames[t], "DEBUG.POS.TRANS": poses[t]}
+        observed, reward, _, _ = envs.step(step_actions, out=out)
+        assert observed["RGB_INTERLEAVED"] is frames[t] or np.shares_memory(
+            observed["RGB_INTERLEAVED"], frames)
+        expected = twin.step(step_actions)
+        assert np.array_equal(frames[t], expected[0]["RGB_INTERLEAVED"])
+        assert np.array_equal(poses[t], expected[0]["DEBUG.POS.TRANS"])
+        assert np.array_equal(reward, expected[1])
+    # Rendered straight into the caller's array: the engines' pools made no more.
+    assert envs.read_property("engine.frameBuffersAllocated") == allocated
+    actions = np.zeros((2, 7), np.intc)
+    good = {"RGB_INTERLEAVED": frames[0], "DEBUG.POS.TRANS": poses[0]}
+    for bad, why in [
+            ([], "out must be a dict"),
+            ({"RGB_INTERLEAVED": frames[0]}, "out has no array for 'DEBUG.POS.TRANS'"),
+            (dict(good, **{"RGB_INTERLEAVED": frames[0, :1]}), r"out\['RGB_INTERLEAVED'\]"),
+            (dict(good, **{"RGB_INTERLEAVED": frames[0].astype(np.int16)}), "dtype"),
+            (dict(good, **{"DEBUG.POS.TRANS": poses[0].T}), "C-contiguous"),
+            (dict(good, **{"DEBUG.POS.TRANS": [[0.0] * 3] * 2}), "numpy array")]:
+        with pytest.raises((TypeError, ValueError), match=why):
+            envs.step(actions, out=bad)
+    read_only = frames[1].copy()
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError, match="writable"):
+        envs.step(actions, out=dict(good, **{"RGB_INTERLEAVED": read_only}))
+
+
 def test_errors():
     with pytest.raises(ValueError, match="1 <= n <= 65536"):
         labenv.VectorLab(0, "demo_maze", ["RGB_INTERLEAVED"])

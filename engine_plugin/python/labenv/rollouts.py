@@ -130,11 +130,11 @@ class Collector:
             started = time.perf_counter()
             actions, extras = self._act()
             acted = time.perf_counter()
-            observed, reward[t], terminated[t], truncated[t] = self._envs.step(actions)
+            # Straight into the fragment (a shared memory slot): no copy.
+            observed, reward[t], terminated[t], truncated[t] = self._envs.step(
+                actions, out={name: value[t + 1] for name, value in observations.items()})
             policy_seconds += acted - started
             step_seconds += time.perf_counter() - acted
-            for name, value in observed.items():
-                observations[name][t + 1] = value
             actions_seen.append(actions)
             for name, value in extras.items():
                 extras_seen.setdefault(name, []).append(np.asarray(value))
