@@ -69,7 +69,8 @@ def distributed_rate(client, n, unroll, fragments):
         for _ in range(fragments):
             fragment = remote.next()
             steps += fragment["reward"].size
-            seconds.append((fragment["seconds"]["policy"], fragment["seconds"]["step"]))
+            seconds.append((fragment["seconds"]["policy"], fragment["seconds"]["step"],
+                            fragment["seconds"]["waiting"]))
         rate = steps / (time.perf_counter() - started)
     envs.close()
     return rate, seconds, fragment
@@ -107,7 +108,8 @@ def main():
         best = max(local.values())
         policy = statistics.median(s[0] for s in seconds)
         stepping = statistics.median(s[1] for s in seconds)
-        rows.append((local[1], local[2], rate, rate / best, policy, stepping))
+        waiting = statistics.median(s[2] for s in seconds)
+        rows.append((local[1], local[2], rate, rate / best, policy, stepping, waiting))
         print("round %d: local 1 thread %.0f, 2 threads %.0f; rollouts %.0f steps/s (%.2fx)"
               % (round_index, local[1], local[2], rate, rate / best), flush=True)
     serial = serialisation_seconds(fragment)
@@ -123,9 +125,10 @@ def main():
     print("  rollouts, 2 workers: %6.0f steps/s, %.2fx the better local" % (median[2], median[3]))
     fragment_ms = 1000 * 2 * per_fragment / median[2]  # two shards work at once
     print("  a fragment of %d env steps: %.1f ms a shard = policy %.1f ms + stepping %.1f ms "
-          "in the worker; serialisation %.1f ms; transport and waiting overlap the next "
-          "fragment's collection" % (per_fragment, fragment_ms, 1000 * median[4],
-                                     1000 * median[5], 1000 * serial))
+          "+ waiting for the learner to ask %.1f ms + the rest %.1f ms (the worker's loop, "
+          "thread hand-offs); serialisation of one, here: %.1f ms"
+          % (per_fragment, fragment_ms, 1000 * median[4], 1000 * median[5], 1000 * median[6],
+             fragment_ms - 1000 * (median[4] + median[5] + median[6]), 1000 * serial))
 
 
 if __name__ == "__main__":

@@ -16,9 +16,35 @@ returned. A level's error in an env raises RuntimeError naming it from the
 recv that would have returned it; the others of its call are kept.
 """
 
-import time
+import asyncio
 
 import numpy as np
+
+
+def first_done(client, calls, timeout):
+    """The index of the first of `calls` (actor calls) to finish, or None
+    after `timeout` seconds: one wait on the client's event loop, rather
+    than polling, which would wake this process between the workers'
+    steps on a machine whose cores they share."""
+    for index, call in enumerate(calls):
+        if call.done():
+            return index
+
+    async def settled(call):
+        try:
+            await call
+        except Exception:  # noqa: BLE001 (its error is raised when it is taken)
+            pass
+
+    async def first():
+        tasks = [asyncio.ensure_future(settled(call)) for call in calls]
+        done, pending = await asyncio.wait(tasks, timeout=timeout,
+                                           return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        return tasks.index(next(iter(done))) if done else None
+
+    return client.sync(first)
 
 
 class AsyncShards:
@@ -127,32 +153,21 @@ def _restart(lab, shard):
 def _collect_one(lab):
     """Waits for the first shard call to answer and keeps its rows."""
     state = lab._async
-    while True:
-        for k, (shard, call, envs) in enumerate(state.calls):
-            if call.done():
-                break
-        else:
-            # None yet: poll briefly, then wait on the oldest (which notices
-            # a lost worker and the timeout).
-            deadline = time.perf_counter() + 0.5
-            while time.perf_counter() < deadline and not any(c.done() for _, c, _ in state.calls):
-                time.sleep(0.0002)
-            if any(c.done() for _, c, _ in state.calls):
-                continue
-            k = 0
-            shard, call, envs = state.calls[0]
-        del state.calls[k]
-        from labenv.distributed import ShardLostError
-        try:
-            result = lab._wait(shard, call)
-        except ShardLostError as error:
-            if not lab._restart:
-                lab._lost = error
-                raise
-            _restart(lab, shard)
-            return
-        _keep(lab, shard, envs, result)
+    # None within half a second: wait on the oldest, which notices a lost
+    # worker and the timeout.
+    k = first_done(lab._client, [call for _, call, _ in state.calls], 0.5) or 0
+    shard, call, envs = state.calls.pop(k)
+    from labenv.distributed import ShardLostError
+
+    try:
+        result = lab._wait(shard, call)
+    except ShardLostError as error:
+        if not lab._restart:
+            lab._lost = error
+            raise
+        _restart(lab, shard)
         return
+    _keep(lab, shard, envs, result)
 
 
 def recv(lab):

@@ -247,7 +247,9 @@ class ShardRollouts:
 
     def _run(self):
         while True:
+            waited = time.perf_counter()
             self._requests.acquire()
+            waited = time.perf_counter() - waited
             if self._stopping:
                 return
             try:
@@ -257,11 +259,12 @@ class ShardRollouts:
                     self._collector.set_weights(*pending)
                 slot = self._free_slot()
                 if slot < 0:
-                    item = ("ok", self._collector.fragment(self._shard))
+                    fragment = self._collector.fragment(self._shard)
                 else:
                     fragment = self._collector.fragment(self._shard, self._slots.views(slot))
                     fragment["observations"], fragment["slot"] = None, slot
-                    item = ("ok", fragment)
+                fragment["seconds"]["waiting"] = waited  # for the learner to ask
+                item = ("ok", fragment)
             except Exception as error:  # noqa: BLE001 (handed to the learner, named)
                 self._failed = ("error", "{}: {}".format(type(error).__name__, error))
                 item = self._failed
@@ -403,18 +406,15 @@ class Rollouts:
 
     def next(self):
         """The first fragment any shard has ready."""
-        import time
+        from labenv._distributed_async import first_done
 
         self._ask()
         shards = self._lab._shards
-        deadline = time.perf_counter() + 0.5
-        while time.perf_counter() < deadline:
-            for shard in shards:
-                if self._fetches[shard.index].done():
-                    return self._take(shard)
-            time.sleep(0.0002)
-        # None yet: wait on the first (which notices a lost worker).
-        return self._take(shards[0])
+        # None within half a second: wait on the first (which notices a
+        # lost worker and the timeout).
+        index = first_done(self._lab._client,
+                           [self._fetches[shard.index] for shard in shards], 0.5)
+        return self._take(shards[index or 0])
 
     def gather(self):
         """One fragment from every shard, in shard order."""
