@@ -282,6 +282,10 @@ def test_the_docs_examples_run():
         assert scope["observations"]["RGB_INTERLEAVED"].shape == (8, 84, 84, 3)
         assert scope["info"]["restarted"].tolist() == [False] * 8
         assert _actor_count(scope["client"]) == 0
+        rollouts_example, = [block for block in blocks if "envs.rollouts(Forward()" in block]
+        exec(rollouts_example, scope)
+        assert scope["frames"].shape == (33, 4, 84, 84, 3)
+        assert _actor_count(scope["client"]) == 0
     finally:
         cluster = scope["client"].cluster
         scope["client"].close()
