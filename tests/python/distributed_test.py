@@ -259,6 +259,26 @@ def test_closing_leaves_no_actor_client_or_worker_process_behind(tmp_path):
                 and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]
 
 
+def test_the_cluster_training_example_runs_a_few_updates(capsys):
+    import re
+
+    from labenv_testing import HERE
+
+    with open(os.path.join(HERE, "..", "..", "docs", "distributed.md")) as doc:
+        blocks = re.findall(r"```python\n(.*?)```", doc.read(), re.S)
+    example, = [block for block in blocks if "class Sampler" in block]
+    # Two updates: the full run takes minutes (see the doc).
+    for line, short in (("UPDATES = 80 ", "UPDATES = 2 "),
+                        ("threads_per_worker=1)", "threads_per_worker=1, host='127.0.0.1', "
+                                                  "dashboard_address=None)")):
+        assert line in example
+        example = example.replace(line, short)
+    scope = {"__name__": "__main__"}
+    exec(compile(example, "distributed.md", "exec"), scope)
+    printed = capsys.readouterr().out
+    assert "the same returns, episode for episode: True" in printed
+
+
 def test_split_is_even_and_larger_first():
     assert labenv_distributed.split(5, 2) == [(0, 3), (3, 2)]
     assert labenv_distributed.split(4, 4) == [(0, 1), (1, 1), (2, 1), (3, 1)]
