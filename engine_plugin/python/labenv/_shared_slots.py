@@ -1,6 +1,7 @@
-"""Fragments' observations in shared memory (labenv.rollouts), when the
-learner and a shard share a machine: the shard writes each fragment into a
-slot of a segment the learner made, and only the slot's number travels.
+"""Observations in shared memory, when the learner and a shard share a
+machine: the shard writes each fragment (labenv.rollouts) or batch
+(labenv._data_plane) into a slot of a segment the learner made, and only
+the slot's number travels.
 
 The learner makes one segment a shard, of `count` slots, each holding one
 fragment's observations ({name: (T + 1, B, ...)}), and unlinks it when the
@@ -25,10 +26,11 @@ SLOTS = 3
 _ALIGN = 64
 
 
-def layout(spec, names, unroll_length, num_envs):
-    """{name: (shape, dtype)} of one fragment's observations."""
+def layout(spec, names, leading):
+    """{name: (shape, dtype)} of observations with `leading` extents before
+    their own: (T + 1, B) for a fragment, (n,) for a batch."""
     by_name = {entry["name"]: entry for entry in spec}
-    return {name: ((unroll_length + 1, num_envs) + tuple(by_name[name]["shape"]),
+    return {name: (tuple(leading) + tuple(by_name[name]["shape"]),
                    np.dtype(by_name[name]["dtype"])) for name in names}
 
 

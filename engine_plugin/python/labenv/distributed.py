@@ -37,7 +37,6 @@
 See docs/distributed.md.
 """
 
-import re
 import time
 import uuid
 import warnings
@@ -45,131 +44,19 @@ import warnings
 import numpy as np
 
 import labenv
-from labenv import _distributed_async
+from labenv import _data_plane, _distributed_async
+from labenv._shard import Shard
 
 # Seconds any one wait on the cluster may take: starting a shard (its
 # worker loads the level), or one step of every shard.
 DEFAULT_TIMEOUT = 60.0
 
 
-class LevelError(RuntimeError):
-    """A level's Lua error inside a shard (its worker is fine)."""
+LevelError = _data_plane.LevelError  # a level's Lua error inside a shard
 
 
 class ShardLostError(RuntimeError):
     """A shard's worker died or stopped answering; its environments are lost."""
-
-
-class _Shard:
-    """One labenv.VectorLab in a Dask worker, as an actor."""
-
-    def __init__(self, num_envs, level, observations, config, num_threads, seed_offset,
-                 seed_stride, index):
-        self._names = list(observations)
-        self._first, self._index = seed_offset, index
-        try:
-            # batch_size 1: send_recv gathers its envs one by one.
-            self._envs = labenv.VectorLab(num_envs, level, self._names, config,
-                                          num_threads=num_threads, seed_offset=seed_offset,
-                                          seed_stride=seed_stride, batch_size=1)
-        except (RuntimeError, ValueError) as error:
-            raise LevelError(str(error)) from None
-
-    def specs(self):
-        return {
-            "observation_spec": self._envs.observation_spec(),
-            "action_spec": self._envs.action_spec(),
-            "continuous_action_spec": self._envs.continuous_action_spec(),
-            "fps": self._envs.fps(),
-        }
-
-    def _result(self, observed, started, reward=None, terminated=None, truncated=None):
-        n = self._envs.num_envs
-        return {
-            # Plain ndarray views: Dask sends their buffers as they are.
-            "observations": {name: np.asarray(observed[name]) for name in self._names},
-            "reward": np.zeros(n) if reward is None else reward,
-            "terminated": np.zeros(n, bool) if terminated is None else terminated,
-            "truncated": np.zeros(n, bool) if truncated is None else truncated,
-            "episodes": np.array(self._envs.episodes),
-            "step_seconds": time.perf_counter() - started,
-        }
-
-    def reset(self, seed, episodes=None):
-        started = time.perf_counter()
-        try:
-            observed = self._envs.reset(seed=seed, episodes=episodes)
-        except RuntimeError as error:
-            raise LevelError(str(error)) from None
-        return self._result(observed, started)
-
-    def step(self, actions, num_steps, continuous):
-        started = time.perf_counter()
-        try:
-            if continuous is None:
-                stepped = self._envs.step(actions, num_steps=num_steps)
-            else:
-                stepped = self._envs.step(actions, num_steps=num_steps, continuous=continuous)
-        except RuntimeError as error:
-            raise LevelError(str(error)) from None
-        return self._result(*stepped[:1], started, *stepped[1:])
-
-    def send_recv(self, envs, actions, num_steps, continuous):
-        """Steps these envs (local ids) together and returns their rows in
-        that order, and under 'errors' {env: message} for any that failed."""
-        started = time.perf_counter()
-        if continuous is None:
-            self._envs.send(actions, envs, num_steps=num_steps)
-        else:
-            self._envs.send(actions, envs, num_steps=num_steps, continuous=continuous)
-        rows, errors = {}, {}
-        for _ in envs:
-            try:
-                observed, reward, terminated, truncated, ids = self._envs.recv()
-                rows[int(ids[0])] = (observed, reward[0], terminated[0], truncated[0])
-            except RuntimeError as error:  # 'VectorLab env 3: "..."', env 3 back with us
-                found = re.match(r"VectorLab env (\d+): (.*)", str(error), re.S)
-                errors[int(found.group(1))] = found.group(2)
-        done = [env for env in envs if env in rows]
-        return {
-            "observations": {name: np.stack([rows[env][0][name][0] for env in done])
-                             if done else np.zeros((0,)) for name in self._names},
-            "reward": np.array([rows[env][1] for env in done], np.float64),
-            "terminated": np.array([rows[env][2] for env in done], bool),
-            "truncated": np.array([rows[env][3] for env in done], bool),
-            "episodes": np.array(self._envs.episodes),
-            "errors": errors,
-            "step_seconds": time.perf_counter() - started,
-        }
-
-    # labenv.rollouts' shard side: a thread collects fragments.
-
-    def rollout_start(self, policy, unroll_length, seed, prefetch, slots):
-        """Starts collecting; whether the learner's shared memory is here."""
-        from labenv import rollouts
-
-        self._rollouts = rollouts.ShardRollouts(self._envs, policy, unroll_length,
-                                                self._first, self._index, prefetch, slots)
-        self._rollouts.start(seed)
-        return self._rollouts.shared
-
-    def rollout_weights(self, version, weights):
-        self._rollouts.set_weights(version, weights)
-        return True
-
-    async def rollout_fetch(self, released):
-        return await self._rollouts.fetch(released)
-
-    def rollout_stop(self):
-        if getattr(self, "_rollouts", None) is not None:
-            self._rollouts.stop()
-            self._rollouts = None
-        return True
-
-    def close(self):
-        self.rollout_stop()
-        self._envs.close()
-        return True
 
 
 def split(num_envs, shards):
@@ -207,6 +94,8 @@ class _ShardHandle:
         self.worker = None
         self.episodes = np.zeros(count, np.int64)  # carried over a restart
         self.pending = None  # the call in flight
+        self.connection = None  # the data plane's
+        self.rows = slice(first, first + count)
 
     def describe(self):
         last = self.first + self.count - 1
@@ -274,6 +163,7 @@ class DistributedVectorLab:
         self._closed = False
         self._lost = None  # the ShardLostError that broke it
         self._rollouts = None  # the open labenv.rollouts.Rollouts
+        self._plane = None  # made once the first shard has said its specs
         workers = self._live_workers()
         count = min(self.num_envs, shards or len(workers))
         if count < 1:
@@ -284,6 +174,10 @@ class DistributedVectorLab:
             for shard in self._shards:
                 self._start(shard, workers[shard.index % len(workers)])
             self._specs = self._wait(self._shards[0], self._shards[0].actor.specs())
+            self._plane = _data_plane.Plane(self._specs["observation_spec"], observations,
+                                            self.num_envs)
+            for shard in self._shards:
+                self._open(shard)
         except BaseException:
             self.close()
             raise
@@ -308,13 +202,21 @@ class DistributedVectorLab:
         # fresh copy elsewhere behind our back (its envs would silently
         # restart); recreating is ours to do, and to mark.
         shard.future = self._client.submit(
-            _Shard, shard.count, level, observations, config, num_threads, shard.first,
-            self.num_envs, shard.index, actor=True, workers=[worker], allow_other_workers=False, pure=False,
-            key="labenv-shard-{}".format(uuid.uuid4().hex))
+            Shard, shard.count, level, observations, config, num_threads, shard.first,
+            self.num_envs, shard.index, actor=True, workers=[worker],
+            allow_other_workers=False, pure=False, key="labenv-shard-{}".format(uuid.uuid4().hex))
         try:
             shard.actor = shard.future.result(timeout=self._timeout)
         except LevelError as error:
             raise RuntimeError("{}: {}".format(shard.describe(), error)) from None
+        if self._plane is not None:  # a restart: the first start opens it in __init__
+            self._open(shard)
+
+    def _open(self, shard):
+        """The shard's data plane connection."""
+        address, shard.shared = self._wait(
+            shard, shard.actor.open_plane(self._plane.slots, self._plane.authkey))
+        shard.connection = self._plane.connect(address)
 
     def _wait(self, shard, call):
         """The result of an actor call, or the error it raised, within the
@@ -371,9 +273,11 @@ class DistributedVectorLab:
         self._check_none_in_flight("reset")
         self._seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0]
                          if seed is None else seed)
+        slot = self._plane.next_batch()
         for shard in self._shards:
             shard.episodes = np.zeros(shard.count, np.int64)  # a restart starts at episode 0
-            shard.pending = shard.actor.reset(self._seed)
+            shard.pending = self._plane.send(shard.connection, shard.rows,
+                                             ("reset", slot, self._seed, None))
         return self._gather(self._collect_all())[0]
 
     def step_async(self, actions, num_steps=1, continuous=None):
@@ -385,11 +289,12 @@ class DistributedVectorLab:
         actions, continuous = self._checked_actions(actions, continuous)
         if not isinstance(num_steps, (int, np.integer)) or num_steps < 1:
             raise ValueError("num_steps must be >= 1, got {!r}".format(num_steps))
+        slot = self._plane.next_batch()
         for shard in self._shards:
-            rows = slice(shard.first, shard.first + shard.count)
-            shard.pending = shard.actor.step(
-                None if actions is None else actions[rows], int(num_steps),
-                None if continuous is None else continuous[rows])
+            rows = shard.rows
+            shard.pending = self._plane.send(shard.connection, rows, (
+                "step", slot, None if actions is None else actions[rows], int(num_steps),
+                None if continuous is None else continuous[rows]))
 
     def _checked_actions(self, actions, continuous, rows=None):
         """(actions, continuous) as VectorLab.step takes them, checked here
@@ -490,6 +395,8 @@ class DistributedVectorLab:
                 self._drain()
                 raise
             result = self._restart_shard(shard)
+            for name, value in result["observations"].items():  # into the batch, as the rest
+                self._plane.batch[name][shard.rows] = value
         result["restarted"] = np.full(shard.count, result.pop("restarted", False))
         shard.episodes = result["episodes"]
         return result
@@ -508,6 +415,10 @@ class DistributedVectorLab:
         """A new actor for `shard` on a live worker, its envs at their next
         episodes (shard.episodes)."""
         lost = shard.worker
+        try:
+            shard.connection.close()
+        except OSError:
+            pass
         self._client.cancel([shard.future], force=True)
         workers = self._live_workers()
         others = [worker for worker in workers if worker != lost] or workers
@@ -517,11 +428,13 @@ class DistributedVectorLab:
         return result
 
     def _gather(self, results):
+        # Every shard's rows are in the same batch already: nothing to join.
+        batch = self._plane.hand_out()
         if self._concatenate:
-            observations = {name: np.concatenate([r["observations"][name] for r in results])
-                            for name in results[0]["observations"]}
+            observations = batch
         else:
-            observations = [r["observations"] for r in results]
+            observations = [{name: batch[name][shard.rows] for name in batch}
+                            for shard in self._shards]
         # The episode an env is in is one less than the one it starts next.
         info = {
             "episodes": np.concatenate([r["episodes"] for r in results]) - 1,
@@ -561,6 +474,12 @@ class DistributedVectorLab:
             # Best effort, shard by shard: a dead worker, or a client that
             # closed first, took its shard with it already.
             try:
+                if shard.connection is not None:
+                    shard.connection.send(("close",))
+                    shard.connection.close()
+            except OSError:
+                pass
+            try:
                 live = self._client.scheduler_info()["workers"]
                 if shard.actor is not None and shard.worker in live:
                     shard.actor.close().result(timeout=self._timeout)
@@ -572,6 +491,8 @@ class DistributedVectorLab:
             except Exception:  # noqa: BLE001
                 pass
             shard.actor = shard.future = None
+        if getattr(self, "_plane", None) is not None:
+            self._plane.close()
         if self._owns_client:
             self._client.close(timeout=self._timeout)
 

@@ -364,7 +364,7 @@ class Rollouts:
             slots = None
             if self._shared_memory:
                 fragment_layout = _shared_slots.layout(lab.observation_spec(), lab._args[1],
-                                                       self._length, shard.count)
+                                                       (self._length + 1, shard.count))
                 self._slots[shard.index] = _shared_slots.Slots(fragment_layout)
                 self._held[shard.index] = _shared_slots.Held()
                 slots = (self._slots[shard.index].name, fragment_layout)
