@@ -12,10 +12,9 @@ random actions, it measures in one run, in interleaved rounds:
     --envs_per_worker environments in each, stepping on 1 thread;
 
 and breaks the distributed step down: stepping (the slower shard's
-VectorLab.step, timed in its worker), serialisation (Dask's serialize and
-deserialize of one shard's result, timed here) and the rest, the round
-trip (messages to and from the workers, waiting). Actor calls go straight
-to the worker that holds the actor; the scheduler is not on the path.
+VectorLab.step, timed in its worker) and the rest: the data plane's
+messages (actions out, results back, each shard's frames written into the
+learner's shared memory batch in place) and the learner's own work.
 Figures are medians of --rounds, and the ratio is taken within each round.
 """
 
@@ -66,25 +65,6 @@ def distributed_rate(client, n, actions):
     return len(actions) * n / seconds, seconds / len(actions), statistics.median(stepping)
 
 
-def serialisation_seconds(n_per_shard, repeats=50):
-    """Dask's serialize + deserialize of one shard's step result."""
-    from distributed.protocol import deserialize, serialize
-
-    result = {
-        "observations": {"RGB_INTERLEAVED": np.zeros((n_per_shard, 84, 84, 3), np.uint8)},
-        "reward": np.zeros(n_per_shard),
-        "terminated": np.zeros(n_per_shard, bool),
-        "truncated": np.zeros(n_per_shard, bool),
-        "episodes": np.zeros(n_per_shard, np.int64),
-        "step_seconds": 0.0,
-    }
-    started = time.perf_counter()
-    for _ in range(repeats):
-        header, frames = serialize(result)
-        deserialize(header, frames)
-    return (time.perf_counter() - started) / repeats
-
-
 def main():
     import distributed
 
@@ -106,7 +86,6 @@ def main():
         rows.append((local[1], local[2], rate, rate / best, step, stepping))
         print("round %d: local 1 thread %.0f, 2 threads %.0f; distributed %.0f steps/s (%.2fx)"
               % (round_index, local[1], local[2], rate, rate / best), flush=True)
-    serial = serialisation_seconds(args.envs_per_worker)
     client.close()
     cluster.close()
     median = [statistics.median(column) for column in zip(*rows)]
@@ -117,10 +96,10 @@ def main():
     print("  local VectorLab, 2 threads:  %8.0f steps/s" % median[1])
     print("  DistributedVectorLab, 2 workers: %4.0f steps/s, %.2fx the better local"
           % (median[2], median[3]))
-    step_ms, stepping_ms, serial_ms = 1000 * median[4], 1000 * median[5], 1000 * serial
+    step_ms, stepping_ms = 1000 * median[4], 1000 * median[5]
     print("  a distributed step: %.2f ms = stepping %.2f ms (slower shard)"
-          " + serialisation %.2f ms a shard + round trip and waiting %.2f ms"
-          % (step_ms, stepping_ms, serial_ms, step_ms - stepping_ms - serial_ms))
+          " + messages and the learner's work %.2f ms"
+          % (step_ms, stepping_ms, step_ms - stepping_ms))
 
 
 if __name__ == "__main__":
