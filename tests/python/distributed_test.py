@@ -50,9 +50,13 @@ def _actor_count(client, timeout=10.0):
         time.sleep(0.05)
 
 
-def test_an_uneven_split_steps_exactly_as_one_local_vector_lab(two_workers):
+@pytest.mark.parametrize("shared_memory", [True, False])
+def test_an_uneven_split_steps_exactly_as_one_local_vector_lab(two_workers, shared_memory):
     envs = labenv_distributed.DistributedVectorLab(two_workers, 5, "demo_maze",
-                                                   [RGB, "DEBUG.POS.TRANS"], SETTINGS)
+                                                   [RGB, "DEBUG.POS.TRANS"], SETTINGS,
+                                                   shared_memory=shared_memory)
+    # On one machine every shard writes into the learner's batches, unless told not to.
+    assert [shard.shared for shard in envs._shards] == [shared_memory] * 2
     assert [(first, count) for _, first, count in envs.shards] == [(0, 3), (3, 2)]
     assert len({worker for worker, _, _ in envs.shards}) == 2  # one shard a worker
     local = labenv.VectorLab(5, "demo_maze", [RGB, "DEBUG.POS.TRANS"], SETTINGS)

@@ -39,8 +39,10 @@ def main():
     client = distributed.Client(scheduler, timeout=60, direct_to_workers=True)
     client.wait_for_workers(2, timeout=60)
     report = {}
+    # Shared memory off, here and for the rollouts below: the namespaces
+    # share this machine's /dev/shm, which two hosts would not.
     envs = labenv_distributed.DistributedVectorLab(client, 4, "demo_maze", [RGB], SETTINGS,
-                                                   timeout=30)
+                                                   timeout=30, shared_memory=False)
     report["far_shard"] = [worker for worker, _, _ in envs.shards
                            if worker.startswith("tcp://" + far_host + ":")] != []
     local = labenv.VectorLab(4, "demo_maze", [RGB], SETTINGS)
@@ -52,8 +54,8 @@ def main():
         actions[:, 3] = 1
         same = same and np.array_equal(envs.step(actions)[0][RGB], local.step(actions)[0][RGB])
     report["steps_equal_local"] = bool(same)
-    # Rollouts, every fragment over TCP (shared memory off: the namespaces
-    # share this machine's /dev/shm, which two hosts would not).
+    report["shards_sharing_batches"] = [shard.shared for shard in envs._shards]
+    # Rollouts, every fragment over TCP.
     with envs.rollouts(Forward(), 5, prefetch=False, shared_memory=False) as remote, \
             rollouts.LocalRollouts(4, "demo_maze", [RGB], SETTINGS, policy=Forward(),
                                    unroll_length=5, shards=2) as here:

@@ -46,6 +46,7 @@ def test_two_hosts_step_roll_out_and_lose_a_worker():
         hosts.__exit__(None, None, None)
     assert report["far_shard"], report
     assert report["steps_equal_local"], report
+    assert report["shards_sharing_batches"] == [False, False], report  # every row over TCP
     assert report["fragments_equal_local"] and report["shared"] == [], report
     assert "were lost" in report["lost"] and report["lost_seconds"] < 30, report
     # Nothing left: the namespaces are gone.

@@ -95,7 +95,8 @@ class Server:
         })
         if out is None:
             for name in self._names:
-                connection.send_bytes(np.ascontiguousarray(observed[name]))
+                # Flat bytes: send_bytes takes len() of a view, its first extent.
+                connection.send_bytes(memoryview(np.ascontiguousarray(observed[name])).cast("B"))
 
     def _close_slots(self):
         if self._slots is not None:
@@ -141,8 +142,9 @@ class Call:
 class Plane:
     """The learner's side: the batches and one connection a shard."""
 
-    def __init__(self, spec, names, num_envs):
+    def __init__(self, spec, names, num_envs, shared_memory=True):
         self._names = list(names)
+        self._shared_memory = shared_memory
         self.layout = _shared_slots.layout(spec, self._names, (num_envs,))
         self._slots = _shared_slots.Slots(self.layout)
         self._held = _shared_slots.Held()
@@ -152,8 +154,9 @@ class Plane:
 
     @property
     def slots(self):
-        """What a shard needs to map the batches: (name, layout)."""
-        return self._slots.name, self.layout
+        """What a shard needs to map the batches: (name, layout), or None
+        when every shard is to send its rows."""
+        return (self._slots.name, self.layout) if self._shared_memory else None
 
     def connect(self, address):
         return Client(address, authkey=self.authkey)

@@ -95,6 +95,7 @@ class _ShardHandle:
         self.episodes = np.zeros(count, np.int64)  # carried over a restart
         self.pending = None  # the call in flight
         self.connection = None  # the data plane's
+        self.shared = False  # whether it writes into the learner's shared memory
         self.rows = slice(first, first + count)
 
     def describe(self):
@@ -122,11 +123,13 @@ class DistributedVectorLab:
       concatenate: observations as one array per name (True) or a list of
         one dict per shard (False).
       batch_size: how many envs recv() returns (default num_envs).
+      shared_memory: shards on this machine write their rows of each batch
+        into its shared memory (True), or every shard sends them as bytes.
     """
 
     def __init__(self, client, num_envs, level, observations, config=None, *, shards=None,
                  num_threads=None, restart=False, timeout=DEFAULT_TIMEOUT, concatenate=True,
-                 batch_size=None):
+                 batch_size=None, shared_memory=True):
         import distributed  # only this module needs Dask
 
         if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
@@ -175,7 +178,7 @@ class DistributedVectorLab:
                 self._start(shard, workers[shard.index % len(workers)])
             self._specs = self._wait(self._shards[0], self._shards[0].actor.specs())
             self._plane = _data_plane.Plane(self._specs["observation_spec"], observations,
-                                            self.num_envs)
+                                            self.num_envs, shared_memory)
             for shard in self._shards:
                 self._open(shard)
         except BaseException:
