@@ -1,36 +1,6 @@
 #include "engine_plugin/python/thread_pool.h"
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-
 namespace engine_plugin::python {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// One turn of a spin: tells the core (and its hyperthread twin) that this
-// thread waits.
-void Pause() {
-#if defined(__x86_64__)
-  _mm_pause();
-#else
-  std::this_thread::yield();
-#endif
-}
-
-// Spins until done() or for ThreadPool::kSpin; whether done() came true.
-template <typename Done>
-bool SpinUntil(Done done) {
-  const Clock::time_point until = Clock::now() + ThreadPool::kSpin;
-  while (!done()) {
-    for (int i = 0; i < 64; ++i) Pause();
-    if (Clock::now() >= until) return done();
-  }
-  return true;
-}
-
-}  // namespace
 
 ThreadPool::ThreadPool(int threads) {
   try {

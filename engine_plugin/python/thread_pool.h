@@ -37,6 +37,10 @@
 
 #include "absl/functional/function_ref.h"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace engine_plugin::python {
 
 class ThreadPool {
@@ -83,6 +87,25 @@ class ThreadPool {
   int claimed_size_ = 0;
   std::vector<std::thread> workers_;
 };
+
+// Spins until done() or for ThreadPool::kSpin, telling the core (and its
+// hyperthread twin) that this thread waits; whether done() came true.
+// VectorLab's asynchronous calls wait so too (vector_async.cc).
+template <typename Done>
+bool SpinUntil(Done done) {
+  const auto until = std::chrono::steady_clock::now() + ThreadPool::kSpin;
+  while (!done()) {
+    for (int i = 0; i < 64; ++i) {
+#if defined(__x86_64__)
+      _mm_pause();
+#else
+      std::this_thread::yield();
+#endif
+    }
+    if (std::chrono::steady_clock::now() >= until) return done();
+  }
+  return true;
+}
 
 }  // namespace engine_plugin::python
 

@@ -1,42 +1,14 @@
 #include "engine_plugin/python/vector_async.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <string>
 
 #include "engine_plugin/python/actions.h"
 #include "engine_plugin/python/env_support.h"
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-
 namespace engine_plugin::python {
 namespace {
-
-// As ThreadPool's: a worker spins this long for the next step before it
-// sleeps, and recv for the batch to finish, because waking a sleeping
-// thread costs tens of microseconds on a virtual machine, a step a few.
-constexpr std::chrono::microseconds kSpin{200};
-
-template <typename Done>
-bool SpinUntil(Done done) {
-  const auto until = std::chrono::steady_clock::now() + kSpin;
-  while (!done()) {
-    for (int i = 0; i < 64; ++i) {
-#if defined(__x86_64__)
-      _mm_pause();
-#else
-      std::this_thread::yield();
-#endif
-    }
-    if (std::chrono::steady_clock::now() >= until) return done();
-  }
-  return true;
-}
-
-PyObject* NewResultArray(int numpy_type, npy_intp n) { return PyArray_SimpleNew(1, &n, numpy_type); }
 
 template <typename T>
 T* DataOf(PyObject* array) {
@@ -90,10 +62,10 @@ bool ReadEnvIds(const VectorState& state, PyObject* env_ids, std::vector<int>* e
 bool EnsureAsync(VectorState& state) {
   if (state.async != nullptr) return true;
   try {
-    state.async = std::make_unique<AsyncSteps>(state, state.pool->threads() - 1);
+    state.async = std::make_unique<AsyncSteps>(state, state.pool->threads());
   } catch (const std::system_error& e) {
     PyErr_Format(PyExc_RuntimeError, "VectorLab: cannot start %d threads: %s",
-                 state.pool->threads() - 1, e.what());
+                 state.pool->threads(), e.what());
     return false;
   }
   return true;
@@ -179,30 +151,14 @@ void AsyncSteps::Send(absl::Span<const int> envs) {
 }
 
 std::vector<int> AsyncSteps::Receive(int count) {
-  auto ready = [&] { return static_cast<int>(done_.size()) >= count; };
   std::vector<int> envs;
-  while (true) {
-    int env = -1;
-    {
-      std::unique_lock<std::mutex> lock(mutex_);
-      if (!ready() && !queued_.empty()) {
-        env = TakeQueued();
-      } else if (ready()) {
-        envs.assign(done_.begin(), done_.begin() + count);
-        done_.erase(done_.begin(), done_.begin() + count);
-        done_count_.store(static_cast<int>(done_.size()), std::memory_order_release);
-        break;
-      }
-    }
-    if (env >= 0) {
-      Step(env);  // the caller is one of the threads, as in ThreadPool
-      continue;
-    }
-    // Every step not yet done is under way on a worker.
-    if (!SpinUntil([&] { return done_count_.load(std::memory_order_acquire) >= count; })) {
-      std::unique_lock<std::mutex> lock(mutex_);
-      finished_.wait(lock, ready);
-    }
+  {
+    // It sleeps at once rather than spin: the workers need the cores.
+    std::unique_lock<std::mutex> lock(mutex_);
+    finished_.wait(lock, [&] { return static_cast<int>(done_.size()) >= count; });
+    envs.assign(done_.begin(), done_.begin() + count);
+    done_.erase(done_.begin(), done_.begin() + count);
+    done_count_.store(static_cast<int>(done_.size()), std::memory_order_release);
   }
   for (int env : envs) in_flight_[env] = false;
   count_in_flight_ -= count;

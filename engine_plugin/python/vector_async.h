@@ -43,9 +43,10 @@ namespace engine_plugin::python {
 // the envs write into. Send and Receive are for one caller at a time.
 class AsyncSteps {
  public:
-  // Starts `workers` threads that step `state`'s instances; the caller of
-  // Receive steps them too while it waits, so VectorLab's num_threads
-  // counts it, as ThreadPool does. Throws std::system_error when the
+  // Starts `workers` threads (VectorLab's num_threads) that step `state`'s
+  // instances. The caller of Receive only waits: a step it took itself
+  // would hold up its return (a slow env would hold up the batch, which is
+  // what send/recv is for avoiding). Throws std::system_error when the
   // system refuses a thread.
   AsyncSteps(VectorState& state, int workers);
   // Waits for the steps under way; drops those not begun.
@@ -53,8 +54,8 @@ class AsyncSteps {
 
   // Queues a step of each env. REQUIRES: none of them in flight.
   void Send(absl::Span<const int> envs);
-  // Steps queued envs and waits until `count` envs have finished, and
-  // takes them in the order they finished. Called without the GIL.
+  // Waits until `count` envs have finished and takes them, in the order
+  // they finished. Called without the GIL.
   // REQUIRES: count <= count_in_flight().
   std::vector<int> Receive(int count);
   // Puts envs that Receive took back, first in line for the next Receive.

@@ -30,8 +30,6 @@ constexpr char kRgbName[] = "RGB_INTERLEAVED";
 // failed. Beyond one machine, labenv.distributed.
 constexpr int kMaxEnvs = 1 << 16;
 
-PyObject* NewResultArray(int numpy_type, npy_intp n) { return PyArray_SimpleNew(1, &n, numpy_type); }
-
 // step(out=...)'s arrays, checked: a dict with each requested observation
 // as a writable, C-contiguous array of shape (n, ...) and its dtype, which
 // the step writes into (RGB rendered straight into it). Null with a

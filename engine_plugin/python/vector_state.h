@@ -107,6 +107,11 @@ VectorState* Usable(PyObject* self);
 Batch* NextBatch(std::vector<Batch>& batches, const std::vector<Batched>& batched,
                  npy_intp leading);
 
+// A new 1-D array of n results (rewards, flags, ids).
+inline PyObject* NewResultArray(int numpy_type, npy_intp n) {
+  return PyArray_SimpleNew(1, &n, numpy_type);
+}
+
 // The seed of instance i's episode.
 std::uint64_t EpisodeSeed(const VectorState& state, int instance, int episode);
 
