@@ -246,10 +246,9 @@ absl::Status CheckDivisorsNonZero(const Tensor& divisor, std::byte* origin) {
       "cdiv: integer division by zero (the divisor has a zero element); nothing was changed");
 }
 
-// `apart`: the operands share no byte.
 template <ElementOp kOp, typename T>
-void ApplyComponentRuns(const LoopPlan<2>& plan, bool apart) {
-  ForEachRun(plan, [apart](auto p, Index n, auto s) {
+void ApplyComponentRuns(const LoopPlan<2>& plan) {
+  ForEachRun(plan, [](auto p, Index n, auto s) {
     if (s[0] == sizeof(T) && s[1] == sizeof(T)) {
       T* x = reinterpret_cast<T*>(p[0]);
       const T* y = reinterpret_cast<const T*>(p[1]);
@@ -259,26 +258,10 @@ void ApplyComponentRuns(const LoopPlan<2>& plan, bool apart) {
         }
       });
     } else {
-      const Index sx = s[0] / static_cast<Index>(sizeof(T));
-      const Index sy = s[1] / static_cast<Index>(sizeof(T));
-      T* x = reinterpret_cast<T*>(p[0]);
-      const T* y = reinterpret_cast<const T*>(p[1]);
-      // A dense destination and a strided source apart from it (a view of
-      // every other pixel): the compiler vectorises the run once it is told
-      // that a store to x cannot change y.
-      if (apart && sx == 1) {
-        internal::AtVectorWidth<internal::Reads::kSeveralArrays>(n, [x, y, n, sy]()
-                                                                        TENSOR_VECTOR_LOOP {
-          T* __restrict out = x;
-          const T* __restrict in = y;
-          for (Index i = 0; i < n; ++i) {
-            out[i] = Combine<kOp, T>(out[i], static_cast<ComputeType<T>>(in[i * sy]));
-          }
-        });
-        return true;
-      }
       for (Index i = 0; i < n; ++i) {
-        x[i * sx] = Combine<kOp, T>(x[i * sx], static_cast<ComputeType<T>>(y[i * sy]));
+        T* x = reinterpret_cast<T*>(p[0] + i * s[0]);
+        const T y = *reinterpret_cast<const T*>(p[1] + i * s[1]);
+        *x = Combine<kOp, T>(*x, static_cast<ComputeType<T>>(y));
       }
     }
     return true;
@@ -510,8 +493,7 @@ absl::Status ApplyComponents(const Tensor& dst, ElementOp op, const Tensor& src)
   // The common case, equal shapes and separate memory, pairs the tensors as
   // they are; anything else goes through PairInLayoutOrder.
   std::optional<std::pair<Tensor, Tensor>> paired;
-  const bool alias = internal::MayAlias(dst, src);
-  if (dst.shape() != src.shape() || alias) {
+  if (dst.shape() != src.shape() || internal::MayAlias(dst, src)) {
     absl::StatusOr<std::pair<Tensor, Tensor>> pair =
         internal::PairInLayoutOrder(dst, src, /*b_before_a=*/true);
     if (!pair.ok()) return pair.status();
@@ -535,9 +517,7 @@ absl::Status ApplyComponents(const Tensor& dst, ElementOp op, const Tensor& src)
     const LoopPlan<2> plan = PlanLoop<2>(
         target.shape(), {OperandOf(target, *target_origin), OperandOf(source, *source_origin)},
         Order::kAny);
-    DispatchOp(op, [&](auto op_tag) {
-      ApplyComponentRuns<decltype(op_tag)::value, T>(plan, /*apart=*/!alias);
-    });
+    DispatchOp(op, [&](auto op_tag) { ApplyComponentRuns<decltype(op_tag)::value, T>(plan); });
     return absl::OkStatus();
   });
 }

@@ -732,8 +732,8 @@ TEST(ApplyComponentsOverlapTest, ArithmeticWithAnOverlappingSourceReadsTheSource
   EXPECT_THAT(Doubles(b), ElementsAre(2, 3, 4));
 }
 
-// A dense destination and a source of every other element (the kernel's
-// vectorised strided loop), apart and overlapping, against the old values.
+// A dense destination and a source of every other element, apart and
+// overlapping, against the old values.
 TEST(ApplyComponentsOverlapTest, EveryOtherElementIntoADenseRun) {
   constexpr Index kRun = 37;  // vector lanes and a tail
   std::vector<double> old(2 * kRun);
