@@ -15,28 +15,11 @@ import distributed
 
 import labenv  # noqa: E402
 from labenv import distributed as labenv_distributed  # noqa: E402
-from labenv_testing import TEST_LEVEL, config, random_actions  # noqa: E402
+from labenv_testing import (  # noqa: E402, F401 (client, two_workers: fixtures)
+    TEST_LEVEL, client, config, random_actions, two_workers)
 
 SETTINGS = config(episodeLengthSeconds=0.05)  # 3-frame episodes: autoresets
 RGB = "RGB_INTERLEAVED"
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=None, local_directory=str(tmp_path_factory.mktemp("dask")))
-    client = distributed.Client(cluster, direct_to_workers=True)
-    yield client
-    client.close()
-    cluster.close()
-
-
-@pytest.fixture
-def two_workers(client):
-    """The client, once both workers are up (a killed one restarts)."""
-    client.wait_for_workers(2, timeout=60)
-    return client
 
 
 def _actor_count(client, timeout=10.0):

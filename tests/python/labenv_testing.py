@@ -1,8 +1,10 @@
-"""What labenv's test files share: level paths, small configs, actions."""
+"""What labenv's test files share: level paths, small configs, actions,
+and a local Dask cluster (import `client` and `two_workers` to use it)."""
 
 import os
 
 import numpy as np
+import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -31,3 +33,25 @@ def random_actions(rng, count, envs=None):
     actions[..., 2] = rng.integers(-1, 2, size=shape[:-1])
     actions[..., 3] = rng.integers(-1, 2, size=shape[:-1])
     return actions
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    """A Dask client of two worker processes, one thread each, on the
+    loopback address only; one cluster for a test file."""
+    import distributed
+
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+        dashboard_address=None, local_directory=str(tmp_path_factory.mktemp("dask")))
+    client = distributed.Client(cluster, direct_to_workers=True)
+    yield client
+    client.close()
+    cluster.close()
+
+
+@pytest.fixture
+def two_workers(client):  # noqa: F811 (the fixture above, by name)
+    """The client, once both workers are up (a killed one restarts)."""
+    client.wait_for_workers(2, timeout=60)
+    return client
