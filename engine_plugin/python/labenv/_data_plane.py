@@ -19,6 +19,7 @@ draws, and each shard's listener takes one connection: the learner's.
 """
 
 import secrets
+import socket
 import threading
 import time
 from multiprocessing.connection import Client, Listener
@@ -30,6 +31,47 @@ from labenv import _shared_slots
 
 class LevelError(RuntimeError):
     """A level's Lua error inside a shard (its worker is fine)."""
+
+
+class Wire:
+    """One data plane connection: multiprocessing's for the small pickled
+    messages, and the same TCP socket, raw, for arrays, sent from them and
+    received into them (multiprocessing's recv_bytes_into reads into a
+    buffer of its own first: a copy more of every frame). Nagle's algorithm
+    is off: a small message written after another would wait for its ACK,
+    which the other end delays, 40 ms a message."""
+
+    def __init__(self, connection):
+        self._connection = connection
+        self._socket = socket.socket(fileno=socket.dup(connection.fileno()))
+        self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def fileno(self):  # for multiprocessing.connection.wait
+        return self._connection.fileno()
+
+    def send(self, message):
+        self._connection.send(message)
+
+    def recv(self):
+        return self._connection.recv()
+
+    def poll(self, timeout=0.0):
+        return self._connection.poll(timeout)
+
+    def send_array(self, array):
+        self._socket.sendall(memoryview(np.ascontiguousarray(array)).cast("B"))
+
+    def recv_array_into(self, array):
+        view, got = memoryview(array).cast("B"), 0
+        while got < len(view):
+            count = self._socket.recv_into(view[got:])
+            if count == 0:
+                raise EOFError("the connection closed in the middle of an array")
+            got += count
+
+    def close(self):
+        self._socket.close()
+        self._connection.close()
 
 
 class Server:
@@ -47,15 +89,16 @@ class Server:
         self._listener = Listener((host, 0), authkey=authkey)
         self.address = self._listener.address
         self.shared = self._slots is not None
+        self.rollouts = None  # the shard's labenv.rollouts.ShardRollouts while they run
         self._thread = threading.Thread(target=self._serve, daemon=True)
         self._thread.start()
 
     def _serve(self):
         try:
-            connection = self._listener.accept()
+            connection = Wire(self._listener.accept())
         except OSError:  # closed before the learner came
             return
-        with connection:
+        try:
             while True:
                 try:
                     message = connection.recv()
@@ -64,9 +107,13 @@ class Server:
                 if message[0] == "close":
                     break
                 self._answer(connection, message)
-        self._close_slots()
+        finally:
+            connection.close()
+            self._close_slots()
 
     def _answer(self, connection, message):
+        if message[0] == "fetch":
+            return self._send_fragment(connection, message[1])
         kind, slot = message[0], message[1]
         out = None
         if slot >= 0 and self._slots is not None:
@@ -95,8 +142,24 @@ class Server:
         })
         if out is None:
             for name in self._names:
-                # Flat bytes: send_bytes takes len() of a view, its first extent.
-                connection.send_bytes(memoryview(np.ascontiguousarray(observed[name])).cast("B"))
+                connection.send_array(observed[name])
+
+    def _send_fragment(self, connection, released):
+        """labenv.rollouts' next fragment of this shard: its observations as
+        bytes after the rest, unless they lie in the learner's slot."""
+        rollouts = self.rollouts
+        if rollouts is None:  # closed (through Dask) before this fetch was read
+            connection.send({"error": "the rollouts were closed"})
+            return
+        kind, fragment = rollouts.fetch_blocking(released)
+        if kind == "error":
+            connection.send({"error": fragment})
+            return
+        observations = fragment.pop("observations")
+        connection.send(fragment)
+        if observations is not None:
+            for name in self._names:
+                connection.send_array(observations[name])
 
     def _close_slots(self):
         if self._slots is not None:
@@ -130,10 +193,35 @@ class Call:
             else:
                 if not header["written"]:
                     for name in self._names:
-                        self._connection.recv_bytes_into(
-                            memoryview(self._rows[name]).cast("B"))
+                        self._connection.recv_array_into(self._rows[name])
                 header["observations"] = self._rows
                 self._result = header
+        if "error" in self._result:
+            raise LevelError(self._result["error"])
+        return self._result
+
+
+class FragmentCall:
+    """A rollouts fetch in flight on a shard's connection, with Call's
+    interface: its fragment, the observations received into new arrays of
+    `layout` (or left to the caller when they lie in a slot)."""
+
+    def __init__(self, connection, layout, names):
+        self._connection, self._layout, self._names = connection, layout, names
+        self._result = None
+        self.asked = 0  # the learner's number for it, oldest first
+
+    def result(self, timeout=None):
+        if self._result is None:
+            if not self._connection.poll(timeout):
+                raise TimeoutError("no fragment yet")
+            fragment = self._connection.recv()
+            if "error" not in fragment and fragment.get("slot") is None:
+                observations = {name: np.empty(*self._layout[name]) for name in self._names}
+                for name in self._names:
+                    self._connection.recv_array_into(observations[name])
+                fragment["observations"] = observations
+            self._result = fragment
         if "error" in self._result:
             raise LevelError(self._result["error"])
         return self._result
@@ -159,7 +247,7 @@ class Plane:
         return (self._slots.name, self.layout) if self._shared_memory else None
 
     def connect(self, address):
-        return Client(address, authkey=self.authkey)
+        return Wire(Client(address, authkey=self.authkey))
 
     def next_batch(self):
         """A batch to write the next reset or step into: a free slot, or

@@ -104,19 +104,17 @@ class Shard:
         self._rollouts = rollouts.ShardRollouts(self._envs, policy, unroll_length,
                                                 self._first, self._index, prefetch, slots)
         self._rollouts.start(seed)
+        self._plane.rollouts = self._rollouts  # its fetches come on the data plane
         return self._rollouts.shared
 
     def rollout_weights(self, version, weights):
         self._rollouts.set_weights(version, weights)
         return True
 
-    async def rollout_fetch(self, released):
-        return await self._rollouts.fetch(released)
-
     def rollout_stop(self):
         if getattr(self, "_rollouts", None) is not None:
             self._rollouts.stop()
-            self._rollouts = None
+            self._rollouts = self._plane.rollouts = None
         return True
 
     def close(self):

@@ -35,15 +35,15 @@ fragments of T steps travel, not one message a step.
 See docs/distributed.md.
 """
 
-import asyncio
 import queue
 import threading
 import time
+from multiprocessing.connection import wait as connection_wait
 
 import numpy as np
 
 import labenv
-from labenv import _shared_slots
+from labenv import _data_plane, _shared_slots
 
 
 class TorchPolicy:
@@ -306,13 +306,11 @@ class ShardRollouts:
             except queue.Empty:
                 if self._failed is not None:
                     return self._failed  # the thread has ended: every fetch hears why
+                if self._stopping:
+                    return ("error", "the rollouts were closed")
         if self._prefetch:
             self._requests.release()  # the next fragment starts now
         return kind, value
-
-    async def fetch(self, released=()):
-        return await asyncio.get_running_loop().run_in_executor(None, self.fetch_blocking,
-                                                                released)
 
     def stop(self):
         self._stopping = True
@@ -344,8 +342,10 @@ class Rollouts:
         self._shared_memory = bool(shared_memory)
         self._version = 0
         self._fetches = {}  # shard index -> the fetch in flight
+        self._asked = 0     # fetches sent, to number them
         self._slots = {}    # shard index -> its Slots, for shards on this machine
         self._held = {}     # shard index -> the slots handed out (Held)
+        self._layouts = {}  # shard index -> its fragments' observations' layout
         self._started = False
 
     @property
@@ -361,13 +361,13 @@ class Rollouts:
         lab._seed = int(seed)
         calls = []
         for shard in lab._shards:
+            self._layouts[shard.index] = _shared_slots.layout(
+                lab.observation_spec(), lab._args[1], (self._length + 1, shard.count))
             slots = None
             if self._shared_memory:
-                fragment_layout = _shared_slots.layout(lab.observation_spec(), lab._args[1],
-                                                       (self._length + 1, shard.count))
-                self._slots[shard.index] = _shared_slots.Slots(fragment_layout)
+                self._slots[shard.index] = _shared_slots.Slots(self._layouts[shard.index])
                 self._held[shard.index] = _shared_slots.Held()
-                slots = (self._slots[shard.index].name, fragment_layout)
+                slots = (self._slots[shard.index].name, self._layouts[shard.index])
             calls.append((shard, shard.actor.rollout_start(self._policy, self._length,
                                                            lab._seed, self._prefetch, slots)))
         self._started = True
@@ -386,18 +386,21 @@ class Rollouts:
         return self._version
 
     def _ask(self):
+        """A fetch in flight on every shard's data plane connection."""
         if not self._started:
             raise RuntimeError("Rollouts: call reset() first")
-        for shard in self._lab._shards:
+        lab = self._lab
+        for shard in lab._shards:
             if shard.index not in self._fetches:
                 held = self._held.get(shard.index)
-                released = held.released() if held is not None else []
-                self._fetches[shard.index] = shard.actor.rollout_fetch(released)
+                shard.connection.send(("fetch", held.released() if held is not None else []))
+                self._fetches[shard.index] = _data_plane.FragmentCall(
+                    shard.connection, self._layouts[shard.index], lab._args[1])
+                self._asked += 1
+                self._fetches[shard.index].asked = self._asked
 
     def _take(self, shard):
-        kind, value = self._lab._wait(shard, self._fetches.pop(shard.index))
-        if kind == "error":
-            raise RuntimeError("{}: {}".format(shard.describe(), value))
+        value = self._lab._wait(shard, self._fetches.pop(shard.index))
         slot = value.pop("slot", None)
         if slot is not None:
             value["observations"] = self._held[shard.index].hand_out(
@@ -406,15 +409,16 @@ class Rollouts:
 
     def next(self):
         """The first fragment any shard has ready."""
-        from labenv._distributed_async import first_done
-
         self._ask()
         shards = self._lab._shards
         # None within half a second: wait on the first (which notices a
         # lost worker and the timeout).
-        index = first_done(self._lab._client,
-                           [self._fetches[shard.index] for shard in shards], 0.5)
-        return self._take(shards[index or 0])
+        ready = connection_wait([shard.connection for shard in shards], timeout=0.5)
+        # Of those ready, the one asked longest ago: a shard collecting ahead
+        # is always ready, and must not starve the others.
+        waiting = sorted(shards, key=lambda shard: self._fetches[shard.index].asked)
+        first = next((shard for shard in waiting if shard.connection in ready), waiting[0])
+        return self._take(first)
 
     def gather(self):
         """One fragment from every shard, in shard order."""
@@ -425,6 +429,8 @@ class Rollouts:
         for shard in self._lab._shards:
             try:
                 self._lab._wait(shard, shard.actor.rollout_stop())
+                if shard.index in self._fetches:  # its answer, so that steps find none
+                    self._lab._wait(shard, self._fetches[shard.index])
             except Exception:  # noqa: BLE001 (a lost shard has nothing to stop)
                 pass
         self._fetches.clear()
