@@ -15,6 +15,7 @@ import mmap
 import os
 import sys
 import uuid
+import weakref
 from multiprocessing import shared_memory
 
 import numpy as np
@@ -55,6 +56,9 @@ class Slots:
                 name="labenv-" + uuid.uuid4().hex[:16], create=True,
                 size=max(1, SLOTS * self.slot_bytes))
             self.name, self._buffer = self._segment.name, self._segment.buf
+            # Unlinked by close(), or when this is collected, or at exit: a
+            # learner that never closes (a failed test) leaves no segment.
+            self._unlink = weakref.finalize(self, _unlink, self._segment)
         else:
             # Mapped from its file rather than through SharedMemory, which in
             # Python 3.11 would register it with a resource tracker (perhaps
@@ -73,16 +77,27 @@ class Slots:
     def close(self):
         """Unmaps it (unless arrays over it live on, which keep it mapped
         until they go) and, for its maker, unlinks it."""
+        if self._segment is not None:
+            self._unlink()
+            return
         try:
-            if self._segment is not None:
-                self._segment.close()
-            else:
-                self._buffer.release()
-                self._map.close()
+            self._buffer.release()
+            self._map.close()
         except (BufferError, ValueError):
             pass
-        if self._segment is not None:
-            self._segment.unlink()
+
+
+def _unlink(segment):
+    """A segment's maker's end of it: unmapped if no array holds it, and
+    its name removed, once."""
+    try:
+        segment.close()
+    except BufferError:  # arrays over it keep it mapped until they go
+        pass
+    try:
+        segment.unlink()
+    except FileNotFoundError:
+        pass
 
 
 class Held:
