@@ -15,9 +15,7 @@ namespaces (tests/python/netns.py).
 import argparse
 import os
 import statistics
-import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "python"))
@@ -60,23 +58,12 @@ def main():
     parser.add_argument("--fragments", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     with netns.Hosts() as hosts:
-        scheduler = "tcp://%s:8786" % hosts.address(0)
-        hosts.spawn(0, [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
-                        hosts.address(0), "--port", "8786", "--no-dashboard"],
-                    env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(1)
-        for host in (0, 1):
-            hosts.spawn(host, ["taskset", "-c", str(host), sys.executable, "-m",
-                               "distributed.cli.dask_worker", scheduler, "--host",
-                               hosts.address(host), "--nworkers", "1", "--nthreads", "1",
-                               "--no-dashboard", "--no-nanny"],
-                        env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        scheduler = hosts.start_dask(pin=True)
         script = LEARNER % {"benchmarks": HERE, "scheduler": scheduler, "near": hosts.address(0),
                             "per_worker": args.envs_per_worker, "unroll": args.unroll,
                             "fragments": args.fragments, "rounds": args.rounds}
-        learner = hosts.run(0, [sys.executable, "-c", script], env=environment,
+        learner = hosts.run(0, [sys.executable, "-c", script], env=hosts.environment(),
                             capture_output=True, text=True, timeout=900)
     if learner.returncode != 0:
         sys.exit(learner.stderr[-3000:])

@@ -11,6 +11,8 @@ Hosts() raises Unavailable, saying why, where namespaces cannot be made.
 
 import os
 import subprocess
+import sys
+import time
 
 
 _INSIDE = "LABENV_NETNS_HOST"  # set in every process started in a host
@@ -80,6 +82,28 @@ class Hosts:
 
     def run(self, host, command, **kwargs):
         return subprocess.run(self._marked(host, kwargs) + list(command), **kwargs)
+
+    def environment(self):
+        """This process's environment, with its import path for the children."""
+        return dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
+
+    def start_dask(self, pin=False):
+        """A Dask scheduler in host 0 and a worker in each host (one thread,
+        no nanny; with `pin`, host h's worker on core h). The scheduler's
+        address."""
+        quiet = dict(env=self.environment(), stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL)
+        scheduler = "tcp://%s:8786" % self.address(0)
+        self.spawn(0, [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
+                       self.address(0), "--port", "8786", "--no-dashboard"], **quiet)
+        time.sleep(1)
+        for host in (0, 1):
+            pinned = ["taskset", "-c", str(host)] if pin else []
+            self.spawn(host, pinned + [sys.executable, "-m", "distributed.cli.dask_worker",
+                                       scheduler, "--host", self.address(host), "--nworkers",
+                                       "1", "--nthreads", "1", "--no-dashboard", "--no-nanny"],
+                       **quiet)
+        return scheduler
 
     def _remove(self):
         for process in self._processes:

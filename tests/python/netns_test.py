@@ -7,16 +7,11 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 
 import netns
 from labenv_testing import HERE
-
-
-def _python_path():
-    return os.pathsep.join(path for path in sys.path if path)
 
 
 def test_two_hosts_step_roll_out_and_lose_a_worker():
@@ -25,20 +20,11 @@ def test_two_hosts_step_roll_out_and_lose_a_worker():
     except netns.Unavailable as why:
         pytest.skip("no network namespaces here: %s" % why)
     try:
-        environment = dict(os.environ, PYTHONPATH=_python_path())
-        scheduler = "tcp://%s:8786" % hosts.address(0)
-        hosts.spawn(0, [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
-                        hosts.address(0), "--port", "8786", "--no-dashboard"],
-                    env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(1)
-        for host in (0, 1):
-            hosts.spawn(host, [sys.executable, "-m", "distributed.cli.dask_worker", scheduler,
-                               "--host", hosts.address(host), "--nworkers", "1", "--nthreads",
-                               "1", "--no-dashboard", "--no-nanny"],
-                        env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        scheduler = hosts.start_dask()
         learner = hosts.run(0, [sys.executable, os.path.join(HERE, "netns_learner.py"),
                                 scheduler, hosts.address(1)],
-                            env=environment, capture_output=True, text=True, timeout=240)
+                            env=hosts.environment(), capture_output=True, text=True,
+                            timeout=240)
         assert learner.returncode == 0, learner.stderr[-3000:]
         report = json.loads(learner.stdout.strip().splitlines()[-1])
         print(report)
