@@ -145,7 +145,7 @@ void BM_top_down(benchmark::State& state) {
   Buffers buffers(state.range(0), state.range(1));
   std::size_t i = 0;
   for (auto _ : state) {
-    RenderTopDown(world.map(), world.pickups(), poses[i], buffers.frame);
+    RenderTopDown(world.map(), world.pickups(), {poses[i]}, buffers.frame);
     i = i + 1 == poses.size() ? 0 : i + 1;
     benchmark::ClobberMemory();
   }

@@ -37,7 +37,9 @@ struct Engine::State final : Level, Observations::Sources {
   std::vector<double> continuous;
   std::int64_t episode_frames = 0;
   std::int64_t steps = 0;
-  double pending_reward = 0;
+  // Per player: scored and not yet counted, and the last Advance's.
+  std::vector<double> pending_rewards = {0.0};
+  std::vector<double> rewards = {0.0};
   std::optional<EpisodeEnd> ended_by_host;  // EndEpisode, in this step
   std::int64_t clamped_actions = 0;
 
@@ -60,7 +62,7 @@ struct Engine::State final : Level, Observations::Sources {
                                    absl::Span<const LentBuffer> buffers) override {
     return script->CallLending(name, buffers);
   }
-  void AddReward(double reward) override { pending_reward += reward; }
+  void AddReward(int player, double reward) override { pending_rewards[player] += reward; }
   void EndEpisode(EpisodeEnd end) override { ended_by_host = end; }
   double EpisodeTimeSeconds() const override {
     return static_cast<double>(episode_frames) / host->fps();
@@ -79,10 +81,21 @@ struct Engine::State final : Level, Observations::Sources {
     return host->Observe(index, buffers);
   }
 
-  // A new step: the previous one's frame, values and events go.
+  // A new step: the previous one's frame, values, rewards and events go.
   void BeginStep() {
     observations.BeginStep();
     event_log.NewStep();
+    std::fill(rewards.begin(), rewards.end(), 0.0);
+  }
+
+  // Counts what the players scored since the last call: into each one's
+  // reward and, summed, into *reward.
+  void CountRewards(double* reward) {
+    for (std::size_t p = 0; p < pending_rewards.size(); ++p) {
+      rewards[p] += pending_rewards[p];
+      *reward += pending_rewards[p];
+      pending_rewards[p] = 0;
+    }
   }
 
   absl::Status RenderFrame() {
@@ -136,7 +149,7 @@ absl::Status Engine::SetSetting(absl::string_view key, absl::string_view value) 
   // levels refuse keys they do not know. episodeLengthSeconds is also a
   // level's own parameter there (its factories read it), so it reaches
   // init too.
-  if (*applied && key != "episodeLengthSeconds") return absl::OkStatus();
+  if (*applied && key != "episodeLengthSeconds" && key != "players") return absl::OkStatus();
   auto existing = std::find_if(s.settings.begin(), s.settings.end(),
                                [&](const auto& setting) { return setting.first == key; });
   if (existing != s.settings.end()) {
@@ -169,6 +182,15 @@ absl::Status Engine::Init() {
   State& s = *state_;
   if (s.script != nullptr) return absl::FailedPreconditionError("init was already called");
   if (absl::Status status = s.observations.OpenDevice(s.plugin); !status.ok()) return status;
+  const int players = s.plugin.players;
+  if (players > s.host->max_players()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "setting 'players' is ", players, ", but the host '", s.level.host, "' carries at most ",
+        s.host->max_players(), s.host->max_players() == 1 ? " player" : " players"));
+  }
+  s.host->SetPlayers(players);
+  s.pending_rewards.assign(players, 0.0);
+  s.rewards.assign(players, 0.0);
   const LevelLimits limits =
       ResolveLimits(s.plugin.limits, /*from_path=*/!s.level.builtin);
   s.event_log.set_bytes_per_step(limits.tensors.memory_bytes);
@@ -185,9 +207,9 @@ absl::Status Engine::Init() {
     if (!custom.ok()) return custom.status();
     const int frame_index = s.host->frame_observation();
     absl::StatusOr<ObservationSpecs> merged =
-        ObservationSpecs::Merge(s.host->ObservationSpecs(), frame_index, *custom);
+        ObservationSpecs::Merge(s.host->ObservationSpecs(), frame_index, players, *custom);
     if (!merged.ok()) return merged.status();
-    s.observations.SetSpecs(*std::move(merged), frame_index);
+    s.observations.SetSpecs(*std::move(merged), frame_index, players);
     s.discrete_specs = s.host->DiscreteActions();
     s.continuous_specs = s.host->ContinuousActions();
     s.discrete.assign(s.discrete_specs.size(), 0);
@@ -226,7 +248,7 @@ absl::Status Engine::Start(int episode, std::uint64_t seed) {
   std::fill(s.discrete.begin(), s.discrete.end(), 0);
   std::fill(s.continuous.begin(), s.continuous.end(), 0.0);
   s.episode_frames = 0;
-  s.pending_reward = 0;
+  std::fill(s.pending_rewards.begin(), s.pending_rewards.end(), 0.0);
   s.ended_by_host.reset();
   if (absl::Status status = s.script->Start(episode, s.host->LevelSeed(seed)); !status.ok()) {
     return status;
@@ -314,8 +336,7 @@ absl::StatusOr<EpisodeStatus> Engine::Advance(int num_steps, double* reward) {
     if (!s.host->AsksEpisodeEnd()) finished = s.script->HasEpisodeFinished(s.EpisodeTimeSeconds());
     if (!finished.ok()) return finished.status();
     // Everything the callbacks of this frame scored is its reward.
-    *reward += s.pending_reward;
-    s.pending_reward = 0;
+    s.CountRewards(reward);
     // The host's end first, then the level's, then the time limit.
     const std::optional<EpisodeEnd> end = s.ended_by_host ? s.ended_by_host : *finished;
     s.ended_by_host.reset();
@@ -327,8 +348,7 @@ absl::StatusOr<EpisodeStatus> Engine::Advance(int num_steps, double* reward) {
     }
   }
   if (absl::Status rendered = s.RenderFrame(); !rendered.ok()) return rendered;
-  *reward += s.pending_reward;  // scored while rendering (observeFrame)
-  s.pending_reward = 0;
+  s.CountRewards(reward);  // scored while rendering (observeFrame)
   s.started = true;
   s.episode_over = status != EpisodeStatus::kRunning;
   return status;
@@ -421,6 +441,8 @@ absl::StatusOr<PropertyResult> Engine::ListProperty(
 }
 
 int Engine::fps() const { return state_->host->fps(); }
+int Engine::players() const { return state_->plugin.players; }
+absl::Span<const double> Engine::player_rewards() const { return state_->rewards; }
 double Engine::episode_time_seconds() const { return state_->EpisodeTimeSeconds(); }
 const Host& Engine::host() const { return *state_->host; }
 HostTools* Engine::host_tools() { return state_->host->tools(); }

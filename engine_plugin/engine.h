@@ -90,10 +90,13 @@ class Engine {
   // that CUDA device; Init fails if this build has no backend for it or
   // the device does not exist), pinnedStaging ('true' or 'false', default
   // 'false': with a CUDA observationDevice, frames are rendered into
-  // page-locked host memory). As in DeepMind Lab, these and the host's own
+  // page-locked host memory). players (1 to 64, default 1; at most what
+  // the host carries, else Init fails): the players in the level, each
+  // with its own actions, observations and reward (docs/plugin.md,
+  // "Several players"). As in DeepMind Lab, these and the host's own
   // settings (Host::SetSetting) stay with the engine; every other setting
-  // reaches the level's init(settings) as a string, and so does
-  // episodeLengthSeconds, a level's own parameter there too.
+  // reaches the level's init(settings) as a string, and so do
+  // episodeLengthSeconds and players, a level's own parameters too.
   absl::Status SetSetting(absl::string_view key, absl::string_view value);
   // Loads the level script and calls its init(settings).
   absl::Status Init();
@@ -135,7 +138,8 @@ class Engine {
   // or an infinity is an error and changes nothing.
   absl::Status ActContinuous(absl::Span<const double> continuous);
 
-  // Runs `num_steps` >= 1 control steps, adding their rewards to *reward.
+  // Runs `num_steps` >= 1 control steps, adding their rewards (every
+  // player's) to *reward.
   absl::StatusOr<EpisodeStatus> Advance(int num_steps, double* reward);
 
   // Event types are registered on first use by events.add(name, ...).
@@ -157,6 +161,11 @@ class Engine {
 
   // The host's control steps per second.
   int fps() const;
+  // The players setting.
+  int players() const;
+  // Each player's reward over the last Advance (zeros after Start); the
+  // reward Advance adds is their sum.
+  absl::Span<const double> player_rewards() const;
   double episode_time_seconds() const;
   // The host, for code that knows which one it is (a test of the maze).
   const Host& host() const;

@@ -11,8 +11,8 @@
 // Level is what a host may call back.
 //
 // The plugin calls a host, one instance per Engine, in this order:
-//   SetSetting* -> RegisterModules -> (the level script loads and runs
-//   init) -> Init -> { Start -> Render -> { Act? ; Step* ; Render ;
+//   SetSetting* -> SetPlayers -> RegisterModules -> (the level script
+//   loads and runs init) -> Init -> { Start -> Render -> { Act? ; Step* ; Render ;
 //   Observe* }* }*
 // and never from two threads at once. A host registers itself by name
 // (host_registry.h); a level names its host (docs/plugin.md), or runs on
@@ -94,8 +94,10 @@ class Level {
   virtual absl::StatusOr<bool> CallLending(const char* name,
                                            absl::Span<const LentBuffer> buffers) = 0;
 
-  // Adds to the reward of the current step (a pickup, a goal).
-  virtual void AddReward(double reward) = 0;
+  // Adds to player `player`'s reward of the current step (a pickup, a
+  // goal); players count from 0 here, from 1 in Lua. REQUIRES: 0 <=
+  // player < the players setting.
+  virtual void AddReward(int player, double reward) = 0;
   // Ends the episode after the current step (from Step); the level's
   // hasEpisodeFinished can end it too.
   virtual void EndEpisode(EpisodeEnd end) = 0;
@@ -162,6 +164,17 @@ class Host {
   // for a bad value of one of its own.
   virtual absl::StatusOr<bool> SetSetting(absl::string_view key, absl::string_view value) = 0;
 
+  // The most players the host carries (the players setting, docs/plugin.md,
+  // "Several players"): 1 unless it says more. The plugin refuses more
+  // before anything else happens.
+  virtual int max_players() const { return 1; }
+  // Before RegisterModules: how many players the level has, at most
+  // max_players(). With n > 1 the host names each player's observations
+  // and actions with its number first, as Lab2D does ("1.RGB_INTERLEAVED",
+  // "2.MOVE_BACK_FORWARD"), its global ones bare, and Act takes every
+  // player's actions in player order.
+  virtual void SetPlayers(int /*players*/) {}
+
   // Adds the host's Lua modules to L's package.preload, before the level
   // script runs. `level` and the host outlive L.
   virtual void RegisterModules(lua_State* L, Level& level) = 0;
@@ -177,7 +190,8 @@ class Host {
   // Which of ObservationSpecs() is the frame, or -1: a uint8 height x
   // width x 3 image that Render draws every step into a buffer the plugin
   // chooses (a pool buffer, a host's frame target, page-locked staging)
-  // and that the observationDevice setting uploads.
+  // and that the observationDevice setting uploads. With n players, player
+  // p's frame (from 0) is spec frame_observation() + p.
   virtual int frame_observation() const = 0;
 
   // The seed the level's start(episode, seed) receives for an episode the
@@ -196,7 +210,8 @@ class Host {
   // score on each call. DeepMind Lab's engine asks once a frame.
   virtual bool AsksEpisodeEnd() const { return false; }
   // After Start and after the last step of each advance: draws the frame
-  // into `frame` (empty without a frame observation) and runs the level's
+  // into `frame` (empty without a frame observation; with n > 1 players,
+  // n x height x width x 3, player p's frame at index p) and runs the level's
   // per-frame callbacks, lending them what the host likes. `frame` stays
   // valid until the next Start or Step; keep its pointer, not the tensor
   // (a tensor held keeps the pool from recycling the buffer).

@@ -9,7 +9,8 @@
 namespace engine_plugin {
 
 absl::StatusOr<ObservationSpecs> ObservationSpecs::Merge(
-    std::vector<ObservationSpec> host, int frame, const std::vector<ObservationSpec>& level) {
+    std::vector<ObservationSpec> host, int frame, int frames,
+    const std::vector<ObservationSpec>& level) {
   ObservationSpecs merged;
   merged.specs = std::move(host);
   merged.from_level.assign(merged.specs.size(), false);
@@ -21,7 +22,7 @@ absl::StatusOr<ObservationSpecs> ObservationSpecs::Merge(
     }
     const auto host_spec = std::find_if(merged.specs.begin(), merged.specs.end(), same_name);
     const int at = static_cast<int>(host_spec - merged.specs.begin());
-    if (at == frame) {
+    if (frame >= 0 && at >= frame && at < frame + frames) {
       return absl::InvalidArgumentError(absl::StrCat(
           "customObservationSpec: '", spec.name,
           "' is the frame the host renders, which a level cannot replace"));

@@ -8,7 +8,8 @@
 //
 // Example:
 //   absl::StatusOr<ObservationSpecs> specs =
-//       ObservationSpecs::Merge(host->ObservationSpecs(), host->frame_observation(), custom);
+//       ObservationSpecs::Merge(host->ObservationSpecs(), host->frame_observation(),
+//                                /*frames=*/players, custom);
 //   if (specs->from_level[i]) ... the level computes observation i ...
 #ifndef ENGINE_PLUGIN_OBSERVATION_SPECS_H_
 #define ENGINE_PLUGIN_OBSERVATION_SPECS_H_
@@ -24,10 +25,12 @@ struct ObservationSpecs {
   std::vector<ObservationSpec> specs;
   std::vector<bool> from_level;  // per spec: the level computes it
 
-  // The host's specs (`frame`: the index of its frame, or -1) with the
-  // level's merged in. InvalidArgument for a name the level declares
-  // twice, or the frame's.
+  // The host's specs (`frame`: the index of its first frame, or -1;
+  // `frames` of them, one per player, from there on) with the level's
+  // merged in. InvalidArgument for a name the level declares twice, or a
+  // frame's.
   static absl::StatusOr<ObservationSpecs> Merge(std::vector<ObservationSpec> host, int frame,
+                                                int frames,
                                                 const std::vector<ObservationSpec>& level);
 };
 

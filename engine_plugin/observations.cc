@@ -52,14 +52,22 @@ absl::Status Observations::OpenDevice(const PluginSettings& plugin) {
   return absl::OkStatus();
 }
 
-void Observations::SetSpecs(ObservationSpecs merged, int frame_index) {
+void Observations::SetSpecs(ObservationSpecs merged, int frame_index, int players) {
   specs_ = std::move(merged.specs);
   from_level_ = std::move(merged.from_level);
   frame_index_ = frame_index;
+  players_ = players;
+}
+
+std::vector<std::int64_t> Observations::FramesShape() const {
+  std::vector<std::int64_t> shape = specs_[frame_index_].shape;
+  if (players_ > 1) shape.insert(shape.begin(), players_);
+  return shape;
 }
 
 void Observations::BeginStep() {
   frame_ = tensor::Tensor();
+  uploaded_.reset();
   // The next frame overwrites the target: whatever a caller kept of this
   // one becomes an error instead of silently changing.
   if (target_loan_ != nullptr) target_loan_->Revoke();
@@ -69,7 +77,7 @@ void Observations::BeginStep() {
 
 absl::StatusOr<tensor::Tensor> Observations::NewFrame() {
   if (frame_index_ < 0) return tensor::Tensor();
-  const std::vector<std::int64_t>& shape = specs_[frame_index_].shape;
+  const std::vector<std::int64_t> shape = FramesShape();
   absl::StatusOr<tensor::Tensor> buffer;
   if (frame_target_ == nullptr) {
     buffer = (staging_pool_ ? *staging_pool_ : pool_).Acquire(tensor::DType::kUInt8, shape);
@@ -86,24 +94,28 @@ absl::StatusOr<tensor::Tensor> Observations::NewFrame() {
   return frame_;
 }
 
-absl::StatusOr<tensor::Tensor> Observations::FrameValue() {
-  if (!device_pool_) return frame_;
-  absl::StatusOr<tensor::Tensor> uploaded =
-      device_pool_->Acquire(tensor::DType::kUInt8, specs_[frame_index_].shape);
-  if (!uploaded.ok()) return uploaded.status();
-  // Synchronous: the device holds the frame before the caller sees it.
-  if (absl::Status s = device_ops_->copy(*uploaded, frame_); !s.ok()) {
-    return Annotate(s, absl::StrCat("uploading the frame to ", device_.ToString()));
+absl::StatusOr<tensor::Tensor> Observations::FrameValue(int player) {
+  if (device_pool_ && !uploaded_) {
+    absl::StatusOr<tensor::Tensor> uploaded =
+        device_pool_->Acquire(tensor::DType::kUInt8, FramesShape());
+    if (!uploaded.ok()) return uploaded.status();
+    // Synchronous: the device holds the frame before the caller sees it.
+    if (absl::Status s = device_ops_->copy(*uploaded, frame_); !s.ok()) {
+      return Annotate(s, absl::StrCat("uploading the frame to ", device_.ToString()));
+    }
+    uploaded_ = *std::move(uploaded);
   }
-  return *std::move(uploaded);
+  const tensor::Tensor& frames = device_pool_ ? *uploaded_ : frame_;
+  if (players_ == 1) return frames;
+  return frames.Select(0, player);
 }
 
 absl::StatusOr<LevelObservation> Observations::Compute(int index, Sources& sources) {
   if (from_level_[index]) return sources.FromLevel(specs_[index]);
   LevelObservation result;
-  if (index == frame_index_) {
+  if (frame_index_ >= 0 && index >= frame_index_ && index < frame_index_ + players_) {
     result.value.type = ObservationType::kBytes;
-    absl::StatusOr<tensor::Tensor> tensor = FrameValue();
+    absl::StatusOr<tensor::Tensor> tensor = FrameValue(index - frame_index_);
     if (!tensor.ok()) return tensor.status();
     result.value.tensor = *std::move(tensor);
     return result;
@@ -177,11 +189,13 @@ absl::Status Observations::SetFrameTarget(std::uint8_t* pixels, std::size_t byte
         absl::StrCat("SetFrameTarget: the host '", host, "' renders no frame"));
   }
   const std::vector<std::int64_t>& shape = specs_[frame_index_].shape;
-  const std::size_t frame_bytes = static_cast<std::size_t>(shape[0] * shape[1] * shape[2]);
+  const std::size_t frame_bytes =
+      static_cast<std::size_t>(players_ * shape[0] * shape[1] * shape[2]);
   if (pixels != nullptr && bytes != frame_bytes) {
-    return absl::InvalidArgumentError(absl::StrCat("SetFrameTarget: ", bytes, " bytes given, a ",
-                                                   shape[0], "x", shape[1], "x3 frame needs ",
-                                                   frame_bytes));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "SetFrameTarget: ", bytes, " bytes given, ",
+        players_ == 1 ? "a " : absl::StrCat(players_, " players' "), shape[0], "x", shape[1],
+        "x3 ", players_ == 1 ? "frame needs " : "frames need ", frame_bytes));
   }
   frame_target_ = pixels;
   return absl::OkStatus();

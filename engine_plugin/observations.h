@@ -73,8 +73,9 @@ class Observations final : public ObservationBuffers {
   // first step. Nothing to do for the CPU.
   absl::Status OpenDevice(const PluginSettings& plugin);
 
-  // At Init: the merged specs, and which of them is the host's frame (or -1).
-  void SetSpecs(ObservationSpecs merged, int frame_index);
+  // At Init: the merged specs, which of them is the host's first frame (or
+  // -1), and how many players' frames follow it from there.
+  void SetSpecs(ObservationSpecs merged, int frame_index, int players);
   const std::vector<ObservationSpec>& specs() const { return specs_; }
   int frame_index() const { return frame_index_; }
 
@@ -85,7 +86,9 @@ class Observations final : public ObservationBuffers {
 
   // The buffer the step's frame is drawn in, kept as the step's frame: the
   // frame target, lent until the next BeginStep, or else a fresh pool (or
-  // page-locked) buffer. Empty without a frame observation.
+  // page-locked) buffer. Empty without a frame observation. With n > 1
+  // players, one buffer of all n frames (n x height x width x 3): each
+  // player's frame observation is a view of it, so none is copied.
   absl::StatusOr<tensor::Tensor> NewFrame();
 
   // The three reads (above). OutOfRange for an index not in specs().
@@ -109,14 +112,19 @@ class Observations final : public ObservationBuffers {
   // The step's value of observation `index`, computed on first request.
   absl::StatusOr<const LevelObservation*> Slot(int index, Sources& sources);
   absl::StatusOr<LevelObservation> Compute(int index, Sources& sources);
-  // The frame as handed out: its buffer, or its copy on the device.
-  absl::StatusOr<tensor::Tensor> FrameValue();
+  // The frame as handed out: its buffer, or its copy on the device (made
+  // once a step); with several players, player `player`'s view of it.
+  absl::StatusOr<tensor::Tensor> FrameValue(int player);
+  // The frame buffer's shape: the frame's, with the players first when
+  // there are several.
+  std::vector<std::int64_t> FramesShape() const;
   // A copy of `value` that nothing else holds.
   absl::StatusOr<ObservationValue> CopyOf(const ObservationValue& value);
 
   std::vector<ObservationSpec> specs_;
   std::vector<bool> from_level_;  // per spec (observation_specs.h)
   int frame_index_ = -1;
+  int players_ = 1;
   tensor::Device device_;  // observationDevice
 
   ObservationPool pool_;
@@ -130,6 +138,7 @@ class Observations final : public ObservationBuffers {
   std::optional<ObservationPool> staging_pool_;
 
   tensor::Tensor frame_;
+  std::optional<tensor::Tensor> uploaded_;  // the step's frame on the device, once asked for
   // SetFrameTarget's memory, or null for pool buffers. While it is set,
   // `frame_` is lent over it under `target_loan_`, which ends with the step.
   std::uint8_t* frame_target_ = nullptr;

@@ -88,6 +88,10 @@ absl::StatusOr<bool> ApplyPluginSetting(absl::string_view key, absl::string_view
     absl::StatusOr<tensor::Device> device = ParseObservationDevice(value);
     if (!device.ok()) return device.status();
     settings->observation_device = *device;
+  } else if (key == "players") {
+    absl::StatusOr<int> players = ParseSettingInt(key, value, 1, kMaxPlayers);
+    if (!players.ok()) return players.status();
+    settings->players = *players;
   } else if (key == "pinnedStaging") {
     absl::StatusOr<bool> pinned = ParseSettingBool(key, value);
     if (!pinned.ok()) return pinned.status();

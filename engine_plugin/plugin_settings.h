@@ -23,7 +23,12 @@ struct PluginSettings {
   // page-locked memory to be uploaded from there.
   tensor::Device observation_device;
   bool pinned_staging = false;
+  // Players in the level (players); the host says how many it carries.
+  int players = 1;
 };
+
+// The most players any instance carries (the players setting's bound).
+inline constexpr int kMaxPlayers = 64;
 
 // Applies `key` = `value` to *settings. False when the key is not the
 // plugin's; an error names the setting and what it expects.

@@ -275,7 +275,7 @@ absl::Status DmlabHost::Step(Level& level) {
   context_->Attach(nullptr);
   if (status == DmlabStatus_Error) return EngineError("advance");
   if (absl::Status s = HookError("advance"); !s.ok()) return s;
-  if (reward != 0) level.AddReward(reward);
+  if (reward != 0) level.AddReward(0, reward);
   // The level's own end (its hasEpisodeFinished, which the engine asked),
   // or the engine's (a map that would not load).
   if (std::optional<engine_plugin::EpisodeEnd> end = context_->TakeEpisodeEnd()) {

@@ -53,13 +53,32 @@ std::string NoMapError(const char* function) {
   return absl::StrCat("'game:", function, "': no map is loaded yet (call it after start)");
 }
 
-// [-0, +1, e]
+// Reads the player id (from 1) at stack `index` into *player (from 0),
+// for argument `argument` of game:`function`: "" or the error.
+std::string ReadPlayer(lua_State* L, int index, int players, const char* function,
+                       int argument, int* player) {
+  std::int64_t id = 0;
+  std::string why = lua_api::ReadInteger(L, index, &id);
+  if (why.empty() && (id < 1 || id > players)) {
+    why = absl::StrCat("a player id in [1, ", players, "] expected, got ", id);
+  }
+  if (!why.empty()) return ArgumentError(absl::StrCat("game:", function), argument, why);
+  *player = static_cast<int>(id) - 1;
+  return "";
+}
+
+// [-0, +1, e] game:playerInfo([playerId]): player 1's without an id.
 NResultsOr PlayerInfo(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "playerInfo"); !e.empty()) return e;
   const World* world = LoadedWorld(L);
   if (world == nullptr) return NoMapError("playerInfo");
-  const Pose& pose = world->pose();
-  const Motion& motion = world->motion();
+  int player = 0;
+  if (!lua_isnoneornil(L, 2)) {
+    std::string e = ReadPlayer(L, 2, world->players(), "playerInfo", 1, &player);
+    if (!e.empty()) return e;
+  }
+  const Pose& pose = world->pose(player);
+  const Motion& motion = world->motion(player);
   lua_createtable(L, 0, 9);
   // DeepMind Lab's units and angles: game units, and Quake's pitch, which
   // grows looking down (the world's grows looking up).
@@ -69,7 +88,7 @@ NResultsOr PlayerInfo(lua_State* L) {
             0.0);
   SetTriple(L, "angles", QuakePitch(pose.pitch), pose.yaw, 0.0);
   SetTriple(L, "anglesVel", QuakePitch(motion.pitch_rate), motion.yaw_rate, 0.0);
-  lua_pushinteger(L, 1);
+  lua_pushinteger(L, player + 1);
   lua_setfield(L, -2, "playerId");
   lua_pushboolean(L, motion.teleported);
   lua_setfield(L, -2, "teleported");
@@ -88,15 +107,26 @@ NResultsOr PlayerInfo(lua_State* L) {
   return 1;
 }
 
-// [-0, +0, e]
+// [-0, +0, e] game:addScore([playerId,] score), as DeepMind Lab's: player
+// 1's without an id.
 NResultsOr AddScore(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "addScore"); !e.empty()) return e;
-  double reward = 0;
-  if (std::string why = lua_api::ReadNumber(L, 2, &reward); !why.empty()) {
-    return ArgumentError("addScore", 1, why);
+  GameHost* host = HostOf<GameHost>(L);
+  int player = 0;
+  int score_index = 2;
+  if (lua_gettop(L) >= 3) {
+    std::string e = ReadPlayer(L, 2, host->players(), "addScore", 1, &player);
+    if (!e.empty()) return e;
+    score_index = 3;
   }
-  if (!std::isfinite(reward)) return ArgumentError("addScore", 1, "finite number expected");
-  HostOf<GameHost>(L)->AddScore(reward);
+  double reward = 0;
+  if (std::string why = lua_api::ReadNumber(L, score_index, &reward); !why.empty()) {
+    return ArgumentError("addScore", score_index - 1, why);
+  }
+  if (!std::isfinite(reward)) {
+    return ArgumentError("addScore", score_index - 1, "finite number expected");
+  }
+  host->AddScore(player, reward);
   return 0;
 }
 
@@ -240,7 +270,7 @@ NResultsOr RenderCustomView(lua_State* L) {
   // A camera looking straight down sees the whole map from above, as
   // DeepMind Lab's top-down debug camera does.
   if (pitch >= kStraightDownDegrees) {
-    RenderTopDown(world->map(), world->pickups(), world->pose(), frame);
+    RenderTopDown(world->map(), world->pickups(), {world->pose()}, frame);
   } else {
     RenderFirstPerson(world->map(), world->pickups(), camera, frame, host->surfaces());
   }

@@ -1,15 +1,20 @@
 // dmlab.system.game: what a level script may ask of the engine it runs in.
 //
 // Lua API (`local game = require 'dmlab.system.game'`; call with ':'):
-//   game:playerInfo()          {pos = {x, y, z}, vel = {x, y, z} (per
+//   game:playerInfo([playerId])
+//                              {pos = {x, y, z}, vel = {x, y, z} (per
 //                                second over the last frame), angles =
 //                                {pitch, yaw, roll}, anglesVel (degrees per
 //                                second), cell = {row, col} (1-based map
-//                                cell), playerId = 1, teamScore = 0,
+//                                cell), playerId, teamScore = 0,
 //                                otherTeamScore = 0, teleported (whether
 //                                a teleporter moved the player this
-//                                frame)}: as DeepMind Lab's
-//   game:addScore(reward)      adds to the reward of the current step
+//                                frame)}: as DeepMind Lab's; player 1's
+//                                without an id (ids count from 1, up to
+//                                the players setting)
+//   game:addScore([playerId,] reward)
+//                              adds to the player's reward of the current
+//                              step (player 1's without an id)
 //   game:finishMap()           ends the map after this frame; the engine
 //                              then loads the level's nextMap()
 //   game:console(command)      DeepMind Lab's console, which on the maze
@@ -71,7 +76,10 @@ class GameHost {
   virtual ~GameHost() = default;
   // The current map's world, or null before the first map is loaded.
   virtual const World* world() const = 0;
-  virtual void AddScore(double reward) = 0;
+  // How many players the level has (the players setting).
+  virtual int players() const = 0;
+  // Adds to player `player`'s reward (from 0).
+  virtual void AddScore(int player, double reward) = 0;
   virtual void FinishMap() = 0;
   // game:console: "" or what is wrong with `command`.
   virtual std::string Console(absl::string_view command) = 0;

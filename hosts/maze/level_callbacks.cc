@@ -15,30 +15,28 @@ using engine_plugin::Level;
 
 namespace {
 
-// The player, counted from 1 as DeepMind Lab's callbacks count it.
-constexpr int kPlayerId = 1;
-
-// [-0, +2] (spawnId, playerId), for the pickup callbacks.
-int PushPickupArguments(lua_State* L, int spawn_id) {
+// [-0, +2] (spawnId, playerId), for the pickup callbacks: the player
+// counted from 1, as DeepMind Lab's callbacks count it.
+int PushPickupArguments(lua_State* L, int spawn_id, int player) {
   lua_pushinteger(L, spawn_id);
-  lua_pushinteger(L, kPlayerId);
+  lua_pushinteger(L, player + 1);
   return 2;
 }
 
 // [-0, +3] (spawnId, targetName, playerId), for the trigger callbacks.
-int PushTriggerArguments(lua_State* L, const DoorTrigger& trigger) {
+int PushTriggerArguments(lua_State* L, const DoorTrigger& trigger, int player) {
   lua_pushinteger(L, trigger.spawn_id);
   lua_pushlstring(L, trigger.target.data(), trigger.target.size());
-  lua_pushinteger(L, kPlayerId);
+  lua_pushinteger(L, player + 1);
   return 3;
 }
 
 }  // namespace
 
-absl::StatusOr<bool> CanPickup(Level& level, int spawn_id) {
+absl::StatusOr<bool> CanPickup(Level& level, int spawn_id, int player) {
   bool can = true;
   absl::StatusOr<bool> called = level.Call(
-      "canPickup", 1, [&](lua_State* L) { return PushPickupArguments(L, spawn_id); },
+      "canPickup", 1, [&](lua_State* L) { return PushPickupArguments(L, spawn_id, player); },
       [&](lua_State* L, int first) {
         if (!lua_isnil(L, first)) can = lua_toboolean(L, first) != 0;
         return absl::OkStatus();
@@ -47,10 +45,10 @@ absl::StatusOr<bool> CanPickup(Level& level, int spawn_id) {
   return can;
 }
 
-absl::StatusOr<std::optional<double>> PickupOverride(Level& level, int spawn_id) {
+absl::StatusOr<std::optional<double>> PickupOverride(Level& level, int spawn_id, int player) {
   std::optional<double> respawn;
   absl::StatusOr<bool> called = level.Call(
-      "pickup", 1, [&](lua_State* L) { return PushPickupArguments(L, spawn_id); },
+      "pickup", 1, [&](lua_State* L) { return PushPickupArguments(L, spawn_id, player); },
       [&](lua_State* L, int first) {
         if (lua_isnil(L, first)) return absl::OkStatus();
         double seconds = 0;
@@ -67,10 +65,10 @@ absl::StatusOr<std::optional<double>> PickupOverride(Level& level, int spawn_id)
   return respawn;
 }
 
-absl::StatusOr<bool> CanTrigger(Level& level, const DoorTrigger& trigger) {
+absl::StatusOr<bool> CanTrigger(Level& level, const DoorTrigger& trigger, int player) {
   bool can = true;
   absl::StatusOr<bool> called = level.Call(
-      "canTrigger", 1, [&](lua_State* L) { return PushTriggerArguments(L, trigger); },
+      "canTrigger", 1, [&](lua_State* L) { return PushTriggerArguments(L, trigger, player); },
       [&](lua_State* L, int first) {
         if (!lua_isboolean(L, first)) {
           return absl::InvalidArgumentError(
@@ -83,10 +81,10 @@ absl::StatusOr<bool> CanTrigger(Level& level, const DoorTrigger& trigger) {
   return can;
 }
 
-absl::StatusOr<bool> TriggerOverride(Level& level, const DoorTrigger& trigger) {
+absl::StatusOr<bool> TriggerOverride(Level& level, const DoorTrigger& trigger, int player) {
   bool overridden = false;
   absl::StatusOr<bool> called = level.Call(
-      "trigger", 1, [&](lua_State* L) { return PushTriggerArguments(L, trigger); },
+      "trigger", 1, [&](lua_State* L) { return PushTriggerArguments(L, trigger, player); },
       [&](lua_State* L, int first) {
         if (!lua_isnil(L, first) && !lua_isboolean(L, first)) {
           return absl::InvalidArgumentError(
@@ -99,7 +97,7 @@ absl::StatusOr<bool> TriggerOverride(Level& level, const DoorTrigger& trigger) {
   return overridden;
 }
 
-absl::Status ModifyControl(Level& level, Actions* actions) {
+absl::Status ModifyControl(Level& level, int player, Actions* actions) {
   struct Control {
     const char* name;
     double value;
@@ -120,7 +118,8 @@ absl::Status ModifyControl(Level& level, Actions* actions) {
           lua_pushnumber(L, control.value);
           lua_setfield(L, -2, control.name);
         }
-        return 1;
+        lua_pushinteger(L, player + 1);
+        return 2;
       },
       [&](lua_State* L, int first) {
         if (lua_isnil(L, first)) return absl::OkStatus();
@@ -219,7 +218,7 @@ absl::StatusOr<std::vector<engine_plugin::DiscreteActionSpec>> CustomActionSpecs
   return specs;
 }
 
-absl::Status ApplyCustomActions(Level& level, absl::Span<const int> values) {
+absl::Status ApplyCustomActions(Level& level, int player, absl::Span<const int> values) {
   absl::StatusOr<bool> called = level.Call(
       "customDiscreteActions", 0,
       [&](lua_State* L) {
@@ -228,7 +227,8 @@ absl::Status ApplyCustomActions(Level& level, absl::Span<const int> values) {
           lua_pushinteger(L, values[i]);
           lua_rawseti(L, -2, static_cast<int>(i + 1));
         }
-        return 1;
+        lua_pushinteger(L, player + 1);
+        return 2;
       },
       [](lua_State*, int) { return absl::OkStatus(); });
   if (!called.ok()) return called.status();

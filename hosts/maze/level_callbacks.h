@@ -17,30 +17,36 @@
 
 namespace hosts::maze {
 
+// Each for player `player`, counted from 0 here and from 1 (playerId) in
+// the callback.
+//
 // canPickup(spawnId, playerId): whether the player may take the pickup
 // (true without the callback, or for nil).
-absl::StatusOr<bool> CanPickup(engine_plugin::Level& level, int spawn_id);
+absl::StatusOr<bool> CanPickup(engine_plugin::Level& level, int spawn_id, int player);
 
 // pickup(spawnId, playerId): nil keeps DeepMind Lab's own pickup (the
 // reward, and a goal's end of the map); a number replaces it and is the
 // seconds until the pickup respawns (0: not taken at all).
-absl::StatusOr<std::optional<double>> PickupOverride(engine_plugin::Level& level, int spawn_id);
+absl::StatusOr<std::optional<double>> PickupOverride(engine_plugin::Level& level, int spawn_id,
+                                                     int player);
 
 // canTrigger(spawnId, targetName, playerId): whether the trigger fires
 // (true without the callback). As in DeepMind Lab, it must answer true or
 // false.
-absl::StatusOr<bool> CanTrigger(engine_plugin::Level& level, const DoorTrigger& trigger);
+absl::StatusOr<bool> CanTrigger(engine_plugin::Level& level, const DoorTrigger& trigger,
+                                int player);
 
 // trigger(spawnId, targetName, playerId): true replaces what the trigger
 // does (the door stays shut); nil or false lets it open.
-absl::StatusOr<bool> TriggerOverride(engine_plugin::Level& level, const DoorTrigger& trigger);
+absl::StatusOr<bool> TriggerOverride(engine_plugin::Level& level, const DoorTrigger& trigger,
+                                     int player);
 
-// modifyControl(actions): the level may change the player's controls of
+// modifyControl(actions, playerId): the level may change the player's controls of
 // this frame, {lookDownUp =, lookLeftRight =, moveBackForward =,
 // strafeLeftRight =, crouchJump = (1 jump, -1 crouch), buttonsDown = (1
 // fire)}, returning them (changed or not) or nil. Values are rounded and
 // clamped to the actions' bounds.
-absl::Status ModifyControl(engine_plugin::Level& level, Actions* actions);
+absl::Status ModifyControl(engine_plugin::Level& level, int player, Actions* actions);
 
 // customDiscreteActionSpec(): the level's own discrete actions, {{name =,
 // min =, max =}, ...} (at most kMaxCustomActions, integer bounds, names
@@ -49,9 +55,11 @@ inline constexpr int kMaxCustomActions = 64;
 absl::StatusOr<std::vector<engine_plugin::DiscreteActionSpec>> CustomActionSpecs(
     engine_plugin::Level& level, const std::vector<std::string>& taken);
 
-// customDiscreteActions(values): the agent's values of those actions, a
-// list in their order. A level that declares actions must have it.
-absl::Status ApplyCustomActions(engine_plugin::Level& level, absl::Span<const int> values);
+// customDiscreteActions(values, playerId): the agent's values of those
+// actions for the player, a list in their order. A level that declares
+// actions must have it.
+absl::Status ApplyCustomActions(engine_plugin::Level& level, int player,
+                                absl::Span<const int> values);
 
 // addBots(): DeepMind Lab's levels list the bots to add; the maze has
 // none, so a level that asks for any is an error saying so (nil or an

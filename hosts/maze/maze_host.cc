@@ -187,32 +187,53 @@ absl::Status MazeHost::Init(Level& level) {
       level, std::vector<std::string>(std::begin(kActionNames), std::end(kActionNames)));
   if (!custom.ok()) return custom.status();
   custom_specs_ = *std::move(custom);
-  custom_values_.assign(custom_specs_.size(), 0);
-  specs_ = {
+  custom_values_.assign(custom_specs_.size() * players_, 0);
+  actions_.assign(players_, Actions{});
+  const ObservationSpec each[] = {
       {"RGB_INTERLEAVED", ObservationType::kBytes, {height_, width_, 3}},
       {"RGBD_INTERLEAVED", ObservationType::kBytes, {height_, width_, 4}},
       {"DEBUG.POS.TRANS", ObservationType::kDoubles, {3}},
       {"DEBUG.POS.ROT", ObservationType::kDoubles, {3}},
-      {"DEBUG.CAMERA.TOP_DOWN", ObservationType::kBytes, {height_, width_, 3}},
   };
+  specs_.clear();
+  served_.clear();
+  // Kind by kind, player by player: the frames come first, in player order.
+  for (int kind = kRgb; kind <= kPosRot; ++kind) {
+    for (int player = 0; player < players_; ++player) {
+      ObservationSpec spec = each[kind];
+      if (players_ > 1) spec.name = absl::StrCat(player + 1, ".", spec.name);
+      specs_.push_back(std::move(spec));
+      served_.push_back({kind, player});
+    }
+  }
+  specs_.push_back({"DEBUG.CAMERA.TOP_DOWN", ObservationType::kBytes, {height_, width_, 3}});
+  served_.push_back({kTopDown, 0});
   return absl::OkStatus();
 }
 
 std::vector<ObservationSpec> MazeHost::ObservationSpecs() const { return specs_; }
 
 std::vector<engine_plugin::DiscreteActionSpec> MazeHost::DiscreteActions() const {
-  std::vector<engine_plugin::DiscreteActionSpec> specs;
+  std::vector<engine_plugin::DiscreteActionSpec> one;
   for (int i = 0; i < kActionCount; ++i) {
-    specs.push_back({kActionNames[i], kActionBounds[i][0], kActionBounds[i][1]});
+    one.push_back({kActionNames[i], kActionBounds[i][0], kActionBounds[i][1]});
   }
   // Then the level's own, as DeepMind Lab appends them.
-  specs.insert(specs.end(), custom_specs_.begin(), custom_specs_.end());
+  one.insert(one.end(), custom_specs_.begin(), custom_specs_.end());
+  if (players_ == 1) return one;
+  std::vector<engine_plugin::DiscreteActionSpec> specs;
+  for (int player = 1; player <= players_; ++player) {
+    for (engine_plugin::DiscreteActionSpec spec : one) {
+      spec.name = absl::StrCat(player, ".", spec.name);
+      specs.push_back(std::move(spec));
+    }
+  }
   return specs;
 }
 
 std::vector<engine_plugin::ContinuousActionSpec> MazeHost::ContinuousActions() const { return {}; }
 
-void MazeHost::AddScore(double reward) { level_->AddReward(reward); }
+void MazeHost::AddScore(int player, double reward) { level_->AddReward(player, reward); }
 
 std::string MazeHost::Console(absl::string_view command) {
   std::vector<absl::string_view> words = absl::StrSplit(command, ' ', absl::SkipEmpty());
@@ -271,10 +292,7 @@ absl::Status MazeHost::LoadMap(Level& level) {
   if (absl::Status s = ColourSkins(level, &placed->pickups); !s.ok()) {
     return Annotate(s, "the level's map");
   }
-  // mt19937_64's output is fixed by the standard, so the spawn point is
-  // the same on every platform (the modulo bias is below 2^-50).
-  const WorldPoint start = placed->spawns[spawn_random_() % placed->spawns.size()];
-  world_.emplace(*std::move(map), start, std::move(placed->pickups));
+  world_.emplace(*std::move(map), Starts(placed->spawns), std::move(placed->pickups));
   triggers_.clear();
   closing_.clear();
   console_pickups_.clear();  // marks of the last map's pickups
@@ -282,6 +300,24 @@ absl::Status MazeHost::LoadMap(Level& level) {
   for (DoorTrigger& trigger : placed->triggers) triggers_.push_back({std::move(trigger), 0});
   // As DeepMind Lab's renderer loads a map's textures.
   return textures_.Load(level, level_state_);
+}
+
+std::vector<WorldPoint> MazeHost::Starts(const std::vector<WorldPoint>& spawns) {
+  // mt19937_64's output is fixed by the standard, so the spawn points are
+  // the same on every platform (the modulo bias is below 2^-50). Each
+  // player draws from the spawns no player took yet, and from all of them
+  // again once every one is taken.
+  std::vector<WorldPoint> starts;
+  std::vector<int> free;
+  for (int player = 0; player < players_; ++player) {
+    if (free.empty()) {
+      for (int i = 0; i < static_cast<int>(spawns.size()); ++i) free.push_back(i);
+    }
+    const std::size_t drawn = spawn_random_() % free.size();
+    starts.push_back(spawns[free[drawn]]);
+    free.erase(free.begin() + static_cast<std::ptrdiff_t>(drawn));
+  }
+  return starts;
 }
 
 // Each model's skin, once a map, through the texture callbacks.
@@ -303,39 +339,52 @@ absl::Status MazeHost::ColourSkins(Level& level, std::vector<Pickup>* pickups) {
 
 absl::Status MazeHost::Start(Level& level, std::uint64_t seed) {
   spawn_random_.seed(seed);
-  actions_ = {};
+  actions_.assign(players_, Actions{});
   map_finished_ = false;
   if (absl::Status s = RefuseBots(level); !s.ok()) return s;
   return LoadMap(level);
 }
 
 void MazeHost::Act(absl::Span<const int> discrete, absl::Span<const double>) {
-  std::copy_n(discrete.begin(), std::min<std::size_t>(discrete.size(), kActionCount),
-              actions_.begin());
-  for (std::size_t i = 0; i < custom_values_.size(); ++i) {
-    custom_values_[i] = kActionCount + i < discrete.size() ? discrete[kActionCount + i] : 0;
+  // Each player's seven, then its own of the level's.
+  const std::size_t custom = custom_specs_.size();
+  const std::size_t each = kActionCount + custom;
+  auto value = [&](std::size_t i) { return i < discrete.size() ? discrete[i] : 0; };
+  for (int player = 0; player < players_; ++player) {
+    const std::size_t first = player * each;
+    for (int a = 0; a < kActionCount; ++a) actions_[player][a] = value(first + a);
+    for (std::size_t c = 0; c < custom; ++c) {
+      custom_values_[player * custom + c] = value(first + kActionCount + c);
+    }
   }
-  custom_pending_ = !custom_values_.empty();
+  custom_pending_ = custom > 0;
 }
 
 absl::Status MazeHost::Step(Level& level) {
   // The level's own actions, once for each Act, as DeepMind Lab applies them.
   if (custom_pending_) {
     custom_pending_ = false;
-    if (absl::Status s = ApplyCustomActions(level, custom_values_); !s.ok()) return s;
+    const std::size_t custom = custom_specs_.size();
+    for (int player = 0; player < players_; ++player) {
+      const absl::Span<const int> values =
+          absl::MakeConstSpan(custom_values_).subspan(player * custom, custom);
+      if (absl::Status s = ApplyCustomActions(level, player, values); !s.ok()) return s;
+    }
   }
-  Actions actions = actions_;  // as modifyControl leaves them, for this frame
-  if (absl::Status s = ModifyControl(level, &actions); !s.ok()) return s;
-  std::vector<int> collected = world_->Step(actions, 1.0 / fps_);
-  // Then what the console picked up, as if touched.
+  std::vector<Actions> actions = actions_;  // as modifyControl leaves them, for this frame
+  for (int player = 0; player < players_; ++player) {
+    if (absl::Status s = ModifyControl(level, player, &actions[player]); !s.ok()) return s;
+  }
+  std::vector<Taken> collected = world_->Step(actions, 1.0 / fps_);
+  // Then what the console picked up, as if the first player touched it.
   for (std::size_t id = 0; id < console_pickups_.size(); ++id) {
     if (!console_pickups_[id] || !world_->pickup(static_cast<int>(id)).active) continue;
     world_->Take(static_cast<int>(id));
-    collected.push_back(static_cast<int>(id));
+    collected.push_back({0, static_cast<int>(id)});
   }
   console_pickups_.clear();
-  for (int id : collected) {
-    if (absl::Status s = Collect(level, id); !s.ok()) return s;
+  for (const Taken& taken : collected) {
+    if (absl::Status s = Collect(level, taken); !s.ok()) return s;
   }
   if (absl::Status s = FireTriggers(level); !s.ok()) return s;
   CloseDoors();
@@ -345,19 +394,21 @@ absl::Status MazeHost::Step(Level& level) {
   return LoadMap(level);
 }
 
-// DeepMind Lab's pickup, for a pickup the player touched this frame.
-absl::Status MazeHost::Collect(Level& level, int id) {
+// DeepMind Lab's pickup, for a pickup a player touched this frame.
+absl::Status MazeHost::Collect(Level& level, Taken taken) {
+  const int id = taken.id;
   const Pickup& pickup = world_->pickup(id);
   // The callbacks are for pickups with an id.
   std::optional<double> respawn;
   if (pickup.spawn_id != 0) {
-    absl::StatusOr<bool> can = CanPickup(level, pickup.spawn_id);
+    absl::StatusOr<bool> can = CanPickup(level, pickup.spawn_id, taken.player);
     if (!can.ok()) return can.status();
     if (!*can) {
       world_->Restore(id);
       return absl::OkStatus();
     }
-    absl::StatusOr<std::optional<double>> overridden = PickupOverride(level, pickup.spawn_id);
+    absl::StatusOr<std::optional<double>> overridden =
+        PickupOverride(level, pickup.spawn_id, taken.player);
     if (!overridden.ok()) return overridden.status();
     respawn = *overridden;
   }
@@ -366,7 +417,7 @@ absl::Status MazeHost::Collect(Level& level, int id) {
     return absl::OkStatus();
   }
   if (!respawn) {
-    level.AddReward(pickup.quantity);
+    level.AddReward(taken.player, pickup.quantity);
     // A goal ends the map, as in DeepMind Lab: nextMap() says what follows.
     if (pickup.kind == PickupKind::kGoal) map_finished_ = true;
   }
@@ -389,19 +440,23 @@ absl::Status MazeHost::FireTriggers(Level& level) {
     if (!world_->map().IsWall(trigger.door.row, trigger.door.col) && trigger.door_wait < 0) {
       continue;  // open for good
     }
-    if (world_->time() < armed.next_time || !world_->Touches(trigger.door, kTriggerReach)) {
-      continue;
-    }
-    // Each trigger lies on its side of the door.
+    if (world_->time() < armed.next_time) continue;
+    // Each trigger lies on its side of the door; the first player (in
+    // player order) pressing on it there fires it.
     const WorldPoint centre = world_->map().CellCentre(trigger.door);
-    const WorldPoint& player = world_->pose().position;
-    const bool beyond = trigger.across_x ? player.x > centre.x : player.y > centre.y;
-    if (beyond != (trigger.side == 1)) continue;
+    int presser = -1;
+    for (int player = 0; player < players_ && presser < 0; ++player) {
+      if (!world_->Touches(trigger.door, kTriggerReach, player)) continue;
+      const WorldPoint& at = world_->pose(player).position;
+      const bool beyond = trigger.across_x ? at.x > centre.x : at.y > centre.y;
+      if (beyond == (trigger.side == 1)) presser = player;
+    }
+    if (presser < 0) continue;
     armed.next_time = world_->time() + trigger.wait;
-    absl::StatusOr<bool> can = CanTrigger(level, trigger);
+    absl::StatusOr<bool> can = CanTrigger(level, trigger, presser);
     if (!can.ok()) return can.status();
     if (!*can) continue;
-    absl::StatusOr<bool> overridden = TriggerOverride(level, trigger);
+    absl::StatusOr<bool> overridden = TriggerOverride(level, trigger, presser);
     if (!overridden.ok()) return overridden.status();
     if (!*overridden) {
       world_->OpenDoor(trigger.door);
@@ -413,15 +468,17 @@ absl::Status MazeHost::FireTriggers(Level& level) {
 }
 
 // Quake III's trigger_teleport: a box 0.48 of a cell wide in the middle
-// of its cell; the player whose body reaches it is sent on.
+// of its cell; each player whose body reaches it is sent on.
 void MazeHost::Teleport() {
   constexpr double kReach = 0.24 + World::kPlayerRadius;
-  const WorldPoint& player = world_->pose().position;
-  for (const Teleporter& teleporter : teleporters_) {
-    const WorldPoint centre = world_->map().CellCentre(teleporter.cell);
-    if (std::abs(player.x - centre.x) < kReach && std::abs(player.y - centre.y) < kReach) {
-      world_->Teleport(teleporter.destination, teleporter.yaw);
-      return;
+  for (int player = 0; player < players_; ++player) {
+    const WorldPoint& at = world_->pose(player).position;
+    for (const Teleporter& teleporter : teleporters_) {
+      const WorldPoint centre = world_->map().CellCentre(teleporter.cell);
+      if (std::abs(at.x - centre.x) < kReach && std::abs(at.y - centre.y) < kReach) {
+        world_->Teleport(teleporter.destination, teleporter.yaw, player);
+        break;
+      }
     }
   }
 }
@@ -438,19 +495,33 @@ void MazeHost::CloseDoors() {
 }
 
 absl::Status MazeHost::Render(Level& level, const tensor::Tensor& frame) {
-  depth_.resize(static_cast<std::size_t>(width_) * height_);
+  const std::size_t pixels_each = static_cast<std::size_t>(width_) * height_;
+  depth_.resize(pixels_each * players_);
   auto* pixels = reinterpret_cast<std::uint8_t*>(*frame.data());
   frame_pixels_ = pixels;
-  const Frame drawn{pixels, depth_.data(), width_, height_};
-  RenderFirstPerson(world_->map(), world_->pickups(), Camera::Of(world_->pose()), drawn,
-                    textures_.surfaces());
-  if (absl::Status s = DrawScreenOverlays(level, drawn); !s.ok()) return s;
-  const std::int64_t rgb_shape[] = {height_, width_, 3};
-  const std::int64_t depth_shape[] = {height_, width_};
+  for (int player = 0; player < players_; ++player) {
+    // The others, as this player sees them.
+    figures_.clear();
+    for (int other = 0; other < players_; ++other) {
+      if (other == player) continue;
+      const Pose& pose = world_->pose(other);
+      figures_.push_back({pose.position, pose.yaw, PlayerColour(other)});
+    }
+    const Frame drawn{pixels + pixels_each * 3 * player, depth_.data() + pixels_each * player,
+                      width_, height_};
+    RenderFirstPerson(world_->map(), world_->pickups(), Camera::Of(world_->pose(player)), drawn,
+                      textures_.surfaces(), figures_);
+    if (absl::Status s = DrawScreenOverlays(level, drawn); !s.ok()) return s;
+  }
+  // Every player's frames in one loan: one call, however many players.
+  const std::int64_t rgb_shape[] = {players_, height_, width_, 3};
+  const std::int64_t depth_shape[] = {players_, height_, width_};
+  const int skip = players_ == 1 ? 1 : 0;  // one player's are height x width (x 3)
   const engine_plugin::LentBuffer lent[] = {
-      {"engine frame buffer", tensor::DType::kUInt8, rgb_shape, pixels,
-       static_cast<std::size_t>(width_) * height_ * 3},
-      {"engine depth buffer", tensor::DType::kFloat32, depth_shape, depth_.data(),
+      {"engine frame buffer", tensor::DType::kUInt8, absl::MakeConstSpan(rgb_shape).subspan(skip),
+       pixels, pixels_each * 3 * players_},
+      {"engine depth buffer", tensor::DType::kFloat32,
+       absl::MakeConstSpan(depth_shape).subspan(skip), depth_.data(),
        depth_.size() * sizeof(float)}};
   absl::StatusOr<bool> observed = level.CallLending("observeFrame", lent);
   return observed.status();
@@ -458,20 +529,26 @@ absl::Status MazeHost::Render(Level& level, const tensor::Tensor& frame) {
 
 absl::StatusOr<ObservationValue> MazeHost::Observe(int index,
                                                    engine_plugin::ObservationBuffers& buffers) {
+  if (index < 0 || index >= static_cast<int>(specs_.size())) {
+    return absl::OutOfRangeError(absl::StrCat("the maze has no observation ", index));
+  }
   const ObservationSpec& spec = specs_[index];
+  const auto [kind, player] = served_[index];
   ObservationValue value;
   value.type = spec.type;
-  const Pose& pose = world_->pose();
-  switch (index) {
+  const Pose& pose = world_->pose(player);
+  switch (kind) {
     case kRgbd: {
       absl::StatusOr<tensor::Tensor> rgbd = buffers.Acquire(tensor::DType::kUInt8, spec.shape);
       if (!rgbd.ok()) return rgbd.status();
-      const std::uint8_t* rgb = frame_pixels_;
+      const std::size_t pixels_each = static_cast<std::size_t>(width_) * height_;
+      const std::uint8_t* rgb = frame_pixels_ + pixels_each * 3 * player;
+      const float* depth = depth_.data() + pixels_each * player;
       auto* out = reinterpret_cast<std::uint8_t*>(*rgbd->data());
-      for (std::size_t i = 0; i < depth_.size(); ++i) {
+      for (std::size_t i = 0; i < pixels_each; ++i) {
         std::memcpy(out + 4 * i, rgb + 3 * i, 3);
         out[4 * i + 3] =
-            static_cast<std::uint8_t>(std::min(255.0f, std::round(depth_[i] * kDepthStepsPerCell)));
+            static_cast<std::uint8_t>(std::min(255.0f, std::round(depth[i] * kDepthStepsPerCell)));
       }
       value.tensor = *std::move(rgbd);
       return value;
@@ -482,8 +559,8 @@ absl::StatusOr<ObservationValue> MazeHost::Observe(int index,
       if (!triple.ok()) return triple.status();
       // DeepMind Lab's: game units, and Quake's pitch (growing downwards).
       const double values[3] = {
-          index == kPosTrans ? pose.position.x * kGameUnitsPerCell : QuakePitch(pose.pitch),
-          index == kPosTrans ? pose.position.y * kGameUnitsPerCell : pose.yaw, 0.0};
+          kind == kPosTrans ? pose.position.x * kGameUnitsPerCell : QuakePitch(pose.pitch),
+          kind == kPosTrans ? pose.position.y * kGameUnitsPerCell : pose.yaw, 0.0};
       std::memcpy(*triple->data(), values, sizeof(values));
       value.tensor = *std::move(triple);
       return value;
@@ -491,14 +568,17 @@ absl::StatusOr<ObservationValue> MazeHost::Observe(int index,
     case kTopDown: {
       absl::StatusOr<tensor::Tensor> view = buffers.Acquire(tensor::DType::kUInt8, spec.shape);
       if (!view.ok()) return view.status();
+      std::vector<Pose> poses;
+      for (int p = 0; p < players_; ++p) poses.push_back(world_->pose(p));
       RenderTopDown(
-          world_->map(), world_->pickups(), pose,
+          world_->map(), world_->pickups(), poses,
           Frame{reinterpret_cast<std::uint8_t*>(*view->data()), nullptr, width_, height_});
       value.tensor = *std::move(view);
       return value;
     }
     default:
-      return absl::OutOfRangeError(absl::StrCat("the maze has no observation ", index));
+      // The frames are the plugin's, never asked of the host.
+      return absl::OutOfRangeError(absl::StrCat("the maze does not serve observation ", index));
   }
 }
 

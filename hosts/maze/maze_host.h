@@ -11,7 +11,15 @@
 //
 // Settings: width and height (pixels, 1..4096, default 84), fps (1..1000,
 // default 60). Observations: RGB_INTERLEAVED (the frame), RGBD_INTERLEAVED,
-// DEBUG.POS.TRANS, DEBUG.POS.ROT, DEBUG.CAMERA.TOP_DOWN. Lua modules:
+// DEBUG.POS.TRANS, DEBUG.POS.ROT, DEBUG.CAMERA.TOP_DOWN.
+// Players: up to kMaxPlayers (the plugin's players setting), each at a
+// spawn point of its own while there are enough, seen by the others as a
+// figure in its colour (sprite_shapes.h PlayerColour), blocked by them,
+// picking up for itself. With n > 1 the first four observations and the
+// actions are each player's, named "1.RGB_INTERLEAVED", ...,
+// "n.RGB_INTERLEAVED", "1.RGBD_INTERLEAVED", ... (the frames first, in
+// player order), and DEBUG.CAMERA.TOP_DOWN shows them all; observeFrame's
+// rgb and depth are then every player's, n x height x width (x 3). Lua modules:
 // dmlab.system.game (game_module.h), dmlab.system.game_entities,
 // dmlab.system.map_maker (whose maps nextMap() may name),
 // dmlab.system.maze_generation and dmlab.system.model (which refuses: no
@@ -39,6 +47,7 @@
 #include "hosts/maze/game_module.h"
 #include "hosts/maze/map_maker_module.h"
 #include "hosts/maze/maze_tools.h"
+#include "hosts/maze/raycaster.h"
 #include "hosts/maze/spawn_entities.h"
 #include "hosts/maze/texture_hooks.h"
 #include "hosts/maze/world.h"
@@ -65,6 +74,8 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
   std::vector<engine_plugin::DiscreteActionSpec> DiscreteActions() const override;
   std::vector<engine_plugin::ContinuousActionSpec> ContinuousActions() const override;
   int fps() const override { return fps_; }
+  int max_players() const override { return kMaxPlayers; }
+  void SetPlayers(int players) override { players_ = players; }
   int frame_observation() const override { return 0; }
   absl::Status Start(engine_plugin::Level& level, std::uint64_t seed) override;
   void Act(absl::Span<const int> discrete, absl::Span<const double> continuous) override;
@@ -79,7 +90,8 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
 
   // GameHost: the world of the current map; null before the first Start.
   const World* world() const override { return world_ ? &*world_ : nullptr; }
-  void AddScore(double reward) override;
+  int players() const override { return players_; }
+  void AddScore(int player, double reward) override;
   void FinishMap() override { map_finished_ = true; }
   std::string Console(absl::string_view command) override;
   double EpisodeTimeSeconds() const override;
@@ -96,7 +108,12 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
 
  private:
   absl::Status LoadMap(engine_plugin::Level& level);
-  absl::Status Collect(engine_plugin::Level& level, int id);
+  static constexpr int kMaxPlayers = 16;
+
+  absl::Status Collect(engine_plugin::Level& level, Taken taken);
+  // Where each player starts the map loaded: one of `spawns` each, apart
+  // while there are enough.
+  std::vector<WorldPoint> Starts(const std::vector<WorldPoint>& spawns);
   absl::Status FireTriggers(engine_plugin::Level& level);
   absl::Status ColourSkins(engine_plugin::Level& level, std::vector<Pickup>* pickups);
   void CloseDoors();
@@ -104,7 +121,14 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
 
   int width_ = 84;
   int height_ = 84;
+  int players_ = 1;
   std::vector<engine_plugin::ObservationSpec> specs_;  // from Init
+  // Per spec, what it shows and of which player (from 0).
+  struct Served {
+    int kind;
+    int player;
+  };
+  std::vector<Served> served_;
   int fps_ = 60;
   engine_plugin::Level* level_ = nullptr;  // from RegisterModules, for the game module
   lua_State* level_state_ = nullptr;       // from RegisterModules: charged for textures
@@ -124,19 +148,22 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
   // Doors open for a while: map time from which each closes, by cell.
   std::map<std::pair<int, int>, double> closing_;
   std::mt19937_64 spawn_random_;
-  Actions actions_{};
+  std::vector<Actions> actions_;  // per player
   // The level's own discrete actions (customDiscreteActionSpec), after the
-  // seven, and their values from the last Act, not yet applied if pending.
+  // seven, and each player's values from the last Act (players x
+  // actions), not yet applied if pending.
   std::vector<engine_plugin::DiscreteActionSpec> custom_specs_;
   std::vector<int> custom_values_;
   bool custom_pending_ = false;
   bool map_finished_ = false;
   // Per pickup, whether dm_pickup named it, for the next frame.
   std::vector<bool> console_pickups_;
-  // The last frame rendered: the plugin keeps its buffer until the next
-  // step, and a Tensor held here would keep the pool from recycling it.
+  // The last frames rendered (every player's, in order): the plugin keeps
+  // their buffer until the next step, and a Tensor held here would keep
+  // the pool from recycling it.
   const std::uint8_t* frame_pixels_ = nullptr;
-  std::vector<float> depth_;  // its depth, in cells
+  std::vector<float> depth_;  // their depth, in cells
+  std::vector<Figure> figures_;  // scratch for Render
   std::optional<MazeTools> tools_;  // made by the first tools()
 };
 

@@ -115,7 +115,7 @@ std::vector<std::uint8_t> MazeTools::Overview(int size) const {
   const World* world = host_.world();
   if (world == nullptr) return pixels;
   const Frame frame{pixels.data(), nullptr, size, size};
-  RenderTopDown(world->map(), world->pickups(), world->pose(), frame);
+  RenderTopDown(world->map(), world->pickups(), {world->pose()}, frame);
   DrawTopDownPath(world->map(), path_, frame);
   return pixels;
 }

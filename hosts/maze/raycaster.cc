@@ -11,10 +11,18 @@
 #include <utility>
 #include <vector>
 
+#include "hosts/maze/raster.h"
 #include "hosts/maze/sprite_shapes.h"
 
 namespace hosts::maze {
 namespace {
+
+using raster::ClampForInt;
+using raster::Drawable;
+using raster::ForEachDiscPixel;
+using raster::Put;
+using raster::Radians;
+using raster::WallSurface;
 
 // Rows are built as packed pixels (r | g << 8 | b << 16), which a store
 // writes as r, g, b on a little-endian machine.
@@ -40,12 +48,6 @@ constexpr Rgb kFog = {16, 16, 24};  // what distance fades everything towards
 constexpr double kFogDensity = 0.1;    // per cell
 constexpr double kXFacingShade = 0.7;  // x-facing walls are darker
 
-// Top down.
-constexpr Rgb kLetterbox = {0, 0, 0};
-constexpr Rgb kTopDownFloor = {40, 40, 48};
-constexpr Rgb kPlayerColour = {255, 255, 255};
-constexpr Rgb kHeadingColour = {80, 220, 255};
-
 // Columns are rendered in chunks of at most this many, so the per-column
 // scratch has a fixed size whatever the width.
 constexpr int kMaxColumns = 4096;
@@ -53,11 +55,6 @@ constexpr int kMaxColumns = 4096;
 // Sprites nearer than this (cells, along the view) would fill the screen
 // from inside; they are not drawn.
 constexpr double kNearClip = 0.05;
-
-// The surface (surfaces.h) of a wall cell: a closed door has its own.
-int WallSurface(const TextMap& map, int row, int col) {
-  return Surfaces::OfWall(map.IsDoor(row, col) ? Surfaces::kDoorLook : map.Variation(row, col));
-}
 
 // How much of a colour is kept, against the fog, at `distance` and `shade`.
 double Keep(double distance, double shade = 1.0) {
@@ -76,16 +73,6 @@ Rgb Fade(Rgb colour, double keep) {
 Rgb Shade(Rgb colour, double distance, double shade = 1.0) {
   return Fade(colour, Keep(distance, shade));
 }
-
-// `v` clamped to [lo, hi], with NaN taken as lo: for values about to become
-// ints, where a NaN or an overflow would be undefined behaviour. (Not
-// std::fmin / fmax: those are library calls, and this runs per column.)
-double ClampForInt(double v, double lo, double hi) {
-  if (!(v >= lo)) return lo;
-  return v > hi ? hi : v;
-}
-
-double Radians(double degrees) { return degrees * (std::numbers::pi / 180.0); }
 
 // The camera in the terms the renderer works in, with every input made
 // finite: a pose from set_pose may hold anything.
@@ -184,35 +171,10 @@ Hit CastRay(const TextMap& map, const View& view, double ray_x, double ray_y) {
   return {kFarDepth, x_facing, Surfaces::kPlainWall};
 }
 
-// Calls visit(x, y) for every pixel whose centre lies inside the disc at
-// (cx, cy) of radius r (pixels), within columns [x_begin, x_end) and rows
-// [0, height).
-template <typename Visit>
-void ForEachDiscPixel(double cx, double cy, double r, int x_begin, int x_end, int height,
-                      Visit visit) {
-  const int y_first = static_cast<int>(ClampForInt(std::ceil(cy - r - 0.5), 0, height));
-  const int y_last = static_cast<int>(ClampForInt(std::floor(cy + r - 0.5), -1, height - 1));
-  for (int y = y_first; y <= y_last; ++y) {
-    const double dy = y + 0.5 - cy;
-    const double half = std::sqrt(std::max(0.0, r * r - dy * dy));
-    const int x_first = static_cast<int>(ClampForInt(std::ceil(cx - half - 0.5), x_begin, x_end));
-    const int x_last =
-        static_cast<int>(ClampForInt(std::floor(cx + half - 0.5), x_begin - 1, x_end - 1));
-    for (int x = x_first; x <= x_last; ++x) visit(x, y);
-  }
-}
-
-void Put(const Frame& frame, int x, int y, Rgb colour) {
-  std::uint8_t* p = frame.rgb + (static_cast<std::size_t>(y) * frame.width + x) * 3;
-  p[0] = colour.r;
-  p[1] = colour.g;
-  p[2] = colour.b;
-}
-
-// A pickup in front of the camera, projected.
+// A pickup or a figure in front of the camera, projected.
 struct Sprite {
   double depth;     // along the view direction
-  double centre_x;  // image column of the pickup's centre
+  double centre_x;  // image column of its centre
   double pixels;    // pixels per cell at this depth
   int id;
   SpriteShape shape;
@@ -408,28 +370,49 @@ void DrawSprite(const Sprite& sprite, const View& view, const Frame& frame, int 
   }
 }
 
-// The active pickups in front of the camera, far to near (ties by id, so
-// the order never depends on anything but the inputs). Thread-local and
-// reused: it allocates only when a frame sees more pickups than any before
-// it on this thread.
-const std::vector<Sprite>& VisibleSprites(absl::Span<const Pickup> pickups, const View& view,
+// The active pickups and the figures in front of the camera, far to near
+// (ties by id, the figures' after the pickups', so the order never depends
+// on anything but the inputs). Thread-local and reused: it allocates only
+// when a frame sees more sprites than any before it on this thread.
+const std::vector<Sprite>& VisibleSprites(absl::Span<const Pickup> pickups,
+                                          absl::Span<const Figure> figures, const View& view,
                                           int width) {
   thread_local std::vector<Sprite> sprites;
   sprites.clear();
-  for (const Pickup& pickup : pickups) {
-    if (!pickup.active) continue;
-    const double rel_x = pickup.position.x - view.x;
-    const double rel_y = pickup.position.y - view.y;
+  // Projects what stands at `at`; false when it is out of sight.
+  auto project = [&](WorldPoint at, Sprite* sprite) {
+    const double rel_x = at.x - view.x;
+    const double rel_y = at.y - view.y;
     const double depth = rel_x * view.dir_x + rel_y * view.dir_y;
     // Also false for NaN.
-    if (!(depth > kNearClip && depth < kFarDepth)) continue;
+    if (!(depth > kNearClip && depth < kFarDepth)) return false;
     const double lateral = rel_x * view.right_x + rel_y * view.right_y;
     const double pixels = view.focal / depth;
     const double centre_x = width / 2.0 + lateral * pixels;
     // Wider than any shape, so nothing that could show is skipped.
     const double reach = pixels;
-    if (centre_x + reach < 0 || centre_x - reach > width) continue;
-    sprites.push_back({depth, centre_x, pixels, pickup.id, ShapeOf(pickup)});
+    if (centre_x + reach < 0 || centre_x - reach > width) return false;
+    *sprite = {depth, centre_x, pixels, 0, {}};
+    return true;
+  };
+  Sprite sprite;
+  for (const Pickup& pickup : pickups) {
+    if (!pickup.active || !project(pickup.position, &sprite)) continue;
+    sprite.id = pickup.id;
+    sprite.shape = ShapeOf(pickup);
+    sprites.push_back(sprite);
+  }
+  for (std::size_t i = 0; i < figures.size(); ++i) {
+    const Figure& figure = figures[i];
+    if (!project(figure.position, &sprite)) continue;
+    const double yaw = Radians(std::isfinite(figure.yaw) ? figure.yaw : 0.0);
+    const double facing_x = std::cos(yaw), facing_y = std::sin(yaw);
+    // It faces the viewer when it looks against the view direction.
+    const bool facing_viewer = facing_x * view.dir_x + facing_y * view.dir_y < 0;
+    sprite.id = static_cast<int>(pickups.size() + i);
+    sprite.shape = FigureShape(figure.colour, facing_x * view.right_x + facing_y * view.right_y,
+                               facing_viewer);
+    sprites.push_back(sprite);
   }
   std::sort(sprites.begin(), sprites.end(), [](const Sprite& a, const Sprite& b) {
     return a.depth != b.depth ? a.depth > b.depth : a.id < b.id;
@@ -437,37 +420,14 @@ const std::vector<Sprite>& VisibleSprites(absl::Span<const Pickup> pickups, cons
   return sprites;
 }
 
-bool Drawable(const Frame& frame) {
-  return frame.rgb != nullptr && frame.width > 0 && frame.height > 0;
-}
-
-// The top-down view's scale and letterbox: the whole map fits the frame,
-// the same pixels per cell along both axes.
-struct TopDownProjection {
-  TopDownProjection(const TextMap& map, const Frame& frame)
-      : scale(std::min(static_cast<double>(frame.width) / map.cols(),
-                       static_cast<double>(frame.height) / map.rows())),
-        left((frame.width - map.cols() * scale) / 2),
-        top((frame.height - map.rows() * scale) / 2),
-        rows(map.rows()) {}
-
-  // World (x, y) to image (column, row): y grows upwards, rows downwards.
-  double ImageX(double x) const { return left + x * scale; }
-  double ImageY(double y) const { return top + (rows - y) * scale; }
-
-  double scale;
-  double left;
-  double top;
-  int rows;
-};
-
 }  // namespace
 
 void RenderFirstPerson(const TextMap& map, absl::Span<const Pickup> pickups, const Camera& camera,
-                       const Frame& frame, const Surfaces& surfaces) {
+                       const Frame& frame, const Surfaces& surfaces,
+                       absl::Span<const Figure> figures) {
   if (!Drawable(frame)) return;
   const View view = ViewOf(map, camera, frame.width, frame.height);
-  const std::vector<Sprite>& sprites = VisibleSprites(pickups, view, frame.width);
+  const std::vector<Sprite>& sprites = VisibleSprites(pickups, figures, view, frame.width);
   thread_local ColumnScratch scratch;
   for (int x0 = 0; x0 < frame.width; x0 += kMaxColumns) {
     const int n = std::min(kMaxColumns, frame.width - x0);
@@ -476,105 +436,6 @@ void RenderFirstPerson(const TextMap& map, absl::Span<const Pickup> pickups, con
     DrawTexturedWalls(view, frame, x0, n, scratch);
     DrawPlanes(map, surfaces, view, frame, x0, n, scratch);
     for (const Sprite& sprite : sprites) DrawSprite(sprite, view, frame, x0, n, scratch);
-  }
-}
-
-void RenderTopDown(const TextMap& map, absl::Span<const Pickup> pickups, const Pose& player,
-                   const Frame& frame) {
-  if (!Drawable(frame)) return;
-  const TopDownProjection projection(map, frame);
-  const double scale = projection.scale;
-  const double left = projection.left;
-  const double top = projection.top;
-  const double inverse = 1 / scale;
-
-  const std::size_t row_bytes = static_cast<std::size_t>(frame.width) * 3;
-  int previous_row = -2;  // the map row drawn in the image row above; -1 is letterbox
-  for (int y = 0; y < frame.height; ++y) {
-    const double v = (y + 0.5 - top) * inverse;
-    const int row = v >= 0 && v < map.rows() ? static_cast<int>(v) : -1;
-    std::uint8_t* rgb = frame.rgb + y * row_bytes;
-    // Image rows showing the same map row are the same pixels.
-    if (row == previous_row) {
-      std::memcpy(rgb, rgb - row_bytes, row_bytes);
-      continue;
-    }
-    previous_row = row;
-    // A cell spans several pixels: look it up once per run of them.
-    int cached_col = -1;
-    Rgb cell_colour = kLetterbox;
-    for (int x = 0; x < frame.width; ++x) {
-      const double u = (x + 0.5 - left) * inverse;
-      const bool inside = row >= 0 && u >= 0 && u < map.cols();
-      const int col = inside ? static_cast<int>(u) : -1;
-      if (col != cached_col) {
-        cached_col = col;
-        cell_colour = !inside ? kLetterbox
-                      : map.IsWall(row, col)
-                          ? Surfaces::BuiltIn().colour(WallSurface(map, row, col))
-                          : kTopDownFloor;
-      }
-      Put(frame, x, y, cell_colour);
-    }
-  }
-
-  auto image_x = [&](double x) { return projection.ImageX(x); };
-  auto image_y = [&](double y) { return projection.ImageY(y); };
-  auto fill_disc = [&](double x, double y, double radius, Rgb colour) {
-    ForEachDiscPixel(image_x(x), image_y(y), radius, 0, frame.width, frame.height,
-                     [&](int px, int py) { Put(frame, px, py, colour); });
-  };
-
-  for (const Pickup& pickup : pickups) {
-    if (!pickup.active) continue;
-    fill_disc(pickup.position.x, pickup.position.y, std::max(0.2 * scale, 1.0),
-              ShapeOf(pickup).discs[0].colour);
-  }
-
-  const double px = ClampForInt(player.position.x, -1.0, map.cols() + 1.0);
-  const double py = ClampForInt(player.position.y, -1.0, map.rows() + 1.0);
-  fill_disc(px, py, std::max(World::kPlayerRadius * scale, 1.5), kPlayerColour);
-  // The heading: a line of samples half a pixel apart from the centre.
-  const double yaw = Radians(std::isfinite(player.yaw) ? player.yaw : 0.0);
-  const double length = std::max(0.75 * scale, 4.0);
-  const double sx = image_x(px), sy = image_y(py);
-  const double cos_yaw = std::cos(yaw), sin_yaw = std::sin(yaw);
-  for (int s = 0; s <= static_cast<int>(2 * length); ++s) {
-    const double t = 0.5 * s;
-    const double hx = std::floor(sx + cos_yaw * t);
-    const double hy = std::floor(sy - sin_yaw * t);
-    if (hx < 0 || hx >= frame.width || hy < 0 || hy >= frame.height) continue;
-    Put(frame, static_cast<int>(hx), static_cast<int>(hy), kHeadingColour);
-  }
-}
-
-void DrawTopDownPath(const TextMap& map, absl::Span<const WorldPoint> path, const Frame& frame) {
-  if (!Drawable(frame) || path.size() < 2) return;
-  const TopDownProjection projection(map, frame);
-  const double last = static_cast<double>(path.size() - 1);
-  for (std::size_t i = 1; i < path.size(); ++i) {
-    const WorldPoint& from = path[i - 1];
-    const WorldPoint& to = path[i];
-    if (!std::isfinite(from.x) || !std::isfinite(from.y) || !std::isfinite(to.x) ||
-        !std::isfinite(to.y) || std::hypot(to.x - from.x, to.y - from.y) > 1) {
-      continue;  // a respawn, not a walk
-    }
-    // Blue at the start, yellow at the end.
-    const double t = i / last;
-    const Rgb colour = {static_cast<std::uint8_t>(40 + 215 * t),
-                        static_cast<std::uint8_t>(90 + 165 * t),
-                        static_cast<std::uint8_t>(255 - 215 * t)};
-    const double x0 = projection.ImageX(from.x), y0 = projection.ImageY(from.y);
-    const double x1 = projection.ImageX(to.x), y1 = projection.ImageY(to.y);
-    // Samples half a pixel apart along the segment (as for the heading).
-    const int samples = 1 + static_cast<int>(2 * std::max(std::abs(x1 - x0), std::abs(y1 - y0)));
-    for (int s = 0; s <= samples; ++s) {
-      const double u = static_cast<double>(s) / samples;
-      const double x = std::floor(x0 + (x1 - x0) * u);
-      const double y = std::floor(y0 + (y1 - y0) * u);
-      if (x < 0 || x >= frame.width || y < 0 || y >= frame.height) continue;
-      Put(frame, static_cast<int>(x), static_cast<int>(y), colour);
-    }
   }
 }
 

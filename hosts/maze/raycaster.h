@@ -4,10 +4,10 @@
 // coloured by their region's variation (or textured, surfaces.h) and
 // shaded by distance and by side (x-facing walls darker than y-facing), a
 // floor and a ceiling (one colour, or textured per cell) shaded by
-// distance, and pickups as camera-facing sprites, depth-tested per pixel.
-// Pitch shifts the horizon (a y-shear, as in classic raycasters).
-// Top down: a bird's-eye view of the whole map with the player and its
-// heading.
+// distance, and pickups and the other players as camera-facing sprites,
+// depth-tested per pixel. Pitch shifts the horizon (a y-shear, as in
+// classic raycasters). Top down (top_down.cc): a bird's-eye view of the
+// whole map with the players and their headings.
 //
 // Buffers are the caller's: rgb is height x width x 3 bytes, row-major,
 // row 0 at the top; depth (optional) is height x width floats, the distance
@@ -48,15 +48,25 @@ struct Frame {
 
 inline constexpr float kFarDepth = 1e4f;
 
-// Draws what `camera` sees, its surfaces looking as `surfaces` says.
-// Inactive pickups are not drawn.
+// Another player as the camera sees it: a figure in its colour
+// (PlayerColour) standing at `position`, facing `yaw` (degrees, as Pose).
+struct Figure {
+  WorldPoint position;
+  double yaw;
+  Rgb colour;
+};
+
+// Draws what `camera` sees, its surfaces looking as `surfaces` says, with
+// `figures` standing in the world. Inactive pickups are not drawn.
 void RenderFirstPerson(const TextMap& map, absl::Span<const Pickup> pickups, const Camera& camera,
-                       const Frame& frame, const Surfaces& surfaces = Surfaces::BuiltIn());
+                       const Frame& frame, const Surfaces& surfaces = Surfaces::BuiltIn(),
+                       absl::Span<const Figure> figures = {});
 
 // Draws the whole map scaled to fit frame.rgb (frame.depth is ignored),
-// with the pickups and the player's position and heading.
-void RenderTopDown(const TextMap& map, absl::Span<const Pickup> pickups, const Pose& player,
-                   const Frame& frame);
+// with the pickups and each of `players`' position (in its PlayerColour)
+// and heading.
+void RenderTopDown(const TextMap& map, absl::Span<const Pickup> pickups,
+                   absl::Span<const Pose> players, const Frame& frame);
 
 // Draws `path` (the player's positions, in order) as a line over a frame
 // RenderTopDown drew, from blue at its start to yellow at its end. A step

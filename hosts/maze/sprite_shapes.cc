@@ -1,6 +1,8 @@
 #include "hosts/maze/sprite_shapes.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace hosts::maze {
@@ -82,6 +84,24 @@ SpriteShape ShapeOf(const Pickup& pickup) {
   }
   if (pickup.skin) shape.discs[0].colour = *pickup.skin;
   return shape;
+}
+
+Rgb PlayerColour(int player) {
+  static constexpr Rgb kColours[] = {{255, 255, 255}, {230, 60, 60},   {60, 120, 240},
+                                     {250, 200, 40},  {60, 200, 90},   {200, 80, 220},
+                                     {250, 140, 40},  {60, 220, 220}};
+  constexpr int kCount = sizeof(kColours) / sizeof(kColours[0]);
+  if (player >= 0 && player < kCount) return kColours[player];
+  // Past the palette: a colour from the number, the same in every run.
+  return HashedColour(Hash(std::to_string(player)));
+}
+
+SpriteShape FigureShape(Rgb colour, double facing_right, bool facing_viewer) {
+  constexpr Rgb kVisor = {30, 30, 36};
+  const Disc body{0, 0.3, 0.28, colour};
+  const Disc visor{0.17 * std::clamp(facing_right, -1.0, 1.0), 0.4, 0.1, kVisor};
+  // Discs are drawn in order: a visor drawn first hides behind the body.
+  return facing_viewer ? SpriteShape{{body, visor}} : SpriteShape{{visor, body}};
 }
 
 }  // namespace hosts::maze

@@ -35,6 +35,16 @@ struct SpriteShape {
 
 SpriteShape ShapeOf(const Pickup& pickup);
 
+// Player `player`'s colour (from 0): white for the first, as the one
+// player of a single-player level is drawn, then colours far apart.
+Rgb PlayerColour(int player);
+
+// A player's figure: a body in `colour` and a dark visor on the side it
+// faces. `facing_right` is how much it faces the viewer's right, in [-1,
+// 1]; `facing_viewer` whether it faces the viewer (the visor in front of
+// the body) or away (behind it).
+SpriteShape FigureShape(Rgb colour, double facing_right, bool facing_viewer);
+
 }  // namespace hosts::maze
 
 #endif  // HOSTS_MAZE_SPRITE_SHAPES_H_

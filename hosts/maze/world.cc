@@ -63,16 +63,16 @@ double MoveAxis(const TextMap& map, double u, double v, double delta, bool along
 
 }  // namespace
 
-World::World(TextMap map, int spawn) : map_(std::move(map)) {
+World::World(TextMap map, int spawn) : map_(std::move(map)), poses_(1), motions_(1) {
   const int spawns = static_cast<int>(map_.spawns().size());
   // TextMap::Parse guarantees a spawn; a negative index counts from the end.
-  pose_.position = map_.CellCentre(map_.spawns()[(spawn % spawns + spawns) % spawns]);
+  poses_[0].position = map_.CellCentre(map_.spawns()[(spawn % spawns + spawns) % spawns]);
   pickups_ = PickupsOf(map_);
 }
 
-World::World(TextMap map, WorldPoint start, std::vector<Pickup> pickups)
-    : map_(std::move(map)), pickups_(std::move(pickups)) {
-  pose_.position = start;
+World::World(TextMap map, std::vector<WorldPoint> starts, std::vector<Pickup> pickups)
+    : map_(std::move(map)), motions_(starts.size()), pickups_(std::move(pickups)) {
+  for (const WorldPoint& start : starts) poses_.push_back({start, 0, 0});
   for (int id = 0; id < static_cast<int>(pickups_.size()); ++id) pickups_[id].id = id;
 }
 
@@ -89,22 +89,30 @@ std::vector<Pickup> World::PickupsOf(const TextMap& map) {
   return pickups;
 }
 
-bool World::Touches(GridCell cell, double reach) const {
+bool World::Touches(GridCell cell, double reach, int player) const {
   // The square of cell (row, col): x in [col, col + 1), y in
   // [rows - row - 1, rows - row).
+  const WorldPoint& at = poses_[player].position;
   const double left = cell.col, bottom = map_.rows() - cell.row - 1;
-  const double dx = std::max({0.0, left - pose_.position.x, pose_.position.x - (left + 1)});
-  const double dy = std::max({0.0, bottom - pose_.position.y, pose_.position.y - (bottom + 1)});
+  const double dx = std::max({0.0, left - at.x, at.x - (left + 1)});
+  const double dy = std::max({0.0, bottom - at.y, at.y - (bottom + 1)});
   const double within = kPlayerRadius + reach;
   return dx * dx + dy * dy <= within * within;
 }
 
-std::vector<int> World::Step(const Actions& actions, double seconds) {
-  const int look_x = std::clamp(actions[kLookLeftRight], -kMaxLook, kMaxLook);
-  const int look_y = std::clamp(actions[kLookDownUp], -kMaxLook, kMaxLook);
-  const int strafe = std::clamp(actions[kStrafeLeftRight], -kMaxMove, kMaxMove);
-  const int move = std::clamp(actions[kMoveBackForward], -kMaxMove, kMaxMove);
+bool World::Blocked(int player, WorldPoint from, WorldPoint to) const {
+  constexpr double kApart = 2 * kPlayerRadius;
+  for (int other = 0; other < players(); ++other) {
+    if (other == player) continue;
+    const WorldPoint& o = poses_[other].position;
+    const double after = std::hypot(to.x - o.x, to.y - o.y);
+    // Players that overlap (they spawned together) may still move apart.
+    if (after < kApart && after < std::hypot(from.x - o.x, from.y - o.y)) return true;
+  }
+  return false;
+}
 
+std::vector<Taken> World::Step(absl::Span<const Actions> actions, double seconds) {
   if (seconds > 0 && std::isfinite(seconds)) time_ += seconds;
   for (Pickup& pickup : pickups_) {
     if (!pickup.active && pickup.respawn_at >= 0 && pickup.respawn_at <= time_) {
@@ -112,14 +120,47 @@ std::vector<int> World::Step(const Actions& actions, double seconds) {
       pickup.respawn_at = -1;
     }
   }
+  for (int player = 0; player < players(); ++player) {
+    Move(player, player < static_cast<int>(actions.size()) ? actions[player] : Actions{},
+         seconds);
+  }
+  std::vector<Taken> taken;
+  for (int player = 0; player < players(); ++player) {
+    const WorldPoint& at = poses_[player].position;
+    for (Pickup& pickup : pickups_) {
+      if (!pickup.active) continue;
+      const double dx = pickup.position.x - at.x;
+      const double dy = pickup.position.y - at.y;
+      if (dx * dx + dy * dy <= kPickupRadius * kPickupRadius) {
+        pickup.active = false;
+        taken.push_back({player, pickup.id});
+      }
+    }
+  }
+  return taken;
+}
 
-  const Pose before = pose_;
-  pose_.yaw = NormaliseYaw(pose_.yaw - look_x * kDegreesPerPixel);
-  pose_.pitch = std::clamp(pose_.pitch - look_y * kDegreesPerPixel, -90.0, 90.0);
+std::vector<int> World::Step(const Actions& actions, double seconds) {
+  std::vector<int> ids;
+  for (const Taken& taken : Step(absl::MakeConstSpan(&actions, 1), seconds)) {
+    ids.push_back(taken.id);
+  }
+  return ids;
+}
+
+void World::Move(int player, const Actions& actions, double seconds) {
+  const int look_x = std::clamp(actions[kLookLeftRight], -kMaxLook, kMaxLook);
+  const int look_y = std::clamp(actions[kLookDownUp], -kMaxLook, kMaxLook);
+  const int strafe = std::clamp(actions[kStrafeLeftRight], -kMaxMove, kMaxMove);
+  const int move = std::clamp(actions[kMoveBackForward], -kMaxMove, kMaxMove);
+  Pose& pose = poses_[player];
+  const Pose before = pose;
+  pose.yaw = NormaliseYaw(pose.yaw - look_x * kDegreesPerPixel);
+  pose.pitch = std::clamp(pose.pitch - look_y * kDegreesPerPixel, -90.0, 90.0);
 
   // `!(seconds > 0)` also stops a NaN from reaching the position.
   if ((strafe != 0 || move != 0) && seconds > 0) {
-    const double yaw = pose_.yaw * (std::numbers::pi / 180.0);
+    const double yaw = pose.yaw * (std::numbers::pi / 180.0);
     const double forward_x = std::cos(yaw), forward_y = std::sin(yaw);
     const double right_x = forward_y, right_y = -forward_x;
     double dx = strafe * right_x + move * forward_x;
@@ -132,38 +173,34 @@ std::vector<int> World::Step(const Actions& actions, double seconds) {
     dx *= travel / length;
     dy *= travel / length;
     // Sub-steps of at most kPlayerRadius per axis: the circle then covers
-    // every cell it passes, so no step can tunnel through a wall.
+    // every cell (and meets every other player) it passes, so no step can
+    // tunnel through a wall or a player.
     const int steps = std::max(
         1, static_cast<int>(std::ceil(std::max(std::abs(dx), std::abs(dy)) / kPlayerRadius)));
     const double step_x = dx / steps, step_y = dy / steps;
-    WorldPoint& p = pose_.position;
+    WorldPoint& p = pose.position;
     for (int s = 0; s < steps; ++s) {
       // One axis at a time, so a blocked axis leaves the other free: the
-      // player slides along walls.
-      if (step_x != 0) p.x = MoveAxis(map_, p.x, p.y, step_x, /*along_x=*/true);
-      if (step_y != 0) p.y = MoveAxis(map_, p.y, p.x, step_y, /*along_x=*/false);
+      // player slides along walls and round other players.
+      if (step_x != 0) {
+        const WorldPoint to{MoveAxis(map_, p.x, p.y, step_x, /*along_x=*/true), p.y};
+        if (!Blocked(player, p, to)) p = to;
+      }
+      if (step_y != 0) {
+        const WorldPoint to{p.x, MoveAxis(map_, p.y, p.x, step_y, /*along_x=*/false)};
+        if (!Blocked(player, p, to)) p = to;
+      }
     }
   }
 
-  motion_ = {};
+  Motion& motion = motions_[player];
+  motion = {};
   if (seconds > 0 && std::isfinite(seconds)) {
-    motion_.velocity = {(pose_.position.x - before.position.x) / seconds,
-                        (pose_.position.y - before.position.y) / seconds};
-    motion_.pitch_rate = (pose_.pitch - before.pitch) / seconds;
-    motion_.yaw_rate = NormaliseYaw(pose_.yaw - before.yaw) / seconds;
+    motion.velocity = {(pose.position.x - before.position.x) / seconds,
+                       (pose.position.y - before.position.y) / seconds};
+    motion.pitch_rate = (pose.pitch - before.pitch) / seconds;
+    motion.yaw_rate = NormaliseYaw(pose.yaw - before.yaw) / seconds;
   }
-
-  std::vector<int> taken;
-  for (Pickup& pickup : pickups_) {
-    if (!pickup.active) continue;
-    const double dx = pickup.position.x - pose_.position.x;
-    const double dy = pickup.position.y - pose_.position.y;
-    if (dx * dx + dy * dy <= kPickupRadius * kPickupRadius) {
-      pickup.active = false;
-      taken.push_back(pickup.id);
-    }
-  }
-  return taken;
 }
 
 }  // namespace hosts::maze

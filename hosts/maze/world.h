@@ -1,8 +1,11 @@
 // World: the maze's simulation of one map. No Lua, no pixels.
 //
-// The player is a circle of radius kPlayerRadius moving on the map's floor.
-// Each frame the seven DeepMind Lab actions turn and move it; walls stop it
-// (it slides along them), and touching a pickup collects it.
+// Each player is a circle of radius kPlayerRadius moving on the map's
+// floor. Each frame the seven DeepMind Lab actions turn and move it; walls
+// and the other players stop it (it slides along walls), and touching a
+// pickup collects it. Players move one after another in player order, so
+// a frame's outcome never depends on anything but the inputs. Functions
+// that take a `player` count from 0 and default to the first.
 //
 // Conventions (see text_map.h for coordinates):
 //   yaw    degrees, 0 looks along +x, 90 along +y (counter-clockwise);
@@ -29,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "hosts/maze/surfaces.h"
 #include "hosts/maze/text_map.h"
 
@@ -84,6 +88,12 @@ struct Pickup {
   double respawn_at = -1;  // map time (seconds) of its respawn; < 0 none due
 };
 
+// A pickup collected in a Step, and by whom.
+struct Taken {
+  int player;
+  int id;
+};
+
 class World {
  public:
   static constexpr double kPlayerRadius = 0.25;  // cells
@@ -94,27 +104,31 @@ class World {
   static constexpr int kMaxLook = 512;
   static constexpr int kMaxMove = 1;
 
-  // Places the player at spawns()[spawn % spawns().size()], facing +x,
-  // with the map's own pickups (PickupsOf).
+  // One player at spawns()[spawn % spawns().size()], facing +x, with the
+  // map's own pickups (PickupsOf).
   World(TextMap map, int spawn);
-  // Places the player at `start`, facing +x, with `pickups` (ids are
-  // their indices).
-  World(TextMap map, WorldPoint start, std::vector<Pickup> pickups);
+  // A player at each of `starts` (at least one), facing +x, with
+  // `pickups` (ids are their indices).
+  World(TextMap map, std::vector<WorldPoint> starts, std::vector<Pickup> pickups);
 
   // The pickups of the map's 'A' and 'G' cells: DeepMind Lab's apple_reward
   // (1) and goal (10).
   static std::vector<Pickup> PickupsOf(const TextMap& map);
 
   const TextMap& map() const { return map_; }
-  const Pose& pose() const { return pose_; }
-  const Motion& motion() const { return motion_; }
+  int players() const { return static_cast<int>(poses_.size()); }
+  const Pose& pose(int player = 0) const { return poses_[player]; }
+  const Motion& motion(int player = 0) const { return motions_[player]; }
   const std::vector<Pickup>& pickups() const { return pickups_; }
   const Pickup& pickup(int id) const { return pickups_[id]; }
 
-  // One frame of `seconds`: respawn the pickups that are due, turn, move
-  // with collision, then collect every active pickup within
-  // kPickupRadius. Returns the ids collected, in id order. Action values
-  // beyond their bounds are clamped.
+  // One frame of `seconds`, `actions` one per player: respawn the pickups
+  // that are due; turn and move each player in turn, with collision; then
+  // each player in turn collects every active pickup within kPickupRadius.
+  // Returns what was collected, by player, then by id. Action values
+  // beyond their bounds are clamped; missing players' actions are zero.
+  std::vector<Taken> Step(absl::Span<const Actions> actions, double seconds);
+  // The same for the first player alone (a world of one): the ids taken.
   std::vector<int> Step(const Actions& actions, double seconds);
 
   // A collected pickup that the level would not let go (canPickup) is
@@ -128,31 +142,39 @@ class World {
   double time() const { return time_; }
   // Whether the player presses against `cell`: its circle comes within
   // `reach` of the cell's square.
-  bool Touches(GridCell cell, double reach) const;
+  bool Touches(GridCell cell, double reach, int player = 0) const;
   // Opens a door of the map (TextMap::OpenDoor).
   void OpenDoor(GridCell cell) { map_.OpenDoor(cell); }
-  // Closes it, unless the player is in its cell (a door does not close on
-  // the player): whether it closed.
+  // Closes it, unless a player is in its cell (a door does not close on
+  // a player): whether it closed.
   bool CloseDoor(GridCell cell) {
-    if (Touches(cell, 0)) return false;
+    for (int p = 0; p < players(); ++p) {
+      if (Touches(cell, 0, p)) return false;
+    }
     map_.CloseDoor(cell);
     return true;
   }
 
-  // Moves the player (tests, renderCustomView); no collision check.
-  void set_pose(const Pose& pose) { pose_ = pose; }
+  // Moves a player (tests, renderCustomView); no collision check.
+  void set_pose(const Pose& pose, int player = 0) { poses_[player] = pose; }
   // A teleporter's work: the player stands at `to`, facing `yaw`, from
   // this frame (motion().teleported).
-  void Teleport(WorldPoint to, double yaw) {
-    pose_.position = to;
-    pose_.yaw = yaw;
-    motion_.teleported = true;
+  void Teleport(WorldPoint to, double yaw, int player = 0) {
+    poses_[player].position = to;
+    poses_[player].yaw = yaw;
+    motions_[player].teleported = true;
   }
 
  private:
+  // Turns and moves `player` for one frame.
+  void Move(int player, const Actions& actions, double seconds);
+  // Whether `player` at `to` would overlap another player it was not
+  // already overlapping more.
+  bool Blocked(int player, WorldPoint from, WorldPoint to) const;
+
   TextMap map_;
-  Pose pose_;
-  Motion motion_;
+  std::vector<Pose> poses_;  // per player
+  std::vector<Motion> motions_;
   std::vector<Pickup> pickups_;
   double time_ = 0;  // seconds of Step on this map
 };

@@ -301,7 +301,7 @@ absl::Status MujocoHost::Step(Level& level) {
         return ReadStepResults(L, first, &reward, &end);
       });
   if (!after.ok()) return after.status();
-  level.AddReward(reward);
+  level.AddReward(0, reward);
   if (end) level.EndEpisode(*end);
   return absl::OkStatus();
 }

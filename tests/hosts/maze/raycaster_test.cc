@@ -237,7 +237,7 @@ TEST(RaycasterTest, AnySizeRendersEveryPixel) {
     Image image(width, height);
     RenderFirstPerson(world.map(), world.pickups(), CameraAt(4.5, 1.5, 60, 5), image.frame());
     for (float d : image.depth) ASSERT_FALSE(std::isnan(d));
-    RenderTopDown(world.map(), world.pickups(), world.pose(), image.rgb_only());
+    RenderTopDown(world.map(), world.pickups(), {world.pose()}, image.rgb_only());
   }
 }
 
@@ -270,8 +270,8 @@ TEST(RaycasterTest, EmptyFramesAndWildCamerasAreHarmless) {
     std::fill(over.rgb.begin(), over.rgb.end(), 0xAB);
     std::fill(drawn.rgb.begin(), drawn.rgb.end(), 0x00);
     const Pose pose{camera.position, camera.yaw, camera.pitch};
-    RenderTopDown(world.map(), world.pickups(), pose, over.rgb_only());
-    RenderTopDown(world.map(), world.pickups(), pose, drawn.rgb_only());
+    RenderTopDown(world.map(), world.pickups(), {pose}, over.rgb_only());
+    RenderTopDown(world.map(), world.pickups(), {pose}, drawn.rgb_only());
     EXPECT_EQ(over.rgb, drawn.rgb);
   }
 }
@@ -289,7 +289,7 @@ TEST(RaycasterTest, TopDownShowsThePlayerAndFollowsIt) {
   World world(MapOf(kRoom, kRoomVariations), 0);
   Image here(84, 84), turned(84, 84), moved(84, 84);
   Pose pose = world.pose();
-  RenderTopDown(world.map(), world.pickups(), pose, here.rgb_only());
+  RenderTopDown(world.map(), world.pickups(), {pose}, here.rgb_only());
   // The map is 9 x 5 cells: 84 / 9 pixels a cell, letterboxed vertically.
   // The player's marker (white) covers its position, (4.5, 1.5); the pixel
   // left of the centre, as the heading line runs right from it.
@@ -305,10 +305,10 @@ TEST(RaycasterTest, TopDownShowsThePlayerAndFollowsIt) {
   EXPECT_GE(CountColour(here, 0, 0, 0), 84 * 2 * 18);
 
   pose.yaw = 180;
-  RenderTopDown(world.map(), world.pickups(), pose, turned.rgb_only());
+  RenderTopDown(world.map(), world.pickups(), {pose}, turned.rgb_only());
   EXPECT_NE(turned.rgb, here.rgb);
   pose.position = {2.5, 3.5};
-  RenderTopDown(world.map(), world.pickups(), pose, moved.rgb_only());
+  RenderTopDown(world.map(), world.pickups(), {pose}, moved.rgb_only());
   EXPECT_NE(moved.rgb, turned.rgb);
 }
 
@@ -316,10 +316,10 @@ TEST(RaycasterTest, TopDownDrawsOnlyActivePickups) {
   World world(MapOf(kRoom), 0);
   std::vector<Pickup> pickups = world.pickups();
   Image with(84, 84), without(84, 84), none(84, 84);
-  RenderTopDown(world.map(), pickups, world.pose(), with.rgb_only());
-  RenderTopDown(world.map(), {}, world.pose(), none.rgb_only());
+  RenderTopDown(world.map(), pickups, {world.pose()}, with.rgb_only());
+  RenderTopDown(world.map(), {}, {world.pose()}, none.rgb_only());
   for (Pickup& pickup : pickups) pickup.active = false;
-  RenderTopDown(world.map(), pickups, world.pose(), without.rgb_only());
+  RenderTopDown(world.map(), pickups, {world.pose()}, without.rgb_only());
   EXPECT_NE(with.rgb, none.rgb);
   EXPECT_EQ(without.rgb, none.rgb);
 }
@@ -329,7 +329,7 @@ TEST(RaycasterTest, TopDownDrawsOnlyActivePickups) {
 TEST(RaycasterTest, TopDownPathFollowsTheWalkAndSkipsJumps) {
   World world(MapOf(kRoom), 0);
   Image image(90, 50);  // 10 pixels a cell, no letterbox
-  RenderTopDown(world.map(), {}, world.pose(), image.rgb_only());
+  RenderTopDown(world.map(), {}, {world.pose()}, image.rgb_only());
   const std::vector<std::uint8_t> before = image.rgb;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   // Along row y = 3.5 (image row 15) from x = 1.5 to 3.5; then a jump to
