@@ -80,6 +80,7 @@ struct Engine::State final : Level, Observations::Sources {
   absl::StatusOr<ObservationValue> FromHost(int index, ObservationBuffers& buffers) override {
     return host->Observe(index, buffers);
   }
+  double PlayerReward(int player) const override { return rewards[player]; }
 
   // A new step: the previous one's frame, values, rewards and events go.
   void BeginStep() {
@@ -209,7 +210,8 @@ absl::Status Engine::Init() {
     absl::StatusOr<ObservationSpecs> merged =
         ObservationSpecs::Merge(s.host->ObservationSpecs(), frame_index, players, *custom);
     if (!merged.ok()) return merged.status();
-    s.observations.SetSpecs(*std::move(merged), frame_index, players);
+    absl::Status specs = s.observations.SetSpecs(*std::move(merged), frame_index, players);
+    if (!specs.ok()) return specs;
     s.discrete_specs = s.host->DiscreteActions();
     s.continuous_specs = s.host->ContinuousActions();
     s.discrete.assign(s.discrete_specs.size(), 0);
@@ -442,7 +444,6 @@ absl::StatusOr<PropertyResult> Engine::ListProperty(
 
 int Engine::fps() const { return state_->host->fps(); }
 int Engine::players() const { return state_->plugin.players; }
-absl::Span<const double> Engine::player_rewards() const { return state_->rewards; }
 double Engine::episode_time_seconds() const { return state_->EpisodeTimeSeconds(); }
 const Host& Engine::host() const { return *state_->host; }
 HostTools* Engine::host_tools() { return state_->host->tools(); }

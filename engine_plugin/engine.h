@@ -161,11 +161,10 @@ class Engine {
 
   // The host's control steps per second.
   int fps() const;
-  // The players setting.
+  // The players setting. With several, each player's reward over the last
+  // Advance is observation "<player>.REWARD" (observations.h); the reward
+  // Advance adds is their sum.
   int players() const;
-  // Each player's reward over the last Advance (zeros after Start); the
-  // reward Advance adds is their sum.
-  absl::Span<const double> player_rewards() const;
   double episode_time_seconds() const;
   // The host, for code that knows which one it is (a test of the maze).
   const Host& host() const;

@@ -52,11 +52,24 @@ absl::Status Observations::OpenDevice(const PluginSettings& plugin) {
   return absl::OkStatus();
 }
 
-void Observations::SetSpecs(ObservationSpecs merged, int frame_index, int players) {
+absl::Status Observations::SetSpecs(ObservationSpecs merged, int frame_index, int players) {
+  reward_index_ = players > 1 ? static_cast<int>(merged.specs.size()) : -1;
+  for (int player = 1; player <= players && players > 1; ++player) {
+    std::string name = absl::StrCat(player, ".REWARD");
+    for (const ObservationSpec& spec : merged.specs) {
+      if (spec.name == name) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "observation '", name, "' is the plugin's (a player's reward); name yours otherwise"));
+      }
+    }
+    merged.specs.push_back({std::move(name), ObservationType::kDoubles, {1}});
+    merged.from_level.push_back(false);
+  }
   specs_ = std::move(merged.specs);
   from_level_ = std::move(merged.from_level);
   frame_index_ = frame_index;
   players_ = players;
+  return absl::OkStatus();
 }
 
 std::vector<std::int64_t> Observations::FramesShape() const {
@@ -113,6 +126,14 @@ absl::StatusOr<tensor::Tensor> Observations::FrameValue(int player) {
 absl::StatusOr<LevelObservation> Observations::Compute(int index, Sources& sources) {
   if (from_level_[index]) return sources.FromLevel(specs_[index]);
   LevelObservation result;
+  if (reward_index_ >= 0 && index >= reward_index_) {
+    absl::StatusOr<tensor::Tensor> reward = pool_.Acquire(tensor::DType::kFloat64, {1});
+    if (!reward.ok()) return reward.status();
+    const double value = sources.PlayerReward(index - reward_index_);
+    std::memcpy(*reward->data(), &value, sizeof(value));
+    result.value = {ObservationType::kDoubles, *std::move(reward), {}};
+    return result;
+  }
   if (frame_index_ >= 0 && index >= frame_index_ && index < frame_index_ + players_) {
     result.value.type = ObservationType::kBytes;
     absl::StatusOr<tensor::Tensor> tensor = FrameValue(index - frame_index_);

@@ -66,6 +66,8 @@ class Observations final : public ObservationBuffers {
     virtual absl::StatusOr<LevelObservation> FromLevel(const ObservationSpec& spec) = 0;
     // The host's observation `index` (Host::Observe), in `buffers`.
     virtual absl::StatusOr<ObservationValue> FromHost(int index, ObservationBuffers& buffers) = 0;
+    // Player `player`'s reward over the step (from 0).
+    virtual double PlayerReward(int player) const = 0;
   };
 
   // At Init: finds observationDevice's backend and allocators, so that a
@@ -74,8 +76,11 @@ class Observations final : public ObservationBuffers {
   absl::Status OpenDevice(const PluginSettings& plugin);
 
   // At Init: the merged specs, which of them is the host's first frame (or
-  // -1), and how many players' frames follow it from there.
-  void SetSpecs(ObservationSpecs merged, int frame_index, int players);
+  // -1), and how many players' frames follow it from there. With several
+  // players, each player's reward over the step follows them as
+  // "1.REWARD", ..., "n.REWARD" (doubles, shape {1}), as Lab2D's players'
+  // are; InvalidArgument when the level declared one of those names.
+  absl::Status SetSpecs(ObservationSpecs merged, int frame_index, int players);
   const std::vector<ObservationSpec>& specs() const { return specs_; }
   int frame_index() const { return frame_index_; }
 
@@ -125,6 +130,7 @@ class Observations final : public ObservationBuffers {
   std::vector<bool> from_level_;  // per spec (observation_specs.h)
   int frame_index_ = -1;
   int players_ = 1;
+  int reward_index_ = -1;  // "1.REWARD", with several players
   tensor::Device device_;  // observationDevice
 
   ObservationPool pool_;

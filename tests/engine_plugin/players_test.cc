@@ -1,0 +1,293 @@
+// Several players in one level (docs/plugin.md, "Several players"): the
+// plugin's players setting, per-player actions, frames, observations and
+// rewards, and the maze's players meeting, blocking and seeing each other.
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine_plugin/engine.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "hosts/maze/sprite_shapes.h"
+#include "tests/engine_plugin/engine_test_support.h"
+
+namespace engine_plugin {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A corridor, the spawn points two cells apart, with an apple between
+// them and one behind each: every player starts facing +x (east).
+constexpr char kCorridor[] = R"(
+local game = require 'dmlab.system.game'
+local api = {}
+function api:nextMap() return "*********\n*AP A P A*\n*********\n" end
+function api:updateSpawnVars(vars)
+  if vars.classname == 'apple_reward' then
+    api._apples = (api._apples or 0) + 1
+    vars.id = tostring(api._apples)
+  end
+  return vars
+end
+function api:pickup(spawnId, playerId)
+  api.taken = (api.taken or '') .. spawnId .. ':' .. playerId .. ' '
+end
+function api:readProperty(key)
+  if key == 'taken' then return api.taken or '' end
+  if key == 'info' then
+    local one, two = game:playerInfo(1), game:playerInfo(2)
+    return one.playerId .. ' ' .. two.playerId .. ' ' .. game:playerInfo().playerId
+  end
+end
+return api
+)";
+
+std::unique_ptr<Engine> Corridor(int players, std::uint64_t seed = 1) {
+  std::unique_ptr<Engine> engine = InitEngine(
+      WriteLevel("corridor", kCorridor), {{"players", std::to_string(players)}, {"width", "32"},
+                                          {"height", "24"}});
+  if (engine == nullptr) return nullptr;
+  absl::Status started = engine->Start(0, seed);
+  EXPECT_TRUE(started.ok()) << started;
+  return started.ok() ? std::move(engine) : nullptr;
+}
+
+std::vector<std::string> ObservationNames(const Engine& engine) {
+  std::vector<std::string> names;
+  for (const ObservationSpec& spec : engine.observation_specs()) names.push_back(spec.name);
+  return names;
+}
+
+TEST(PlayersTest, TheSettingIsBoundedAndNamed) {
+  for (const char* bad : {"0", "1000", "-1", "two"}) {
+    absl::Status status = InitWith("demo_maze", {{"players", bad}});
+    EXPECT_THAT(status.message(), HasSubstr("setting 'players': an integer in [1, 64]")) << bad;
+  }
+  // The maze carries 16.
+  absl::Status too_many = InitWith("demo_maze", {{"players", "17"}});
+  EXPECT_THAT(too_many.message(),
+              HasSubstr("setting 'players' is 17, but the host 'maze' carries at most 16 players"));
+}
+
+TEST(PlayersTest, AHostOfOnePlayerRefusesMore) {
+  absl::Status status = InitWith("cartpole_balance", {{"players", "2"}});
+  EXPECT_THAT(status.message(),
+              HasSubstr("setting 'players' is 2, but the host 'mujoco' carries at most 1 player"));
+  EXPECT_TRUE(InitWith("cartpole_balance", {{"players", "1"}}).ok());
+}
+
+TEST(PlayersTest, OnePlayerKeepsDeepMindLabsNames) {
+  std::unique_ptr<Engine> engine = Corridor(1);
+  ASSERT_NE(engine, nullptr);
+  EXPECT_THAT(ObservationNames(*engine),
+              ::testing::ElementsAre("RGB_INTERLEAVED", "RGBD_INTERLEAVED", "DEBUG.POS.TRANS",
+                                     "DEBUG.POS.ROT", "DEBUG.CAMERA.TOP_DOWN"));
+  EXPECT_EQ(engine->discrete_actions()[0].name, "LOOK_LEFT_RIGHT_PIXELS_PER_FRAME");
+  EXPECT_EQ(engine->discrete_actions().size(), 7u);
+}
+
+TEST(PlayersTest, EachPlayerHasNumberedObservationsActionsAndARewardObservation) {
+  std::unique_ptr<Engine> engine = Corridor(2);
+  ASSERT_NE(engine, nullptr);
+  EXPECT_THAT(ObservationNames(*engine),
+              ::testing::ElementsAre("1.RGB_INTERLEAVED", "2.RGB_INTERLEAVED",
+                                     "1.RGBD_INTERLEAVED", "2.RGBD_INTERLEAVED",
+                                     "1.DEBUG.POS.TRANS", "2.DEBUG.POS.TRANS", "1.DEBUG.POS.ROT",
+                                     "2.DEBUG.POS.ROT", "DEBUG.CAMERA.TOP_DOWN", "1.REWARD",
+                                     "2.REWARD"));
+  const std::vector<DiscreteActionSpec>& actions = engine->discrete_actions();
+  ASSERT_EQ(actions.size(), 14u);
+  EXPECT_EQ(actions[0].name, "1.LOOK_LEFT_RIGHT_PIXELS_PER_FRAME");
+  EXPECT_EQ(actions[6].name, "1.CROUCH");
+  EXPECT_EQ(actions[7].name, "2.LOOK_LEFT_RIGHT_PIXELS_PER_FRAME");
+  std::string ids;
+  ASSERT_TRUE(engine->ReadProperty("info", &ids).ok());
+  EXPECT_EQ(ids, "1 2 1");
+}
+
+TEST(PlayersTest, ThePlayersFramesAreViewsOfOneBuffer) {
+  std::unique_ptr<Engine> engine = Corridor(2);
+  ASSERT_NE(engine, nullptr);
+  absl::StatusOr<ObservationValue> one = engine->Observation(0);
+  absl::StatusOr<ObservationValue> two = engine->Observation(1);
+  ASSERT_TRUE(one.ok() && two.ok());
+  EXPECT_THAT(one->tensor.layout().shape(), ::testing::ElementsAre(24, 32, 3));
+  EXPECT_EQ(Bytes(*two), Bytes(*one) + 24 * 32 * 3);
+  // Two places in the corridor, two different views.
+  EXPECT_NE(std::memcmp(Bytes(*one), Bytes(*two), 24 * 32 * 3), 0);
+  EXPECT_EQ(engine->frame_buffers_allocated(), 1);
+}
+
+// The player behind (west) sees the other ahead of it, in the other's
+// colour; the one ahead sees only the corridor. Player 1 starts at the
+// same spawn with one player or two (the first draw is its own).
+TEST(PlayersTest, APlayerSeesTheOtherInItsColour) {
+  int behind = 0;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    std::unique_ptr<Engine> alone = Corridor(1, seed);
+    std::unique_ptr<Engine> both = Corridor(2, seed);
+    ASSERT_NE(alone, nullptr);
+    ASSERT_NE(both, nullptr);
+    const World* world = MazeWorldOf(*both);
+    const bool first_behind = world->pose(0).position.x < world->pose(1).position.x;
+    const std::uint8_t* solo = Bytes(*alone->Observation(0));
+    const std::uint8_t* with = Bytes(*both->Observation(0));
+    const bool differs = std::memcmp(solo, with, 24 * 32 * 3) != 0;
+    EXPECT_EQ(differs, first_behind) << "seed " << seed;
+    if (!first_behind) continue;
+    ++behind;
+    // Player 2's figure (red) fills the middle of player 1's view.
+    const hosts::maze::Rgb red = hosts::maze::PlayerColour(1);
+    const std::uint8_t* centre = with + (12 * 32 + 16) * 3;
+    EXPECT_GT(centre[0], centre[1] + 60) << "not " << int(red.r) << "," << int(red.g);
+  }
+  EXPECT_GT(behind, 0) << "no seed put player 1 behind player 2";
+}
+
+TEST(PlayersTest, PlayersBlockEachOther) {
+  std::unique_ptr<Engine> engine = Corridor(2);
+  ASSERT_NE(engine, nullptr);
+  std::vector<int> forward(14, 0);
+  forward[3] = 1;   // both move east
+  forward[10] = 1;
+  double reward = 0;
+  for (int step = 0; step < 120; ++step) {
+    engine->Act(forward);
+    ASSERT_TRUE(engine->Advance(1, &reward).ok());
+    const World* world = MazeWorldOf(*engine);
+    const double apart = std::hypot(world->pose(0).position.x - world->pose(1).position.x,
+                                    world->pose(0).position.y - world->pose(1).position.y);
+    ASSERT_GE(apart, 2 * World::kPlayerRadius - 1e-9) << "step " << step;
+  }
+}
+
+TEST(PlayersTest, EachPlayerPicksUpForItselfAndIsRewardedAlone) {
+  std::unique_ptr<Engine> engine = Corridor(2);
+  ASSERT_NE(engine, nullptr);
+  const World* world = MazeWorldOf(*engine);
+  // Only the player behind moves east, onto the apple between them.
+  const int behind = world->pose(0).position.x < world->pose(1).position.x ? 0 : 1;
+  std::vector<int> actions(14, 0);
+  actions[behind * 7 + 3] = 1;
+  const int reward_of[2] = {ObservationIndex(*engine, "1.REWARD"),
+                            ObservationIndex(*engine, "2.REWARD")};
+  double total = 0;
+  double each[2] = {0, 0};
+  for (int step = 0; step < 60; ++step) {
+    engine->Act(actions);
+    double reward = 0;
+    ASSERT_TRUE(engine->Advance(1, &reward).ok());
+    total += reward;
+    double sum = 0;
+    for (int p = 0; p < 2; ++p) {
+      absl::StatusOr<ObservationValue> r = engine->Observation(reward_of[p]);
+      ASSERT_TRUE(r.ok()) << r.status();
+      each[p] += Doubles(*r)[0];
+      sum += Doubles(*r)[0];
+    }
+    EXPECT_EQ(sum, reward);  // the step's reward is every player's
+  }
+  EXPECT_EQ(each[behind], 1);
+  EXPECT_EQ(each[1 - behind], 0);
+  EXPECT_EQ(total, 1);
+  std::string taken;
+  ASSERT_TRUE(engine->ReadProperty("taken", &taken).ok());
+  EXPECT_EQ(taken, absl::StrCat("2:", behind + 1, " "));
+}
+
+TEST(PlayersTest, PlayerIdsOutOfRangeAreErrorsNamingTheFunction) {
+  const std::string level = WriteLevel("player_three", R"(
+local game = require 'dmlab.system.game'
+local api = {}
+function api:nextMap() return "*****\n*P P*\n*****\n" end
+function api:hasEpisodeFinished() game:)" + std::string("addScore(3, 1)") + R"( end
+return api
+)");
+  std::unique_ptr<Engine> engine = InitEngine(level, {{"players", "2"}});
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  double reward = 0;
+  absl::StatusOr<EpisodeStatus> status = engine->Advance(1, &reward);
+  ASSERT_FALSE(status.ok());
+  EXPECT_THAT(status.status().message(), HasSubstr("game:addScore"));
+  EXPECT_THAT(status.status().message(), HasSubstr("a player id in [1, 2] expected, got 3"));
+  const std::string info = WriteLevel("player_info_zero", R"(
+local game = require 'dmlab.system.game'
+local api = {}
+function api:nextMap() return "*****\n*P P*\n*****\n" end
+function api:hasEpisodeFinished() game:playerInfo(0) end
+return api
+)");
+  engine = InitEngine(info, {{"players", "2"}});
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  status = engine->Advance(1, &reward);
+  ASSERT_FALSE(status.ok());
+  EXPECT_THAT(status.status().message(), HasSubstr("game:playerInfo"));
+  EXPECT_THAT(status.status().message(), HasSubstr("got 0"));
+}
+
+TEST(PlayersTest, ALevelCannotTakeARewardsName) {
+  const std::string level = WriteLevel("reward_name", R"(
+local api = {}
+function api:nextMap() return "*****\n*P P*\n*****\n" end
+function api:customObservationSpec() return {{name = '2.REWARD', type = 'Doubles', shape = {1}}} end
+return api
+)");
+  EXPECT_THAT(InitWith(level, {{"players", "2"}}).message(),
+              HasSubstr("observation '2.REWARD' is the plugin's"));
+  EXPECT_TRUE(InitWith(level, {{"players", "1"}}).ok());
+}
+
+// One player's frame kept by a level callback is revoked with the rest.
+TEST(PlayersTest, AFrameKeptFromObserveFrameIsRevoked) {
+  const std::string level = WriteLevel("keep_frames", R"(
+local api = {}
+function api:nextMap() return "*****\n*P P*\n*****\n" end
+function api:observeFrame(rgb, depth) api.kept = rgb:select(1, 2) end
+function api:hasEpisodeFinished() if api.kept then api.kept:sum() end end
+return api
+)");
+  std::unique_ptr<Engine> engine = InitEngine(level, {{"players", "2"}});
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  double reward = 0;
+  absl::StatusOr<EpisodeStatus> status = engine->Advance(1, &reward);
+  ASSERT_FALSE(status.ok());
+  EXPECT_THAT(status.status().message(), HasSubstr("engine frame buffer"));
+}
+
+TEST(PlayersTest, TheSameSeedGivesTheSameEpisode) {
+  auto run = [](std::uint64_t seed) {
+    std::unique_ptr<Engine> engine = InitEngine("apple_race", {{"players", "3"}, {"width", "16"},
+                                                               {"height", "16"}});
+    std::vector<double> trace;
+    if (engine == nullptr || !engine->Start(0, seed).ok()) return trace;
+    std::uint64_t state = seed;
+    for (int step = 0; step < 200; ++step) {
+      std::vector<int> actions(21, 0);
+      for (int p = 0; p < 3; ++p) {
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        actions[p * 7 + 0] = static_cast<int>(state >> 59) - 16;
+        actions[p * 7 + 3] = 1;
+      }
+      engine->Act(actions);
+      double reward = 0;
+      absl::StatusOr<EpisodeStatus> status = engine->Advance(1, &reward);
+      if (!status.ok()) break;
+      for (int p = 0; p < 3; ++p) trace.push_back(MazeWorldOf(*engine)->pose(p).position.x);
+      trace.push_back(reward);
+      if (*status != EpisodeStatus::kRunning) break;
+    }
+    return trace;
+  };
+  const std::vector<double> first = run(7);
+  EXPECT_GT(first.size(), 100u);
+  EXPECT_EQ(first, run(7));
+  EXPECT_NE(first, run(8));
+}
+
+}  // namespace
+}  // namespace engine_plugin
