@@ -289,5 +289,74 @@ TEST(PlayersTest, TheSameSeedGivesTheSameEpisode) {
   EXPECT_NE(first, run(8));
 }
 
+// The rewards of the step just taken, by player.
+std::vector<double> PlayerRewards(Engine& engine, int players) {
+  std::vector<double> rewards;
+  for (int p = 1; p <= players; ++p) {
+    absl::StatusOr<ObservationValue> r =
+        engine.Observation(ObservationIndex(engine, absl::StrCat(p, ".REWARD")));
+    rewards.push_back(r.ok() ? Doubles(*r)[0] : -1);
+  }
+  return rewards;
+}
+
+// Stands `player` on the pickup with spawn id `spawn_id` (a test's
+// shortcut: the maze's world is the host's).
+void StandOn(const Engine& engine, int spawn_id, int player) {
+  World& world = const_cast<World&>(*MazeWorldOf(engine));
+  for (const Pickup& pickup : world.pickups()) {
+    if (pickup.spawn_id == spawn_id) world.Teleport(pickup.position, 0, player);
+  }
+}
+
+TEST(PlayersTest, CoopGoalsPaysBothOnlyOnceBothAreOnTheirGoals) {
+  std::unique_ptr<Engine> engine = InitEngine("coop_goals", {{"players", "2"}, {"width", "16"},
+                                                             {"height", "16"}});
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  double reward = 0;
+  // Player 1 on player 2's goal (spawn id 2): not its own, nothing happens.
+  StandOn(*engine, 2, 0);
+  ASSERT_EQ(*engine->Advance(1, &reward), EpisodeStatus::kRunning);
+  EXPECT_THAT(PlayerRewards(*engine, 2), ::testing::ElementsAre(0, 0));
+  // On its own: taken, still nothing paid.
+  StandOn(*engine, 1, 0);
+  ASSERT_EQ(*engine->Advance(1, &reward), EpisodeStatus::kRunning);
+  EXPECT_THAT(PlayerRewards(*engine, 2), ::testing::ElementsAre(0, 0));
+  // Then player 2 on its own: both are paid, and the episode is over.
+  StandOn(*engine, 2, 1);
+  reward = 0;
+  ASSERT_EQ(*engine->Advance(1, &reward), EpisodeStatus::kTerminated);
+  EXPECT_THAT(PlayerRewards(*engine, 2), ::testing::ElementsAre(10, 10));
+  EXPECT_EQ(reward, 20);
+  EXPECT_THAT(InitWith("coop_goals", {{"players", "3"}}).message(),
+              HasSubstr("coop_goals has two goals, for at most two players; players = 3"));
+}
+
+TEST(PlayersTest, AppleRaceEndsWithTheLastApple) {
+  std::unique_ptr<Engine> engine = InitEngine("apple_race", {{"players", "2"}, {"width", "16"},
+                                                             {"height", "16"}});
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  std::vector<int> spawn_ids;
+  for (const Pickup& pickup : MazeWorldOf(*engine)->pickups()) spawn_ids.push_back(pickup.spawn_id);
+  ASSERT_EQ(spawn_ids.size(), 23u);
+  double won[2] = {0, 0};
+  for (std::size_t i = 0; i < spawn_ids.size(); ++i) {
+    const int player = static_cast<int>(i % 2);
+    StandOn(*engine, spawn_ids[i], player);
+    double reward = 0;
+    absl::StatusOr<EpisodeStatus> status = engine->Advance(1, &reward);
+    ASSERT_TRUE(status.ok()) << status.status();
+    const std::vector<double> rewards = PlayerRewards(*engine, 2);
+    won[0] += rewards[0];
+    won[1] += rewards[1];
+    EXPECT_EQ(*status, i + 1 == spawn_ids.size() ? EpisodeStatus::kTerminated
+                                                  : EpisodeStatus::kRunning);
+  }
+  EXPECT_EQ(won[0], 12);
+  EXPECT_EQ(won[1], 11);
+}
+
 }  // namespace
 }  // namespace engine_plugin
