@@ -4,6 +4,8 @@
 //                              custom observations off)
 //   Steps/84x84/rgb+custom     plus demo_maze's two Lua observations
 //   Steps/320x240/rgb
+//   Players/N                  apple_race with N players (1, 2, 4, 8): each
+//                              player's frame and reward read every step
 // Each is beside RenderOnly at the same size (the renderer alone, into a
 // reused buffer): the engine's cost over drawing the frame. The counter
 // new_buffers counts observation buffers allocated while timing; 0 means
@@ -96,6 +98,54 @@ BENCHMARK(BM_Steps)
     ->Args({84, 84, 1})
     ->Args({320, 240, 0})
     ->Unit(benchmark::kMicrosecond);
+
+// Players/N: apple_race at 84x84 with N players, each a random agent; a
+// step reads every player's frame and reward, as a multi-agent harness
+// does. items_per_second counts player-steps, so N players cost N times
+// one exactly when the figure matches Players/1's (the goal: within 1.1x).
+void BM_Players(benchmark::State& state) {
+  const int players = static_cast<int>(state.range(0));
+  absl::StatusOr<std::unique_ptr<Engine>> created = Engine::Create("apple_race");
+  absl::Status status = created.status();
+  if (status.ok()) status = (*created)->SetSetting("players", std::to_string(players));
+  if (status.ok()) status = (*created)->Init();
+  if (status.ok()) status = (*created)->Start(0, 1);
+  if (!status.ok()) {
+    state.SkipWithError(status.ToString().c_str());
+    return;
+  }
+  Engine& engine = **created;
+  std::vector<int> read;
+  for (int i = 0; i < static_cast<int>(engine.observation_specs().size()); ++i) {
+    const std::string& name = engine.observation_specs()[i].name;
+    if (name.find("RGB_INTERLEAVED") != std::string::npos && name.find("RGBD") == std::string::npos) {
+      read.push_back(i);
+    } else if (name.find(".REWARD") != std::string::npos) {
+      read.push_back(i);
+    }
+  }
+  std::mt19937_64 random(1);
+  std::uint64_t seed = 1;
+  std::vector<int> actions(static_cast<std::size_t>(7 * players));
+  for (auto _ : state) {
+    for (int p = 0; p < players; ++p) {
+      const Actions one = RandomActions(random);
+      std::copy(one.begin(), one.end(), actions.begin() + 7 * p);
+    }
+    engine.Act(actions);
+    double reward = 0;
+    absl::StatusOr<EpisodeStatus> stepped = engine.Advance(1, &reward);
+    if (!stepped.ok()) {
+      state.SkipWithError(stepped.status().ToString().c_str());
+      return;
+    }
+    for (int index : read) benchmark::DoNotOptimize(engine.Observation(index));
+    if (*stepped != EpisodeStatus::kRunning) engine.Start(0, ++seed).IgnoreError();
+  }
+  state.SetItemsProcessed(state.iterations() * players);
+}
+BENCHMARK(BM_Players)->ArgName("players")->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Unit(
+    benchmark::kMicrosecond);
 
 void BM_RenderOnly(benchmark::State& state) {
   const int width = static_cast<int>(state.range(0));

@@ -1,4 +1,4 @@
--- apple_race: a competitive level for up to four players (the players
+-- apple_race: a competitive level for up to eight players (the players
 -- setting). Twenty-three apples lie in an arena (maps/apple_race.txt);
 -- each is +1 to the player who takes it first, and none comes back. The
 -- episode ends when the last apple is taken, or after 30 seconds. The
@@ -9,8 +9,8 @@ api.episodeLengthSeconds = 30
 
 function api:init(settings)
   local players = tonumber(settings.players) or 1
-  if players > 4 then
-    error('apple_race has four spawn points, for at most four players; players = ' .. players)
+  if players > 8 then
+    error('apple_race has eight spawn points, for at most eight players; players = ' .. players)
   end
 end
 

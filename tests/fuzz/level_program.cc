@@ -16,7 +16,8 @@
 // and DeepMind Lab's modules (image files and scaling, made maps and
 // their callbacks, doors and their triggers, pickups of any class, files
 // by name, entities, matrices, visitFill, visitRandomPath, teleporters,
-// the console, simplified mazes). Then the decisions
+// the console, simplified mazes), with one to three players (ids out of
+// range, frames of every player kept). Then the decisions
 // drive the host: start, advance, observation, retain, events, properties,
 // and listProperty visitors that call the engine back (read, write,
 // start, advance, observation).
@@ -127,6 +128,13 @@ constexpr const char* kStatements[] = {
     "for i = 1, 1e9 do MAKER:mapFromTextLevel{mapName = 'm' .. i, entityLayer = '*P*\\n' .. "
     "BIG(16)} end",
     "V = MAKER:randomGen():uniformInt(1, 2 ^ 52)",
+    // Several players: ids out of range, odd ones, kept frames of each.
+    "V = GAME:playerInfo(3)",
+    "V = GAME:playerInfo(0/0)",
+    "GAME:addScore(2, 1)",
+    "GAME:addScore(2 ^ 62, 0/0)",
+    "V = GAME:playerInfo(2).pos",
+    "if a and type(a) == 'userdata' and a:dim() == 4 then K = a:select(1, 2) end",
     "V = ENTITIES:entities(ONES(100000))",
     "for i = 1, 1e9 do V = TRANSFORM.rotate(i, {0, 0, 1}) end",
     "V = maze_generation.randomMazeGeneration{seed = 1, height = 63, width = 63, "
@@ -431,8 +439,15 @@ void Host::Call(int depth) {
     case 7: {
       // Walk east along the corridors, or turn: pickups, doors and their
       // triggers are reached within a few steps of 60 frames.
-      const int actions[7] = {in->Pick(4) == 0 ? 512 : 0, 0, 0, 1, 0, 0, 0};
-      if (api.act_discrete_count(context) == 7) api.act_discrete(context, actions);
+      // Every player alike (7 actions each).
+      const int count = api.act_discrete_count(context);
+      std::vector<int> actions(count > 0 ? count : 0, 0);
+      const int look = in->Pick(4) == 0 ? 512 : 0;
+      for (int first = 0; first + 7 <= count; first += 7) {
+        actions[first] = look;
+        actions[first + 3] = 1;
+      }
+      if (count >= 7) api.act_discrete(context, actions.data());
       break;
     }
     default:
@@ -493,6 +508,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (env_connect(path.c_str(), &host.api, &host.context, error, sizeof(error)) != 0) return 0;
   // Small limits, so that each one is reached within milliseconds.
   const char* settings[][2] = {{"width", "8"},
+                               {"players", in.Pick(2) ? "1" : in.Pick(2) ? "2" : "3"},
                                {"height", "8"},
                                {"instructionLimit", in.Pick(2) ? "5000" : "50000"},
                                {"memoryLimitMegabytes", in.Pick(2) ? "1" : "4"},

@@ -41,8 +41,8 @@ def test_players_past_what_the_host_carries_are_an_error():
         labenv.Lab("cartpole_balance", [], {"players": "2"})
     with pytest.raises(ValueError, match="players must be an int >= 1"):
         lpz.parallel_env("apple_race", players=0)
-    with pytest.raises(RuntimeError, match="apple_race has four spawn points"):
-        lpz.parallel_env("apple_race", players=5, config=config())
+    with pytest.raises(RuntimeError, match="apple_race has eight spawn points"):
+        lpz.parallel_env("apple_race", players=9, config=config())
 
 
 def test_parallel_api():
