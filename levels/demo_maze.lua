@@ -10,7 +10,8 @@
 --                   player's own frame (forward, left); zeros without a goal
 --                   (declared: min = -1, max = 1).
 -- Settings (strings, as every setting): customObservations = 'false' turns
--- both off, for a plain-RGB benchmark of the same map.
+-- both off, for a plain-RGB benchmark of the same map (and several
+-- players: the observations are one player's).
 -- It also raises an event per pickup ('pickup', type) and answers the
 -- property 'demo.pickups' (how many this episode).
 local tensor = require 'dmlab.system.tensor'
@@ -28,6 +29,11 @@ api.episodeLengthSeconds = 30
 
 function api:init(settings)
   self._custom = settings.customObservations ~= 'false'
+  local players = tonumber(settings.players) or 1
+  if self._custom and players > 1 then
+    error("demo_maze's GRAY_HALF and GOAL_DIRECTION are one player's; with players = " ..
+          players .. ", set customObservations = 'false' (or play apple_race or coop_goals)")
+  end
   -- The engine's settings (width, height) stay with it, as in DeepMind
   -- Lab: the frame size comes from the game module.
   local screen = game:screenShape().window

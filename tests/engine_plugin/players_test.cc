@@ -78,6 +78,12 @@ TEST(PlayersTest, AHostOfOnePlayerRefusesMore) {
   EXPECT_TRUE(InitWith("cartpole_balance", {{"players", "1"}}).ok());
 }
 
+TEST(PlayersTest, DemoMazesObservationsAreOnePlayersAndSaySo) {
+  EXPECT_THAT(InitWith("demo_maze", {{"players", "2"}}).message(),
+              HasSubstr("with players = 2, set customObservations = 'false'"));
+  EXPECT_TRUE(InitWith("demo_maze", {{"players", "2"}, {"customObservations", "false"}}).ok());
+}
+
 TEST(PlayersTest, OnePlayerKeepsDeepMindLabsNames) {
   std::unique_ptr<Engine> engine = Corridor(1);
   ASSERT_NE(engine, nullptr);

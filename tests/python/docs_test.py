@@ -92,3 +92,10 @@ def test_the_random_agent_writes_a_png_of_its_last_frame(tmp_path, capsys, monke
     rows = zlib.decompress(data[idat + 4:idat + 4 + length])
     pixels = np.frombuffer(rows, np.uint8).reshape(120, 1 + 160 * 3)[:, 1:]
     assert np.array_equal(pixels.reshape(120, 160, 3), scope["frame"])
+
+
+def test_the_pettingzoo_example_runs():
+    scope = {}
+    exec(compile(_python_block("labenv.pettingzoo.parallel_env('apple_race'"), DOC, "exec"), scope)
+    assert scope["frame"].shape == (84, 84, 3)
+    assert set(scope["returns"]) == {"player_1", "player_2"}

@@ -120,7 +120,8 @@ else:
 
 
 @pytest.mark.parametrize("adapter, module, pip_name", [
-    ("gym", "gymnasium", "gymnasium"), ("dm_env", "dm_env", "dm-env")])
+    ("gym", "gymnasium", "gymnasium"), ("dm_env", "dm_env", "dm-env"),
+    ("pettingzoo", "pettingzoo", "pettingzoo")])
 def test_an_adapter_without_its_package_says_which_to_install(adapter, module, pip_name):
     result = subprocess.run(
         [sys.executable, "-c", _WITHOUT.format(module=module, adapter=adapter)],
