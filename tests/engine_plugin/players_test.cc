@@ -203,36 +203,33 @@ TEST(PlayersTest, EachPlayerPicksUpForItselfAndIsRewardedAlone) {
   EXPECT_EQ(taken, absl::StrCat("2:", behind + 1, " "));
 }
 
-TEST(PlayersTest, PlayerIdsOutOfRangeAreErrorsNamingTheFunction) {
-  const std::string level = WriteLevel("player_three", R"(
+// The message of the first step's error of a two-player level in a
+// two-cell room whose hasEpisodeFinished runs `finished` (and whose
+// observeFrame runs `observe`); empty when the step succeeds.
+std::string FirstStepError(const std::string& name, const std::string& finished,
+                           const std::string& observe = "") {
+  const std::string level = WriteLevel(name, R"(
 local game = require 'dmlab.system.game'
 local api = {}
 function api:nextMap() return "*****\n*P P*\n*****\n" end
-function api:hasEpisodeFinished() game:)" + std::string("addScore(3, 1)") + R"( end
+function api:observeFrame(rgb, depth) )" + observe + R"( end
+function api:hasEpisodeFinished() )" + finished + R"( end
 return api
 )");
   std::unique_ptr<Engine> engine = InitEngine(level, {{"players", "2"}});
-  ASSERT_NE(engine, nullptr);
-  ASSERT_TRUE(engine->Start(0, 1).ok());
+  if (engine == nullptr || !engine->Start(0, 1).ok()) return "no start";
   double reward = 0;
-  absl::StatusOr<EpisodeStatus> status = engine->Advance(1, &reward);
-  ASSERT_FALSE(status.ok());
-  EXPECT_THAT(status.status().message(), HasSubstr("game:addScore"));
-  EXPECT_THAT(status.status().message(), HasSubstr("a player id in [1, 2] expected, got 3"));
-  const std::string info = WriteLevel("player_info_zero", R"(
-local game = require 'dmlab.system.game'
-local api = {}
-function api:nextMap() return "*****\n*P P*\n*****\n" end
-function api:hasEpisodeFinished() game:playerInfo(0) end
-return api
-)");
-  engine = InitEngine(info, {{"players", "2"}});
-  ASSERT_NE(engine, nullptr);
-  ASSERT_TRUE(engine->Start(0, 1).ok());
-  status = engine->Advance(1, &reward);
-  ASSERT_FALSE(status.ok());
-  EXPECT_THAT(status.status().message(), HasSubstr("game:playerInfo"));
-  EXPECT_THAT(status.status().message(), HasSubstr("got 0"));
+  return std::string(engine->Advance(1, &reward).status().message());
+}
+
+TEST(PlayersTest, PlayerIdsOutOfRangeAreErrorsNamingTheFunction) {
+  const std::string score = FirstStepError("player_three", "game:addScore(3, 1)");
+  EXPECT_THAT(score, HasSubstr("game:addScore"));
+  EXPECT_THAT(score, HasSubstr("a player id in [1, 2] expected, got 3"));
+  const std::string info = FirstStepError("player_zero", "game:playerInfo(0)");
+  EXPECT_THAT(info, HasSubstr("game:playerInfo"));
+  EXPECT_THAT(info, HasSubstr("got 0"));
+  EXPECT_EQ(FirstStepError("player_two", "game:addScore(2, 1) game:playerInfo(2)"), "");
 }
 
 TEST(PlayersTest, ALevelCannotTakeARewardsName) {
@@ -249,20 +246,9 @@ return api
 
 // One player's frame kept by a level callback is revoked with the rest.
 TEST(PlayersTest, AFrameKeptFromObserveFrameIsRevoked) {
-  const std::string level = WriteLevel("keep_frames", R"(
-local api = {}
-function api:nextMap() return "*****\n*P P*\n*****\n" end
-function api:observeFrame(rgb, depth) api.kept = rgb:select(1, 2) end
-function api:hasEpisodeFinished() if api.kept then api.kept:sum() end end
-return api
-)");
-  std::unique_ptr<Engine> engine = InitEngine(level, {{"players", "2"}});
-  ASSERT_NE(engine, nullptr);
-  ASSERT_TRUE(engine->Start(0, 1).ok());
-  double reward = 0;
-  absl::StatusOr<EpisodeStatus> status = engine->Advance(1, &reward);
-  ASSERT_FALSE(status.ok());
-  EXPECT_THAT(status.status().message(), HasSubstr("engine frame buffer"));
+  EXPECT_THAT(FirstStepError("keep_frames", "if api.kept then api.kept:sum() end",
+                             "api.kept = rgb:select(1, 2)"),
+              HasSubstr("engine frame buffer"));
 }
 
 TEST(PlayersTest, TheSameSeedGivesTheSameEpisode) {

@@ -40,13 +40,7 @@ class VectorLab(_gym.vector.VectorEnv):
                  action_set=None, num_threads=None, frame_skip=1, float32=False):
         players, config = _pz._players_setting(players, config)
         self._frame_skip = _lab_gym.checked_frame_skip(frame_skip)
-        probe = labenv.Lab(level, [], config)
-        try:
-            self._layout = _pz._Layout(players, probe.observation_spec(), probe.action_spec(),
-                                       observations)
-            continuous = probe.continuous_action_spec()
-        finally:
-            probe.close()
+        self._layout, continuous = _pz._Layout.of_level(level, players, config, observations)
         self._envs = labenv.VectorLab(
             num_envs, level, self._layout.lab_names() + self._layout.reward_names(), config,
             num_threads=num_threads)
@@ -54,12 +48,7 @@ class VectorLab(_gym.vector.VectorEnv):
         self._float32 = bool(float32)
         self.num_envs = num_envs * players
         self.single_observation_space = self._layout.observation_space(self._float32)
-        self._table = None
-        if action_set is not None:
-            self._table = action_sets.resolve(action_set, self._layout.action_spec, continuous)
-            self.single_action_space = _gym.spaces.Discrete(len(self._table))
-        else:
-            self.single_action_space = _lab_gym._action_box(self._layout.action_spec, np.int32)
+        self.single_action_space, self._table = self._layout.action_space(action_set, continuous)
         batch_space = _gym.vector.utils.batch_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)

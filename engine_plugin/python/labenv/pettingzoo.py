@@ -100,6 +100,24 @@ class _Layout:
                             if action["name"].startswith(prefix) else dict(action)
                             for action in actions[:per_player]]
 
+    @classmethod
+    def of_level(cls, level, players, config, names):
+        """(the _Layout of `level`, its continuous action spec), from an
+        instance made only to read its specs."""
+        probe = labenv.Lab(level, [], config)
+        try:
+            return (cls(players, probe.observation_spec(), probe.action_spec(), names),
+                    probe.continuous_action_spec())
+        finally:
+            probe.close()
+
+    def action_space(self, action_set, continuous):
+        """(one player's action space, the action set's table or None)."""
+        if action_set is None:
+            return _labenv_gym._action_box(self.action_spec, np.int32), None
+        table = action_sets.resolve(action_set, self.action_spec, continuous)
+        return _gym.spaces.Discrete(len(table)), table
+
     def _own(self, player, name):
         return name if self.players == 1 else "{}.{}".format(player, name)
 
@@ -158,13 +176,7 @@ class ParallelEnv(_pettingzoo.ParallelEnv):
                 "render_mode must be None or 'rgb_array', got {!r}".format(render_mode))
         self.render_mode = render_mode
         players, config = _players_setting(players, config)
-        probe = labenv.Lab(level, [], config)
-        try:
-            self._layout = _Layout(players, probe.observation_spec(), probe.action_spec(),
-                                   observations)
-            continuous = probe.continuous_action_spec()
-        finally:
-            probe.close()
+        self._layout, continuous = _Layout.of_level(level, players, config, observations)
         wanted = self._layout.lab_names() + self._layout.reward_names()
         self._frames = ["{}.{}".format(p, _RGB) if players > 1 else _RGB
                         for p in range(1, players + 1)]
@@ -176,12 +188,7 @@ class ParallelEnv(_pettingzoo.ParallelEnv):
         self.agents = []
         self.metadata = dict(self.metadata, render_fps=self._lab.fps() / self._frame_skip)
         observation_space = self._layout.observation_space(self._float32)
-        self._table = None
-        if action_set is not None:
-            self._table = action_sets.resolve(action_set, self._layout.action_spec, continuous)
-            action_space = _gym.spaces.Discrete(len(self._table))
-        else:
-            action_space = _labenv_gym._action_box(self._layout.action_spec, np.int32)
+        action_space, self._table = self._layout.action_space(action_set, continuous)
         # PettingZoo asks for the same space object every time.
         self._observation_spaces = {a: observation_space for a in self.possible_agents}
         self._action_spaces = {a: action_space for a in self.possible_agents}
