@@ -251,4 +251,25 @@ PyObject* NewOwnedObservationArray(int numpy_type, absl::Span<const npy_intp> sh
   return array;
 }
 
+PyObject* NewObservationArrayView(PyObject* base, int axis, std::size_t index) {
+  auto* array = reinterpret_cast<PyArrayObject*>(base);
+  const int dims = PyArray_NDIM(array);
+  std::vector<npy_intp> shape, strides;
+  for (int d = 0; d < dims; ++d) {
+    if (d == axis) continue;
+    shape.push_back(PyArray_DIM(array, d));
+    strides.push_back(PyArray_STRIDE(array, d));
+  }
+  auto* data = static_cast<std::uint8_t*>(PyArray_DATA(array)) +
+               static_cast<npy_intp>(index) * PyArray_STRIDE(array, axis);
+  PyObject* view = NewArray(PyArray_TYPE(array), dims - 1, shape.data(), strides.data(), data, 0);
+  if (view == nullptr) return nullptr;
+  Py_INCREF(base);  // stolen by SetBaseObject, also on failure
+  if (PyArray_SetBaseObject(reinterpret_cast<PyArrayObject*>(view), base) < 0) {
+    Py_DECREF(view);
+    return nullptr;
+  }
+  return view;
+}
+
 }  // namespace engine_plugin::python

@@ -21,6 +21,7 @@
 #ifndef ENGINE_PLUGIN_PYTHON_OBSERVATION_ARRAY_H_
 #define ENGINE_PLUGIN_PYTHON_OBSERVATION_ARRAY_H_
 
+#include <cstddef>
 #include <cstdint>
 
 #include "absl/types/span.h"
@@ -56,6 +57,11 @@ PyObject* CopyObservation(const EnvCApi_Observation& observation);
 // marked read-only for Python (the extension still writes it: VectorLab's
 // batch buffers). New reference or null.
 PyObject* NewOwnedObservationArray(int numpy_type, absl::Span<const npy_intp> shape);
+
+// A read-only ObservationArray viewing index `index` along `axis` of the
+// ObservationArray `base` (which it holds): base[:, index] for axis 1.
+// Null with a Python error set on failure.
+PyObject* NewObservationArrayView(PyObject* base, int axis, std::size_t index);
 
 }  // namespace engine_plugin::python
 

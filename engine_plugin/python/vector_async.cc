@@ -79,9 +79,19 @@ AsyncSteps::AsyncSteps(VectorState& state, int workers)
       terminated_(state.n),
       truncated_(state.n),
       in_flight_(state.n, false) {
-  for (const Batched& observation : state.batched) {
-    staging_.emplace_back(observation.slot_bytes * state.n);
+  // Laid out as a NextBatch buffer of n rows: several players' frames
+  // rendered in place lie together, in the first one's staging.
+  for (std::size_t b = 0; b < state.batched.size(); ++b) {
+    const std::size_t stride = RowStride(state, static_cast<int>(b));
+    const auto frame = std::find(state.frames.begin(), state.frames.end(), static_cast<int>(b));
+    const std::size_t player = frame - state.frames.begin();
+    staging_.emplace_back(player > 0 && frame != state.frames.end() ? 0 : stride * state.n);
     output_.slots.push_back(staging_.back().data());
+    output_.strides.push_back(stride);
+  }
+  for (std::size_t p = 1; p < state.frames.size(); ++p) {
+    output_.slots[state.frames[p]] =
+        output_.slots[state.frames[0]] + p * state.batched[state.frames[p]].slot_bytes;
   }
   output_.reward = reward_.data();
   output_.terminated = terminated_.data();
@@ -283,7 +293,7 @@ PyObject* VectorLabRecv(PyObject* self, PyObject*) {
     PyErr_Format(PyExc_RuntimeError, "VectorLab env %d: \"%s\"", envs[j], instance.error.c_str());
     return nullptr;
   }
-  Batch* batch = NextBatch(state->async_batches, state->batched, count);
+  Batch* batch = NextBatch(state->async_batches, *state, count);
   PyObject* reward = NewResultArray(NPY_FLOAT64, count);
   PyObject* terminated = NewResultArray(NPY_BOOL, count);
   PyObject* truncated = NewResultArray(NPY_BOOL, count);
@@ -309,9 +319,9 @@ PyObject* VectorLabRecv(PyObject* self, PyObject*) {
   for (int j = 0; j < count; ++j) {
     const int env = envs[j];
     for (std::size_t b = 0; b < state->batched.size(); ++b) {
-      const std::size_t bytes = state->batched[b].slot_bytes;
-      std::memcpy(DataOf<std::uint8_t>(batch->arrays[b]) + j * bytes, from.slots[b] + env * bytes,
-                  bytes);
+      const std::size_t stride = from.strides[b];  // the batch's too
+      std::memcpy(DataOf<std::uint8_t>(batch->arrays[b]) + j * stride, from.slots[b] + env * stride,
+                  state->batched[b].slot_bytes);
     }
     DataOf<double>(reward)[j] = from.reward[env];
     DataOf<npy_bool>(terminated)[j] = from.terminated[env];

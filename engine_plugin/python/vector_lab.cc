@@ -30,6 +30,29 @@ constexpr char kRgbName[] = "RGB_INTERLEAVED";
 // failed. Beyond one machine, labenv.distributed.
 constexpr int kMaxEnvs = 1 << 16;
 
+// The positions among `indices` (the requested observations) of the
+// frames to render in place, in player order: RGB_INTERLEAVED, or with
+// several players every one of 1.RGB_INTERLEAVED, 2.RGB_INTERLEAVED, ...;
+// none when a player's is not asked for, or when the host renders its
+// frame on request (MuJoCo refuses a target), which are copied instead.
+std::vector<int> FramesInPlace(const Connection& first, const std::vector<int>& indices) {
+  const int count = first.api.observation_count(first.context);
+  std::vector<int> players;  // the engine's index of each player's frame
+  for (int i = 0; i < count; ++i) {
+    const std::string name = first.api.observation_name(first.context, i);
+    const std::string own = std::to_string(players.size() + 1) + "." + kRgbName;
+    if (name == kRgbName || name == own) players.push_back(i);
+  }
+  std::vector<int> frames;
+  for (int index : players) {
+    const auto at = std::find(indices.begin(), indices.end(), index);
+    if (at == indices.end()) return {};
+    frames.push_back(static_cast<int>(at - indices.begin()));
+  }
+  if (frames.empty() || first.api.set_frame_target(first.context, nullptr, 0) != 0) return {};
+  return frames;
+}
+
 // step(out=...)'s arrays, checked: a dict with each requested observation
 // as a writable, C-contiguous array of shape (n, ...) and its dtype, which
 // the step writes into (RGB rendered straight into it). Null with a
@@ -71,7 +94,7 @@ Batch* OutBatch(VectorState& state, PyObject* out, Batch* holder) {
 // step(out=)'s arrays `into` when given, else in a batch buffer.
 PyObject* RunStep(VectorState& state, int num_steps, bool results, PyObject* into = nullptr) {
   Batch given;
-  Batch* batch = into == nullptr ? NextBatch(state.batches, state.batched, state.n)
+  Batch* batch = into == nullptr ? NextBatch(state.batches, state, state.n)
                                  : OutBatch(state, into, &given);
   if (batch == nullptr) return nullptr;
   // The caller's arrays stay alive while the step writes without the GIL:
@@ -96,10 +119,16 @@ PyObject* RunStep(VectorState& state, int num_steps, bool results, PyObject* int
     return nullptr;
   }
   StepOutput out;
-  for (PyObject* array : batch->arrays) {
-    out.slots.push_back(
-        static_cast<std::uint8_t*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(array))));
+  for (std::size_t b = 0; b < batch->arrays.size(); ++b) {
+    out.slots.push_back(static_cast<std::uint8_t*>(
+        PyArray_DATA(reinterpret_cast<PyArrayObject*>(batch->arrays[b]))));
+    // The caller's arrays are C-contiguous, a slot after the other.
+    out.strides.push_back(into == nullptr ? RowStride(state, static_cast<int>(b))
+                                          : state.batched[b].slot_bytes);
   }
+  // Several players' frames go in place only where the batch keeps an
+  // instance's together.
+  out.frames_in_place = into == nullptr || state.frames.size() <= 1;
   out.reward = static_cast<double*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(reward)));
   out.terminated =
       static_cast<npy_bool*>(PyArray_DATA(reinterpret_cast<PyArrayObject*>(terminated)));
@@ -233,15 +262,9 @@ int VectorLabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
       elements *= static_cast<std::size_t>(spec.shape[d]);
     }
     batched.slot_bytes = elements * ElementBytes(spec.type);
-    // Rendered in place when it is the host's frame (the maze's); a host
-    // that renders RGB_INTERLEAVED on request (MuJoCo) refuses a target,
-    // and its frames are copied like any other observation.
-    if (std::strcmp(name, kRgbName) == 0 &&
-        first.api.set_frame_target(first.context, nullptr, 0) == 0) {
-      state->rgb = static_cast<int>(b);
-    }
     state->batched.push_back(std::move(batched));
   }
+  state->frames = FramesInPlace(first, indices);
   state->actions = SizedActions(first, n);
   try {
     state->pool = std::make_unique<ThreadPool>(threads);

@@ -15,14 +15,51 @@ namespace {
 constexpr int kMaxFreeBatches = 2;
 
 // Whether nobody but the vector holds `batch`: a view or a DLPack export
-// holds its array, so the count is exact.
-bool IsFree(const Batch& batch) {
+// holds its array, so the count is exact. The players' frames array is
+// held by the batch and by each player's view of it.
+bool IsFree(const Batch& batch, std::size_t players) {
   return std::all_of(batch.arrays.begin(), batch.arrays.end(),
-                     [](PyObject* array) { return Py_REFCNT(array) == 1; });
+                     [](PyObject* array) { return Py_REFCNT(array) == 1; }) &&
+         (batch.frames == nullptr ||
+          Py_REFCNT(batch.frames) == static_cast<Py_ssize_t>(1 + players));
 }
 
 void Release(Batch& batch) {
   for (PyObject* array : batch.arrays) Py_DECREF(array);
+  Py_XDECREF(batch.frames);
+}
+
+// Fills `batch` with an array per observation of `state` of `leading`
+// rows: with several players' frames in place, one array of all of them
+// and a view of it per player. False with a Python error set.
+bool Allocate(const VectorState& state, npy_intp leading, Batch* batch) {
+  const std::size_t players = state.frames.size();
+  batch->arrays.assign(state.batched.size(), nullptr);
+  if (players > 1) {
+    const Batched& frame = state.batched[state.frames[0]];
+    std::vector<npy_intp> shape = {leading, static_cast<npy_intp>(players)};
+    shape.insert(shape.end(), frame.shape.begin(), frame.shape.end());
+    batch->frames = NewOwnedObservationArray(frame.numpy_type, shape);
+    if (batch->frames == nullptr) return false;
+    for (std::size_t p = 0; p < players; ++p) {
+      PyObject* view = NewObservationArrayView(batch->frames, /*axis=*/1, p);
+      if (view == nullptr) return false;
+      batch->arrays[state.frames[p]] = view;
+    }
+  }
+  for (std::size_t b = 0; b < state.batched.size(); ++b) {
+    if (batch->arrays[b] != nullptr) continue;
+    const Batched& observation = state.batched[b];
+    std::vector<npy_intp> shape = {leading};
+    shape.insert(shape.end(), observation.shape.begin(), observation.shape.end());
+    batch->arrays[b] = NewOwnedObservationArray(observation.numpy_type, shape);
+    if (batch->arrays[b] == nullptr) return false;
+  }
+  return true;
+}
+
+bool IsFrame(const VectorState& state, int b) {
+  return std::find(state.frames.begin(), state.frames.end(), b) != state.frames.end();
 }
 
 }  // namespace
@@ -53,13 +90,17 @@ VectorState* Usable(PyObject* self) {
   return state;
 }
 
-Batch* NextBatch(std::vector<Batch>& batches, const std::vector<Batched>& batched,
-                 npy_intp leading) {
+std::size_t RowStride(const VectorState& state, int b) {
+  const std::size_t bytes = state.batched[b].slot_bytes;
+  return state.frames.size() > 1 && IsFrame(state, b) ? bytes * state.frames.size() : bytes;
+}
+
+Batch* NextBatch(std::vector<Batch>& batches, const VectorState& state, npy_intp leading) {
   Batch* chosen = nullptr;
   int free_kept = 0;
   for (std::size_t b = 0; b < batches.size();) {
     Batch& batch = batches[b];
-    if (!IsFree(batch)) {
+    if (!IsFree(batch, state.frames.size())) {
       ++b;
       continue;
     }
@@ -79,15 +120,10 @@ Batch* NextBatch(std::vector<Batch>& batches, const std::vector<Batched>& batche
   }
   if (chosen != nullptr) return chosen;
   Batch batch;
-  for (const Batched& observation : batched) {
-    std::vector<npy_intp> shape = {leading};
-    shape.insert(shape.end(), observation.shape.begin(), observation.shape.end());
-    PyObject* array = NewOwnedObservationArray(observation.numpy_type, shape);
-    if (array == nullptr) {
-      Release(batch);
-      return nullptr;
-    }
-    batch.arrays.push_back(array);
+  if (!Allocate(state, leading, &batch)) {
+    for (PyObject* array : batch.arrays) Py_XDECREF(array);
+    Py_XDECREF(batch.frames);
+    return nullptr;
   }
   batches.push_back(std::move(batch));
   return &batches.back();
@@ -106,9 +142,17 @@ void StepInstance(VectorState& state, const StepOutput& out, int num_steps, int 
   out.reward[i] = 0;
   out.terminated[i] = NPY_FALSE;
   out.truncated[i] = NPY_FALSE;
-  if (state.rgb >= 0) {
-    const std::size_t bytes = state.batched[state.rgb].slot_bytes;
-    if (api.set_frame_target(context, out.slots[state.rgb] + i * bytes, bytes) != 0) {
+  if (!state.frames.empty()) {
+    // Every player's frames at once, where the batch keeps them; or, when
+    // the caller's arrays cannot take them so (step(out=) with several
+    // players), the engine's own buffers, copied below.
+    const int first = state.frames[0];
+    const std::size_t bytes = state.batched[first].slot_bytes * state.frames.size();
+    const int set = out.frames_in_place
+                        ? api.set_frame_target(context, out.slots[first] + i * out.strides[first],
+                                               bytes)
+                        : api.set_frame_target(context, nullptr, 0);
+    if (set != 0) {
       instance.error = api.error_message(context);
       return;
     }
@@ -139,7 +183,7 @@ void StepInstance(VectorState& state, const StepOutput& out, int num_steps, int 
     instance.needs_start = status != EnvCApi_EnvironmentStatus_Running;
   }
   for (std::size_t b = 0; b < state.batched.size(); ++b) {
-    if (static_cast<int>(b) == state.rgb) continue;  // already rendered in place
+    if (out.frames_in_place && IsFrame(state, static_cast<int>(b))) continue;  // rendered there
     const Batched& observation = state.batched[b];
     EnvCApi_Observation value;
     if (api.observation(context, observation.index, &value) != 0) {
@@ -149,7 +193,7 @@ void StepInstance(VectorState& state, const StepOutput& out, int num_steps, int 
     }
     // ABI observations are contiguous and row-major (env_c_api.h).
     const void* source = TensorPayload(value);
-    std::memcpy(out.slots[b] + i * observation.slot_bytes, source, observation.slot_bytes);
+    std::memcpy(out.slots[b] + i * out.strides[b], source, observation.slot_bytes);
   }
 }
 

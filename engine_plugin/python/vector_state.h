@@ -5,7 +5,7 @@
 //
 // Example (inside a method, the GIL held):
 //   VectorState* state = Usable(self);
-//   Batch* batch = NextBatch(state->batches, state->batched, state->n);
+//   Batch* batch = NextBatch(state->batches, *state, state->n);
 #ifndef ENGINE_PLUGIN_PYTHON_VECTOR_STATE_H_
 #define ENGINE_PLUGIN_PYTHON_VECTOR_STATE_H_
 
@@ -46,14 +46,21 @@ struct Batched {
 };
 
 // One buffer: an array per requested observation, owned by the vector.
+// With several players' frames rendered in place, `frames` is one array
+// of all of them (leading x players x H x W x 3) and their arrays are
+// views of it, one player each.
 struct Batch {
   std::vector<PyObject*> arrays;
+  PyObject* frames = nullptr;
 };
 
 // Where a step writes: each observation's slots (instance i at
-// slots[b] + i * slot_bytes) and each instance's results.
+// slots[b] + i * strides[b]) and each instance's results. With
+// frames_in_place the engines render their frames into their slots.
 struct StepOutput {
   std::vector<std::uint8_t*> slots;
+  std::vector<std::size_t> strides;
+  bool frames_in_place = true;
   double* reward;
   npy_bool* terminated;
   npy_bool* truncated;
@@ -64,7 +71,11 @@ struct VectorState {
   std::vector<std::unique_ptr<Instance>> instances;
   std::vector<Batched> batched;
   std::vector<PyObject*> keys;  // owned
-  int rgb = -1;                 // position of RGB_INTERLEAVED in `batched`
+  // Positions in `batched` of the frames the engines render in place, in
+  // player order: RGB_INTERLEAVED, or every player's 1.RGB_INTERLEAVED,
+  // 2.RGB_INTERLEAVED, ... (each instance's lie together, one target);
+  // empty when they are copied like any other observation.
+  std::vector<int> frames;
   std::vector<Batch> batches;   // of n, for reset and step
   std::unique_ptr<ThreadPool> pool;
   StepActions actions;  // n rows
@@ -104,8 +115,12 @@ VectorState* Usable(PyObject* self);
 // A free buffer of `batches` whose arrays have a leading dimension
 // `leading` (a new one if Python holds every buffer), keeping at most two
 // free others. Null with a Python error set if allocating fails.
-Batch* NextBatch(std::vector<Batch>& batches, const std::vector<Batched>& batched,
-                 npy_intp leading);
+Batch* NextBatch(std::vector<Batch>& batches, const VectorState& state, npy_intp leading);
+
+// The bytes from one instance's slot of observation b to the next in a
+// NextBatch buffer: its size, or every player's frames' for a frame
+// rendered in place with several players.
+std::size_t RowStride(const VectorState& state, int b);
 
 // A new 1-D array of n results (rewards, flags, ids).
 inline PyObject* NewResultArray(int numpy_type, npy_intp n) {

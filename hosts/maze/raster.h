@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <numbers>
 
-#include "hosts/maze/raycaster.h"
+#include "hosts/maze/frame.h"
 #include "hosts/maze/surfaces.h"
 #include "hosts/maze/text_map.h"
 

@@ -21,9 +21,9 @@
 #ifndef HOSTS_MAZE_RAYCASTER_H_
 #define HOSTS_MAZE_RAYCASTER_H_
 
-#include <cstdint>
 
 #include "absl/types/span.h"
+#include "hosts/maze/frame.h"
 #include "hosts/maze/surfaces.h"
 #include "hosts/maze/text_map.h"
 #include "hosts/maze/world.h"
@@ -37,13 +37,6 @@ struct Camera {
   double horizontal_fov = 90;  // degrees
 
   static Camera Of(const Pose& pose) { return {pose.position, pose.yaw, pose.pitch}; }
-};
-
-struct Frame {
-  std::uint8_t* rgb;  // height * width * 3
-  float* depth;       // height * width, or null
-  int width;
-  int height;
 };
 
 inline constexpr float kFarDepth = 1e4f;

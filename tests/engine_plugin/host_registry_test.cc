@@ -42,13 +42,13 @@ TEST(HostRegistryTest, TheRunnableBuiltinLevelsAreThoseOfLinkedHosts) {
     EXPECT_EQ(level.host, "maze") << level.name;
     names.push_back(level.name);
   }
-  EXPECT_THAT(names, ElementsAre("demo_maze", "random_maze"));
-  ASSERT_EQ(env_level_count(), 2);
-  EXPECT_STREQ(env_level_name(0), "demo_maze");
-  EXPECT_STREQ(env_level_host(1), "maze");
-  EXPECT_EQ(env_level_name(2), nullptr);
+  EXPECT_THAT(names, ElementsAre("apple_race", "coop_goals", "demo_maze", "random_maze"));
+  ASSERT_EQ(env_level_count(), 4);
+  EXPECT_STREQ(env_level_name(2), "demo_maze");
+  EXPECT_STREQ(env_level_host(3), "maze");
+  EXPECT_EQ(env_level_name(4), nullptr);
   EXPECT_EQ(env_level_name(-1), nullptr);
-  EXPECT_EQ(env_level_host(2), nullptr);
+  EXPECT_EQ(env_level_host(4), nullptr);
 }
 
 TEST(HostRegistryTest, AnUnknownHostListsTheHostsThereAre) {

@@ -36,6 +36,56 @@ def test_lab_hands_out_each_players_frame_and_reward():
             break
 
 
+def _address(array):
+    return array.__array_interface__["data"][0]
+
+
+def test_vector_lab_renders_every_players_frame_in_place():
+    names = ["1.RGB_INTERLEAVED", "2.RGB_INTERLEAVED", "1.DEBUG.POS.TRANS", "2.REWARD"]
+    envs = labenv.VectorLab(3, "apple_race", names, config(players=2))
+    singles = [labenv.Lab("apple_race", names, config(players=2)) for _ in range(3)]
+    observed = envs.reset(seed=6)
+    for i, lab in enumerate(singles):
+        lab.reset(seed=6 + i)
+    one, two = observed["1.RGB_INTERLEAVED"], observed["2.RGB_INTERLEAVED"]
+    # Player 2's frames are views beside player 1's: one buffer, no copy.
+    assert one.shape == two.shape == (3, 24, 32, 3)
+    assert _address(two) - _address(one) == 24 * 32 * 3
+    assert one.strides[0] == 2 * 24 * 32 * 3
+    rng = np.random.default_rng(2)
+    for step in range(60):
+        actions = np.zeros((3, 14), dtype=np.intc)
+        actions[:, [0, 7]] = rng.integers(-20, 21, size=(3, 2))
+        actions[:, [3, 10]] = 1
+        observed, rewards, terminated, truncated = envs.step(actions)
+        for i, lab in enumerate(singles):
+            assert lab.step(actions[i]) == rewards[i]
+            alone = lab.observations()
+            for name in names:
+                np.testing.assert_array_equal(observed[name][i], alone[name], err_msg=name)
+    # A kept batch is never written again: the next step takes other buffers.
+    kept = observed["2.RGB_INTERLEAVED"].copy()
+    held = observed
+    for _ in range(3):
+        envs.step(np.zeros((3, 14), dtype=np.intc))
+    np.testing.assert_array_equal(held["2.RGB_INTERLEAVED"], kept)
+    # step(out=) takes the caller's arrays: the frames are copied there.
+    out = {name: np.zeros_like(observed[name]) for name in names}
+    envs.step(np.zeros((3, 14), dtype=np.intc), out=out)
+    for i, lab in enumerate(singles):
+        lab.step(np.zeros(14, dtype=np.intc))
+        np.testing.assert_array_equal(out["2.RGB_INTERLEAVED"][i],
+                                      lab.observations()["2.RGB_INTERLEAVED"])
+    # And the asynchronous calls, env by env.
+    envs.async_reset(seed=6)
+    observations, _, _, _, env_ids = envs.recv()
+    for j, env in enumerate(env_ids):
+        singles[env].reset(seed=6 + env)
+        np.testing.assert_array_equal(observations["2.RGB_INTERLEAVED"][j],
+                                      singles[env].observations()["2.RGB_INTERLEAVED"])
+    envs.close()
+
+
 def test_players_past_what_the_host_carries_are_an_error():
     with pytest.raises(RuntimeError, match="host 'mujoco' carries at most 1 player"):
         labenv.Lab("cartpole_balance", [], {"players": "2"})
