@@ -137,6 +137,10 @@ def test_vector_lab_rows_are_players():
     assert envs.num_envs == 6
     observations, _ = envs.reset(seed=4)
     assert observations["RGB_INTERLEAVED"].shape == (6, 24, 32, 3)
+    # The frames are labenv.VectorLab's own batch of every player's, as
+    # rows: no copy.
+    whole = observations["RGB_INTERLEAVED"].base
+    assert isinstance(whole, labenv.ObservationArray) and whole.shape == (3, 2, 24, 32, 3)
     single = lpz.parallel_env("apple_race", players=2, config=config(),
                               observations=["RGB_INTERLEAVED", "DEBUG.POS.TRANS"])
     # Instance 0 of the batch is seeded 4, as a single env reset with that

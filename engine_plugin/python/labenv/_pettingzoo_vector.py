@@ -11,7 +11,9 @@ episode flags, so that one policy learns from every player (parameter
 sharing, as SuperSuit's vector of agents). The instances step on
 labenv.VectorLab's C++ threads, autoresetting at the next step as
 labenv.gym.VectorLab does; an instance's episode ends for all its players
-at once. Observations are gathered into player rows (a copy a step).
+at once. The players' frames are labenv.VectorLab's batch, viewed as
+rows without a copy; the other observations are gathered into player rows
+(a copy a step).
 """
 
 import numpy as np
@@ -71,7 +73,15 @@ class VectorLab(_gym.vector.VectorEnv):
                 batch = np.repeat(observed[name], players, axis=0)
             else:
                 own = [observed[self._layout._own(p, name)] for p in range(1, players + 1)]
-                batch = np.stack(own, axis=1).reshape((-1,) + own[0].shape[1:])
+                whole = own[0].base
+                if (players > 1 and isinstance(whole, np.ndarray)
+                        and whole.shape == (own[0].shape[0], players) + own[0].shape[1:]
+                        and all(array.base is whole for array in own)):
+                    # The players' frames, which labenv.VectorLab keeps
+                    # together: their rows without a copy.
+                    batch = whole.reshape((-1,) + own[0].shape[1:])
+                else:
+                    batch = np.stack(own, axis=1).reshape((-1,) + own[0].shape[1:])
             if self._float32 and batch.dtype == np.float64:
                 return batch.astype(np.float32)
             return batch
