@@ -13,12 +13,13 @@
 #include "engine_plugin/level_source.h"
 #include "engine_plugin/observation_specs.h"
 #include "engine_plugin/observations.h"
+#include "engine_plugin/players_module.h"
 #include "engine_plugin/plugin_settings.h"
 #include "engine_plugin/sandbox.h"
 
 namespace engine_plugin {
 
-struct Engine::State final : Level, Observations::Sources {
+struct Engine::State final : Level, Observations::Sources, PlayerRoster {
   // Configuration, fixed by Init.
   LevelSource level;
   std::unique_ptr<Host> host;
@@ -40,6 +41,7 @@ struct Engine::State final : Level, Observations::Sources {
   // Per player: scored and not yet counted, and the last Advance's.
   std::vector<double> pending_rewards = {0.0};
   std::vector<double> rewards = {0.0};
+  std::vector<PlayerStatus> statuses = {PlayerStatus::kRunning};
   std::optional<EpisodeEnd> ended_by_host;  // EndEpisode, in this step
   std::int64_t clamped_actions = 0;
 
@@ -81,6 +83,42 @@ struct Engine::State final : Level, Observations::Sources {
     return host->Observe(index, buffers);
   }
   double PlayerReward(int player) const override { return rewards[player]; }
+
+  // PlayerRoster
+  int players() const override { return plugin.players; }
+  PlayerStatus player_status(int player) const override { return statuses[player]; }
+  void FinishPlayer(int player, EpisodeEnd end) override {
+    if (statuses[player] != PlayerStatus::kRunning) return;
+    statuses[player] =
+        end == EpisodeEnd::kTerminated ? PlayerStatus::kTerminated : PlayerStatus::kTruncated;
+  }
+
+  // The episode's end once every player's part has ended: terminated if
+  // any player's was; none while a player runs.
+  std::optional<EpisodeEnd> EveryPlayerFinished() const {
+    bool terminated = false;
+    for (PlayerStatus status : statuses) {
+      if (status == PlayerStatus::kRunning) return std::nullopt;
+      terminated = terminated || status == PlayerStatus::kTerminated;
+    }
+    return terminated ? EpisodeEnd::kTerminated : EpisodeEnd::kTruncated;
+  }
+
+  // The host gets the actions with a finished player's zeroed: it stands
+  // still.
+  void ActOnHost() {
+    const int n = plugin.players;
+    if (n > 1) {
+      const std::size_t discrete_each = discrete.size() / n;
+      const std::size_t continuous_each = continuous.size() / n;
+      for (int p = 0; p < n; ++p) {
+        if (statuses[p] == PlayerStatus::kRunning) continue;
+        std::fill_n(discrete.begin() + p * discrete_each, discrete_each, 0);
+        std::fill_n(continuous.begin() + p * continuous_each, continuous_each, 0.0);
+      }
+    }
+    host->Act(discrete, continuous);
+  }
 
   // A new step: the previous one's frame, values, rewards and events go.
   void BeginStep() {
@@ -192,12 +230,17 @@ absl::Status Engine::Init() {
   s.host->SetPlayers(players);
   s.pending_rewards.assign(players, 0.0);
   s.rewards.assign(players, 0.0);
+  s.statuses.assign(players, PlayerStatus::kRunning);
   const LevelLimits limits =
       ResolveLimits(s.plugin.limits, /*from_path=*/!s.level.builtin);
   s.event_log.set_bytes_per_step(limits.tensors.memory_bytes);
   absl::StatusOr<std::unique_ptr<LevelScript>> script = LevelScript::Load(
       s.level.source, s.level.chunk_name, s.paths(), limits,
-      [&](lua_State* L) { s.host->RegisterModules(L, s); }, &s.event_log);
+      [&](lua_State* L) {
+        RegisterPlayersModule(L, &s);
+        s.host->RegisterModules(L, s);
+      },
+      &s.event_log);
   if (!script.ok()) return script.status();
   // The host calls the level through `s` from here on.
   s.script = *std::move(script);
@@ -251,12 +294,13 @@ absl::Status Engine::Start(int episode, std::uint64_t seed) {
   std::fill(s.continuous.begin(), s.continuous.end(), 0.0);
   s.episode_frames = 0;
   std::fill(s.pending_rewards.begin(), s.pending_rewards.end(), 0.0);
+  std::fill(s.statuses.begin(), s.statuses.end(), PlayerStatus::kRunning);
   s.ended_by_host.reset();
   if (absl::Status status = s.script->Start(episode, s.host->LevelSeed(seed)); !status.ok()) {
     return status;
   }
   if (absl::Status status = s.host->Start(s, seed); !status.ok()) return status;
-  s.host->Act(s.discrete, s.continuous);
+  s.ActOnHost();
   if (absl::Status status = s.RenderFrame(); !status.ok()) return status;
   s.started = true;
   s.episode_over = false;
@@ -295,7 +339,7 @@ void Engine::Act(absl::Span<const int> discrete) {
     const int value = i < discrete.size() ? discrete[i] : 0;
     s.discrete[i] = std::clamp(value, s.discrete_specs[i].min, s.discrete_specs[i].max);
   }
-  s.host->Act(s.discrete, s.continuous);
+  s.ActOnHost();
 }
 
 absl::Status Engine::ActContinuous(absl::Span<const double> continuous) {
@@ -312,7 +356,7 @@ absl::Status Engine::ActContinuous(absl::Span<const double> continuous) {
     s.continuous[i] = std::clamp(value, s.continuous_specs[i].min, s.continuous_specs[i].max);
     if (s.continuous[i] != value) ++s.clamped_actions;
   }
-  s.host->Act(s.discrete, s.continuous);
+  s.ActOnHost();
   return absl::OkStatus();
 }
 
@@ -339,8 +383,10 @@ absl::StatusOr<EpisodeStatus> Engine::Advance(int num_steps, double* reward) {
     if (!finished.ok()) return finished.status();
     // Everything the callbacks of this frame scored is its reward.
     s.CountRewards(reward);
-    // The host's end first, then the level's, then the time limit.
-    const std::optional<EpisodeEnd> end = s.ended_by_host ? s.ended_by_host : *finished;
+    // The host's end first, then the level's, then every player's, then
+    // the time limit.
+    std::optional<EpisodeEnd> end = s.ended_by_host ? s.ended_by_host : *finished;
+    if (!end) end = s.EveryPlayerFinished();
     s.ended_by_host.reset();
     if (end) {
       status = *end == EpisodeEnd::kTerminated ? EpisodeStatus::kTerminated

@@ -54,16 +54,25 @@ absl::Status Observations::OpenDevice(const PluginSettings& plugin) {
 
 absl::Status Observations::SetSpecs(ObservationSpecs merged, int frame_index, int players) {
   reward_index_ = players > 1 ? static_cast<int>(merged.specs.size()) : -1;
-  for (int player = 1; player <= players && players > 1; ++player) {
-    std::string name = absl::StrCat(player, ".REWARD");
-    for (const ObservationSpec& spec : merged.specs) {
-      if (spec.name == name) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "observation '", name, "' is the plugin's (a player's reward); name yours otherwise"));
+  struct PerPlayer {
+    const char* name;
+    const char* what;
+    ObservationType type;
+  };
+  constexpr PerPlayer kPerPlayer[] = {{"REWARD", "a player's reward", ObservationType::kDoubles},
+                                      {"STATUS", "a player's status", ObservationType::kBytes}};
+  for (const PerPlayer& each : kPerPlayer) {
+    for (int player = 1; player <= players && players > 1; ++player) {
+      std::string name = absl::StrCat(player, ".", each.name);
+      for (const ObservationSpec& spec : merged.specs) {
+        if (spec.name == name) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "observation '", name, "' is the plugin's (", each.what, "); name yours otherwise"));
+        }
       }
+      merged.specs.push_back({std::move(name), each.type, {1}});
+      merged.from_level.push_back(false);
     }
-    merged.specs.push_back({std::move(name), ObservationType::kDoubles, {1}});
-    merged.from_level.push_back(false);
   }
   specs_ = std::move(merged.specs);
   from_level_ = std::move(merged.from_level);
@@ -127,11 +136,21 @@ absl::StatusOr<LevelObservation> Observations::Compute(int index, Sources& sourc
   if (from_level_[index]) return sources.FromLevel(specs_[index]);
   LevelObservation result;
   if (reward_index_ >= 0 && index >= reward_index_) {
-    absl::StatusOr<tensor::Tensor> reward = pool_.Acquire(tensor::DType::kFloat64, {1});
-    if (!reward.ok()) return reward.status();
-    const double value = sources.PlayerReward(index - reward_index_);
-    std::memcpy(*reward->data(), &value, sizeof(value));
-    result.value = {ObservationType::kDoubles, *std::move(reward), {}};
+    // "<n>.REWARD", then "<n>.STATUS".
+    const int player = (index - reward_index_) % players_;
+    const bool reward = index - reward_index_ < players_;
+    absl::StatusOr<tensor::Tensor> value = pool_.Acquire(
+        reward ? tensor::DType::kFloat64 : tensor::DType::kUInt8, {1});
+    if (!value.ok()) return value.status();
+    if (reward) {
+      const double scored = sources.PlayerReward(player);
+      std::memcpy(*value->data(), &scored, sizeof(scored));
+    } else {
+      *reinterpret_cast<std::uint8_t*>(*value->data()) =
+          static_cast<std::uint8_t>(sources.player_status(player));
+    }
+    result.value = {reward ? ObservationType::kDoubles : ObservationType::kBytes,
+                    *std::move(value), {}};
     return result;
   }
   if (frame_index_ >= 0 && index >= frame_index_ && index < frame_index_ + players_) {

@@ -49,6 +49,7 @@
 #include "engine_plugin/observation.h"
 #include "engine_plugin/observation_pool.h"
 #include "engine_plugin/observation_specs.h"
+#include "engine_plugin/players_module.h"
 #include "engine_plugin/plugin_settings.h"
 #include "tensor/device_ops.h"
 #include "tensor/loan.h"
@@ -66,8 +67,10 @@ class Observations final : public ObservationBuffers {
     virtual absl::StatusOr<LevelObservation> FromLevel(const ObservationSpec& spec) = 0;
     // The host's observation `index` (Host::Observe), in `buffers`.
     virtual absl::StatusOr<ObservationValue> FromHost(int index, ObservationBuffers& buffers) = 0;
-    // Player `player`'s reward over the step (from 0).
+    // Player `player`'s reward over the step (from 0), and its part of
+    // the episode.
     virtual double PlayerReward(int player) const = 0;
+    virtual PlayerStatus player_status(int player) const = 0;
   };
 
   // At Init: finds observationDevice's backend and allocators, so that a
@@ -79,7 +82,9 @@ class Observations final : public ObservationBuffers {
   // -1), and how many players' frames follow it from there. With several
   // players, each player's reward over the step follows them as
   // "1.REWARD", ..., "n.REWARD" (doubles, shape {1}), as Lab2D's players'
-  // are; InvalidArgument when the level declared one of those names.
+  // are, then each one's part of the episode as "1.STATUS", ...,
+  // "n.STATUS" (bytes, shape {1}: 0 running, 1 terminated, 2 truncated);
+  // InvalidArgument when the level declared one of those names.
   absl::Status SetSpecs(ObservationSpecs merged, int frame_index, int players);
   const std::vector<ObservationSpec>& specs() const { return specs_; }
   int frame_index() const { return frame_index_; }
@@ -130,7 +135,7 @@ class Observations final : public ObservationBuffers {
   std::vector<bool> from_level_;  // per spec (observation_specs.h)
   int frame_index_ = -1;
   int players_ = 1;
-  int reward_index_ = -1;  // "1.REWARD", with several players
+  int reward_index_ = -1;  // "1.REWARD", with several players; "1.STATUS" follows "n.REWARD"
   tensor::Device device_;  // observationDevice
 
   ObservationPool pool_;

@@ -102,7 +102,7 @@ TEST(PlayersTest, EachPlayerHasNumberedObservationsActionsAndARewardObservation)
                                      "1.RGBD_INTERLEAVED", "2.RGBD_INTERLEAVED",
                                      "1.DEBUG.POS.TRANS", "2.DEBUG.POS.TRANS", "1.DEBUG.POS.ROT",
                                      "2.DEBUG.POS.ROT", "DEBUG.CAMERA.TOP_DOWN", "1.REWARD",
-                                     "2.REWARD"));
+                                     "2.REWARD", "1.STATUS", "2.STATUS"));
   const std::vector<DiscreteActionSpec>& actions = engine->discrete_actions();
   ASSERT_EQ(actions.size(), 14u);
   EXPECT_EQ(actions[0].name, "1.LOOK_LEFT_RIGHT_PIXELS_PER_FRAME");
@@ -348,6 +348,97 @@ TEST(PlayersTest, AppleRaceEndsWithTheLastApple) {
   }
   EXPECT_EQ(won[0], 12);
   EXPECT_EQ(won[1], 11);
+}
+
+// A level that finishes players by the frame: player 2 at frame 5 (its
+// task over), player 1 at frame 10 (cut short).
+constexpr char kFinishing[] = R"(
+local players = require 'dmlab.system.players'
+local api = {}
+function api:nextMap() return "**********\n*P   P   *\n**********\n" end
+function api:start() api.frame = 0 end
+function api:hasEpisodeFinished()
+  api.frame = api.frame + 1
+  if api.frame == 5 then players:finish(2) end
+  if api.frame == 10 then players:finish(1, 'truncated') end
+  if api.frame == 7 then
+    assert(players:count() == PLAYERS)
+    assert(players:status(2) == 'terminated' and players:status(1) == 'running')
+    players:finish(2, 'truncated')  -- finished stays finished, as it was
+  end
+end
+return api
+)";
+
+std::vector<int> Statuses(Engine& engine, int players) {
+  std::vector<int> statuses;
+  for (int p = 1; p <= players; ++p) {
+    absl::StatusOr<ObservationValue> status =
+        engine.Observation(ObservationIndex(engine, absl::StrCat(p, ".STATUS")));
+    statuses.push_back(status.ok() ? Bytes(*status)[0] : -1);
+  }
+  return statuses;
+}
+
+TEST(PlayersTest, EachPlayersPartOfTheEpisodeEndsOnItsOwn) {
+  std::string source = kFinishing;
+  source.replace(source.find("PLAYERS"), 7, "2");
+  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("finishing", source),
+                                              {{"players", "2"}, {"width", "8"}, {"height", "8"}});
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  EXPECT_THAT(Statuses(*engine, 2), ::testing::ElementsAre(0, 0));
+  std::vector<int> forward(14, 0);
+  forward[3] = forward[10] = 1;  // both try to walk on
+  double reward = 0;
+  WorldPoint stopped{};
+  for (int frame = 1; frame <= 10; ++frame) {
+    engine->Act(forward);
+    absl::StatusOr<EpisodeStatus> status = engine->Advance(1, &reward);
+    ASSERT_TRUE(status.ok()) << status.status();
+    const World* world = MazeWorldOf(*engine);
+    if (frame < 5) {
+      EXPECT_THAT(Statuses(*engine, 2), ::testing::ElementsAre(0, 0));
+    } else if (frame < 10) {
+      EXPECT_THAT(Statuses(*engine, 2), ::testing::ElementsAre(0, 1)) << frame;
+      EXPECT_EQ(*status, EpisodeStatus::kRunning);
+      // A finished player stands still.
+      if (frame == 6) stopped = world->pose(1).position;
+      if (frame > 6) EXPECT_EQ(world->pose(1).position.x, stopped.x) << frame;
+      // The other walks on (each has room to).
+      if (frame > 6) EXPECT_GT(world->motion(0).velocity.x, 0) << frame;
+    } else {
+      EXPECT_THAT(Statuses(*engine, 2), ::testing::ElementsAre(2, 1));
+      // Every player's part is over: terminated, as player 2's was.
+      EXPECT_EQ(*status, EpisodeStatus::kTerminated);
+    }
+  }
+  // A new episode runs every player again.
+  ASSERT_TRUE(engine->Start(1, 1).ok());
+  EXPECT_THAT(Statuses(*engine, 2), ::testing::ElementsAre(0, 0));
+}
+
+TEST(PlayersTest, OnePlayerFinishingEndsTheEpisode) {
+  std::string source = kFinishing;
+  source.replace(source.find("PLAYERS"), 7, "1");
+  source.replace(source.find("players:finish(2)"), 17, "players:finish(1, 'truncated')");
+  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("finishing_one", source));
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->Start(0, 1).ok());
+  double reward = 0;
+  absl::StatusOr<EpisodeStatus> status = engine->Advance(10, &reward);
+  ASSERT_TRUE(status.ok()) << status.status();
+  EXPECT_EQ(*status, EpisodeStatus::kInterrupted);
+  EXPECT_EQ(engine->episode_time_seconds(), 5.0 / 60);
+}
+
+TEST(PlayersTest, ThePlayersModuleNamesBadArguments) {
+  EXPECT_THAT(FirstStepError("finish_three", "require('dmlab.system.players'):finish(3)"),
+              HasSubstr("players:finish"));
+  EXPECT_THAT(FirstStepError("finish_how", "require('dmlab.system.players'):finish(1, 'won')"),
+              HasSubstr("'terminated' or 'truncated' expected, got 'won'"));
+  EXPECT_THAT(FirstStepError("status_zero", "require('dmlab.system.players'):status(0)"),
+              HasSubstr("a player id in [1, 2] expected, got 0"));
 }
 
 }  // namespace

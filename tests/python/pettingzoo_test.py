@@ -15,7 +15,8 @@ def test_lab_hands_out_each_players_frame_and_reward():
                                     "2.REWARD"], config(players=2))
     names = [spec["name"] for spec in lab.observation_spec()]
     assert names[:2] == ["1.RGB_INTERLEAVED", "2.RGB_INTERLEAVED"]
-    assert "DEBUG.CAMERA.TOP_DOWN" in names and names[-2:] == ["1.REWARD", "2.REWARD"]
+    assert "DEBUG.CAMERA.TOP_DOWN" in names
+    assert names[-4:] == ["1.REWARD", "2.REWARD", "1.STATUS", "2.STATUS"]
     assert [a["name"] for a in lab.action_spec()][6:8] == ["1.CROUCH",
                                                            "2.LOOK_LEFT_RIGHT_PIXELS_PER_FRAME"]
     lab.reset(seed=3)
@@ -128,6 +129,46 @@ def test_global_observations_are_shared_and_own_ones_differ():
     one, two = observations["player_1"], observations["player_2"]
     assert not np.array_equal(one["DEBUG.POS.TRANS"], two["DEBUG.POS.TRANS"])
     assert one["DEBUG.CAMERA.TOP_DOWN"] is two["DEBUG.CAMERA.TOP_DOWN"]
+
+
+_FINISHING = """
+local players = require 'dmlab.system.players'
+local api = {}
+function api:nextMap() return "**********\\n*P   P   *\\n**********\\n" end
+function api:start() api.frame = 0 end
+function api:hasEpisodeFinished()
+  api.frame = api.frame + 1
+  if api.frame == 5 then players:finish(2) end
+  if api.frame == 10 then players:finish(1, 'truncated') end
+end
+return api
+"""
+
+
+def test_an_agent_whose_part_ends_leaves_alone(tmp_path):
+    level = tmp_path / "finishing.lua"
+    level.write_text(_FINISHING)
+    env = lpz.parallel_env(str(level), players=2, observations="DEBUG.POS.TRANS",
+                           config=config(), action_set="dmlab_default")
+    env.reset(seed=1)
+    forward = {agent: 2 for agent in env.possible_agents}
+    for frame in range(1, 11):
+        live = list(env.agents)
+        observations, rewards, terminations, truncations, _ = env.step(
+            {agent: forward[agent] for agent in env.agents})
+        assert set(observations) == set(rewards) == set(terminations) == set(live)
+        if frame < 5:
+            assert env.agents == ["player_1", "player_2"]
+        elif frame == 5:
+            assert terminations == {"player_1": False, "player_2": True}
+            assert env.agents == ["player_1"]
+        elif frame < 10:
+            assert env.agents == ["player_1"] and not truncations["player_1"]
+        else:
+            assert truncations == {"player_1": True} and not terminations["player_1"]
+            assert env.agents == []
+    assert env.lab.status() == "terminated"  # player 2's part was terminated
+    parallel_api_test(lpz.parallel_env(str(level), players=2, config=config()), num_cycles=30)
 
 
 def test_vector_lab_rows_are_players():

@@ -10,8 +10,10 @@ is player i + 1 of instance e, its observations, action, own reward and
 episode flags, so that one policy learns from every player (parameter
 sharing, as SuperSuit's vector of agents). The instances step on
 labenv.VectorLab's C++ threads, autoresetting at the next step as
-labenv.gym.VectorLab does; an instance's episode ends for all its players
-at once. The players' frames are labenv.VectorLab's batch, viewed as
+labenv.gym.VectorLab does; a row's flags are its instance's episode's, so
+that all of an instance's rows reset together (a player whose own part
+ended first stands still until then, its 'i.STATUS' in the observations
+if asked for). The players' frames are labenv.VectorLab's batch, viewed as
 rows without a copy; the other observations are gathered into player rows
 (a copy a step).
 """
@@ -44,7 +46,7 @@ class VectorLab(_gym.vector.VectorEnv):
         self._frame_skip = _lab_gym.checked_frame_skip(frame_skip)
         self._layout, continuous = _pz._Layout.of_level(level, players, config, observations)
         self._envs = labenv.VectorLab(
-            num_envs, level, self._layout.lab_names() + self._layout.reward_names(), config,
+            num_envs, level, self._layout.lab_names() + self._layout.plugin_names(), config,
             num_threads=num_threads)
         self._players = players
         self._float32 = bool(float32)

@@ -20,8 +20,11 @@ Needs the `pettingzoo` package (1.24 or later) and `gymnasium`.
   vectors: labenv.action_sets) a Discrete(n).
 - Rewards are each player's own (the plugin's 'i.REWARD'); frame_skip=k
   repeats the actions k frames and sums them.
-- The episode ends for every player at once (the level's end or its time
-  limit), as in Lab2D: then agents is empty until the next reset.
+- A player's part of the episode ends on its own when the level says so
+  (dmlab.system.players' finish: the plugin's 'i.STATUS'): that agent
+  leaves `agents`, terminated or truncated. The episode's end (the
+  level's, its time limit's, or every player's) ends every agent's; then
+  agents is empty until the next reset.
 - render_mode='rgb_array': render() gives the players' frames side by side.
 - env(...) is the same level through PettingZoo's AEC API (its own
   parallel_to_aec conversion).
@@ -132,10 +135,13 @@ class _Layout:
                 wanted.extend(self._own(p, name) for p in range(1, self.players + 1))
         return wanted
 
-    def reward_names(self):
+    def plugin_names(self):
+        """Each player's reward and status, which the plugin adds with
+        several players (docs/plugin.md, "Several players")."""
         if self.players == 1:
             return []
-        return ["{}.REWARD".format(p) for p in range(1, self.players + 1)]
+        return ["{}.{}".format(p, kind) for kind in ("REWARD", "STATUS")
+                for p in range(1, self.players + 1)]
 
     def observation_space(self, float32):
         boxes = {name: _labenv_gym._box(self.spec[name], float32) for name in self.names}
@@ -177,7 +183,7 @@ class ParallelEnv(_pettingzoo.ParallelEnv):
         self.render_mode = render_mode
         players, config = _players_setting(players, config)
         self._layout, continuous = _Layout.of_level(level, players, config, observations)
-        wanted = self._layout.lab_names() + self._layout.reward_names()
+        wanted = self._layout.lab_names() + self._layout.plugin_names()
         self._frames = ["{}.{}".format(p, _RGB) if players > 1 else _RGB
                         for p in range(1, players + 1)]
         if render_mode == "rgb_array":
@@ -232,6 +238,10 @@ class ParallelEnv(_pettingzoo.ParallelEnv):
                 missing))
         rows = []
         for agent in self.possible_agents:
+            if agent not in self.agents:
+                # Its part is over: the plugin holds it still whatever it gets.
+                rows.append(np.zeros(self._layout.actions_each, dtype=np.intc))
+                continue
             action = actions[agent]
             if self._table is not None:
                 rows.append(action_sets.lookup(self._table, action))
@@ -248,20 +258,25 @@ class ParallelEnv(_pettingzoo.ParallelEnv):
             raise RuntimeError(
                 "step() needs a running episode: call reset() first, and after it ended")
         total = self._lab.step(self._engine_actions(actions), self._frame_skip)
-        observations = self._observe()
-        if self._layout.players == 1:
-            rewards = {self.possible_agents[0]: float(total)}
-        else:
-            rewards = {agent: float(self._observed["{}.REWARD".format(p + 1)][0])
-                       for p, agent in enumerate(self.possible_agents)}
+        live = list(self.agents)
+        observed = self._observe()
+        observations = {agent: observed[agent] for agent in live}
         status = self._lab.status()
         terminated, truncated = status == "terminated", status == "interrupted"
+        rewards, terminations, truncations = {}, {}, {}
+        for agent in live:
+            player = self.possible_agents.index(agent) + 1
+            if self._layout.players == 1:
+                rewards[agent], own = float(total), 0
+            else:
+                rewards[agent] = float(self._observed["{}.REWARD".format(player)][0])
+                own = int(self._observed["{}.STATUS".format(player)][0])
+            terminations[agent] = own == 1 or (own == 0 and terminated)
+            truncations[agent] = own == 2 or (own == 0 and truncated)
         events = self._lab.events()
-        terminations = {agent: terminated for agent in self.agents}
-        truncations = {agent: truncated for agent in self.agents}
-        infos = {agent: {"events": events} for agent in self.agents}
-        if terminated or truncated:
-            self.agents = []
+        infos = {agent: {"events": events} for agent in live}
+        self.agents = [agent for agent in live
+                       if not (terminations[agent] or truncations[agent])]
         return observations, rewards, terminations, truncations, infos
 
     def render(self):
