@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/module_support.h"
 #include "hosts/mujoco/lua_sources.h"
+#include "hosts/mujoco/tolerance.h"
 #include "lua_api/lua/n_results_or.h"
 #include "lua_api/lua/preload.h"
 #include "lua_api/lua/read.h"
@@ -157,14 +158,16 @@ int Open(lua_State* L) {
   return 1;
 }
 
-// The Lua modules compiled in from hosts/mujoco/lua/.
+// The Lua modules compiled in from hosts/mujoco/lua/, and what the loader
+// hands each chunk as its argument (`...`), if anything.
 struct LuaModule {
   const char* name;
   const char* file;
+  void (*push_argument)(lua_State* L);
 };
 constexpr LuaModule kLuaModules[] = {
-    {"dmlab.system.mujoco.rewards", "rewards.lua"},
-    {"dmlab.system.mujoco.tasks.cartpole", "tasks/cartpole.lua"},
+    {"dmlab.system.mujoco.rewards", "rewards.lua", &PushToleranceMaker},
+    {"dmlab.system.mujoco.tasks.cartpole", "tasks/cartpole.lua", nullptr},
 };
 
 // [-0, +1, e] package.preload's loader of one of kLuaModules (upvalue 1): runs its
@@ -176,7 +179,12 @@ int OpenLuaModule(lua_State* L) {
   lua_pushfstring(L, "@hosts/mujoco/lua/%s", module->file);
   const int loaded = luaL_loadbuffer(L, source->data(), source->size(), lua_tostring(L, -1));
   if (loaded != 0) return lua_error(L);
-  lua_call(L, 0, 1);
+  int arguments = 0;
+  if (module->push_argument != nullptr) {
+    module->push_argument(L);
+    arguments = 1;
+  }
+  lua_call(L, arguments, 1);
   return 1;
 }
 

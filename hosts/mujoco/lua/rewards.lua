@@ -19,76 +19,41 @@
 --   local small = smallControl(ctrl)
 local rewards = {}
 
-local abs, cos, cosh, exp, log = math.abs, math.cos, math.cosh, math.exp, math.log
-local pi, sqrt, tanh, type = math.pi, math.sqrt, math.tanh, type
+-- The loader's argument (hosts/mujoco/tolerance.h): makeMeasure(lower,
+-- upper, margin, sigmoid, scale, fallback) gives the measure of checked
+-- options natively, one C call a number.
+local makeMeasure = ...
+
+local log, sqrt, type = math.log, math.sqrt, type
 
 local function acosh(y) return log(y + sqrt(y * y - 1)) end
 local function atanh(y) return 0.5 * log((1 + y) / (1 - y)) end
 
 -- Each sigmoid maps the distance d >= 0 (in margins) to (0, 1], with
--- f(1) = v: `scale` makes the constant from v (once per options table),
--- `at` the value from d and that constant (every call).
-local sigmoids = {
-  gaussian = {
-    scale = function(v) return sqrt(-2 * log(v)) end,
-    at = function(d, scale)
-      local scaled = d * scale
-      return exp(-0.5 * scaled * scaled)
-    end,
-  },
-  hyperbolic = {
-    scale = function(v) return acosh(1 / v) end,
-    at = function(d, scale) return 1 / cosh(d * scale) end,
-  },
-  long_tail = {
-    scale = function(v) return sqrt(1 / v - 1) end,
-    at = function(d, scale)
-      local scaled = d * scale
-      return 1 / (scaled * scaled + 1)
-    end,
-  },
-  reciprocal = {
-    scale = function(v) return 1 / v - 1 end,
-    at = function(d, scale) return 1 / (abs(d) * scale + 1) end,
-  },
-  cosine = {
-    scale = function(v) return math.acos(2 * v - 1) / pi end,
-    at = function(d, scale)
-      local scaled = d * scale
-      if abs(scaled) < 1 then return (1 + cos(pi * scaled)) / 2 end
-      return 0
-    end,
-  },
-  linear = {
-    scale = function(v) return 1 - v end,
-    at = function(d, scale)
-      local scaled = d * scale
-      if abs(scaled) < 1 then return 1 - scaled end
-      return 0
-    end,
-  },
-  quadratic = {
-    scale = function(v) return sqrt(1 - v) end,
-    at = function(d, scale)
-      local scaled = d * scale
-      if abs(scaled) < 1 then return 1 - scaled * scaled end
-      return 0
-    end,
-  },
-  tanh_squared = {
-    scale = function(v) return atanh(sqrt(1 - v)) end,
-    at = function(d, scale)
-      local t = tanh(d * scale)
-      return 1 - t * t
-    end,
-  },
+-- f(1) = v, through a constant made from v once per options table (here);
+-- the measure computes it from d and that constant every call:
+--   gaussian      exp(-(d * s)^2 / 2)       hyperbolic  1 / cosh(d * s)
+--   long_tail     1 / ((d * s)^2 + 1)       reciprocal  1 / (|d| * s + 1)
+--   cosine        (1 + cos(pi d s)) / 2, 0 from |d s| = 1
+--   linear        1 - d s, 0 from |d s| = 1
+--   quadratic     1 - (d s)^2, 0 from |d s| = 1
+--   tanh_squared  1 - tanh(d * s)^2
+local scales = {
+  gaussian = function(v) return sqrt(-2 * log(v)) end,
+  hyperbolic = function(v) return acosh(1 / v) end,
+  long_tail = function(v) return sqrt(1 / v - 1) end,
+  reciprocal = function(v) return 1 / v - 1 end,
+  cosine = function(v) return math.acos(2 * v - 1) / math.pi end,
+  linear = function(v) return 1 - v end,
+  quadratic = function(v) return sqrt(1 - v) end,
+  tanh_squared = function(v) return atanh(sqrt(1 - v)) end,
 }
 
 -- Sigmoids that may reach 0 at the margin.
 local reachesZero = {linear = true, quadratic = true, cosine = true}
 
--- The options' values, checked: lower, upper, margin, at, scale; or nil
--- and what is wrong with them.
+-- The options' values, checked: lower, upper, margin, the sigmoid's name,
+-- scale; or nil and what is wrong with them.
 local function checkOptions(options)
   if type(options) ~= 'table' then
     return nil, 'argument #2 must be a table of options, not ' .. type(options)
@@ -105,27 +70,25 @@ local function checkOptions(options)
   if type(margin) ~= 'number' or not (margin >= 0) then
     return nil, 'margin must be a number >= 0'
   end
-  local sigmoid = sigmoids[name]
-  if sigmoid == nil then return nil, "unknown sigmoid '" .. tostring(name) .. "'" end
+  local scale = scales[name]
+  if scale == nil then return nil, "unknown sigmoid '" .. tostring(name) .. "'" end
   if type(v) ~= 'number' or not (v < 1 and (v > 0 or (v == 0 and reachesZero[name]))) then
     return nil, 'valueAtMargin must be in (0, 1) (or 0 for linear, quadratic and cosine)'
   end
-  return lower, upper, margin, sigmoid.at, sigmoid.scale(v)
+  return lower, upper, margin, name, scale(v)
 end
 
--- The tolerance of x under checked options: a closure, so that each call
--- reads upvalues rather than tables (this runs every control step, and in
--- Lua 5.1 each table read costs about as much as the arithmetic).
-local function compile(name, lower, upper, margin, at, scale)
-  local function measure(x)
-    if type(x) == 'number' then
-      if x >= lower and x <= upper then return 1 end
-      if margin == 0 then return 0 end
-      return at((x < lower and lower - x or x - upper) / margin, scale)
-    end
+-- The tolerance of x under checked options (function `name`, for its
+-- errors): natively for a number, which runs every control step; a
+-- tensor elementwise, through the same measure.
+local function compile(name, lower, upper, margin, sigmoid, scale)
+  local measure
+  local function otherwise(x)
     if type(x) == 'userdata' and x.clone then return x:clone():apply(measure) end
-    error("'" .. name .. "': argument #1 must be a number or a tensor, not " .. type(x), 2)
+    -- Level 3: the measure's caller (level 2 is the measure itself).
+    error("'" .. name .. "': argument #1 must be a number or a tensor, not " .. type(x), 3)
   end
+  measure = makeMeasure(lower, upper, margin, sigmoid, scale, otherwise)
   return measure
 end
 
@@ -157,7 +120,7 @@ local function remember(options)
 end
 
 -- No options: bounds {0, 0}, no margin.
-local measureWithDefaults = compile('tolerance', 0, 0, 0, sigmoids.gaussian.at, 0)
+local measureWithDefaults = compile('tolerance', 0, 0, 0, 'gaussian', 0)
 
 function rewards.tolerance(x, options)
   if options == nil then return measureWithDefaults(x) end

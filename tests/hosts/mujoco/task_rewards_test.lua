@@ -1,21 +1,16 @@
 -- The MuJoCo task levels' rewards against the Control Suite's published
--- formulas, computed here by hand, and tolerance() against its
--- definition. The levels run outside the simulator: dmlab.system.mujoco
--- is a stand-in that names ids, and each state is a table of plain
--- tensors shaped like mjData's arrays.
+-- formulas, computed here by hand, and tolerance() (its native measure
+-- included) against its definition. The levels run outside the
+-- simulator: dmlab.system.mujoco is a stand-in that names ids, and each
+-- state is a table of plain tensors shaped like mjData's arrays.
 local testing = require 'testing'
 local tensor = require 'dmlab.system.tensor'
 
-local luaPath, levelsPath = ...
-luaPath = luaPath or 'hosts/mujoco/lua'
-levelsPath = levelsPath or 'levels'
+local levelsPath = ... or 'levels'
 
-package.preload['dmlab.system.mujoco.rewards'] = function()
-  return dofile(luaPath .. '/rewards.lua')
-end
-package.preload['dmlab.system.mujoco.tasks.cartpole'] = function()
-  return dofile(luaPath .. '/tasks/cartpole.lua')
-end
+-- dmlab.system.mujoco.rewards and .tasks.cartpole are the host's, as it
+-- loads them (tests/hosts/mujoco/mujoco_lua_run.cc); the simulator's
+-- module is a stand-in.
 local ids = {pole = 2, finger = 4, target = 5, pointmass = 2, ball = 3, cup_z = 2, ball_x = 3,
              ball_z = 4}
 package.preload['dmlab.system.mujoco'] = function()
@@ -59,6 +54,38 @@ testing.case('tolerance is 1 inside the bounds and valueAtMargin one margin out'
   near(rewards.tolerance(3, {margin = 0}), 0, 'no margin: outside is 0')
   near(rewards.tolerance(0.5, {margin = 1, sigmoid = 'quadratic', valueAtMargin = 0}), 0.75)
   near(rewards.tolerance(1.5, {margin = 1, sigmoid = 'linear', valueAtMargin = 0}), 0)
+end)
+
+-- Every sigmoid by its published formula, f(1) = v, at distances d (in
+-- margins) within and past the margin: the native measure's arithmetic.
+local function acosh(y) return math.log(y + math.sqrt(y * y - 1)) end
+local function atanh(y) return 0.5 * math.log((1 + y) / (1 - y)) end
+local function within(x, value) return math.abs(x) < 1 and value or 0 end
+local published = {
+  gaussian = gaussian,
+  hyperbolic = function(d, v) return 1 / math.cosh(d * acosh(1 / v)) end,
+  long_tail = function(d, v) return 1 / ((d * math.sqrt(1 / v - 1)) ^ 2 + 1) end,
+  reciprocal = function(d, v) return 1 / (math.abs(d) * (1 / v - 1) + 1) end,
+  cosine = function(d, v)
+    local x = d * math.acos(2 * v - 1) / math.pi
+    return within(x, (1 + math.cos(math.pi * x)) / 2)
+  end,
+  linear = function(d, v) local x = d * (1 - v) return within(x, 1 - x) end,
+  quadratic = function(d, v) local x = d * math.sqrt(1 - v) return within(x, 1 - x * x) end,
+  tanh_squared = function(d, v) return 1 - math.tanh(d * atanh(math.sqrt(1 - v))) ^ 2 end,
+}
+
+testing.case('each sigmoid follows its published formula', function()
+  for sigmoid, formula in pairs(published) do
+    for _, v in ipairs{0.1, 0.3, 0.75} do
+      local measure = rewards.makeTolerance{bounds = {-1, 2}, margin = 0.5, sigmoid = sigmoid,
+                                            valueAtMargin = v}
+      for _, d in ipairs{0.25, 0.5, 1, 1.7, 3} do
+        near(measure(2 + d * 0.5), formula(d, v), sigmoid .. ' above, d = ' .. d)
+        near(measure(-1 - d * 0.5), formula(d, v), sigmoid .. ' below, d = ' .. d)
+      end
+    end
+  end
 end)
 
 testing.case('tolerance reads an options table afresh whenever it changes', function()
