@@ -200,6 +200,50 @@ def test_a_lost_worker_mid_fragment_is_a_clear_error(two_workers):
     envs.close()
 
 
+@pytest.mark.parametrize("shared_memory", [True, False])
+def test_restart_brings_a_lost_shard_back_under_the_latest_weights(two_workers, shared_memory):
+    envs = labenv_distributed.DistributedVectorLab(two_workers, 2, "demo_maze", [RGB], SETTINGS,
+                                                   restart=True, timeout=30)
+    remote = envs.rollouts(BrightnessPolicy(), 20, shared_memory=shared_memory)
+    remote.reset(seed=0)
+    first = remote.gather()
+    assert [fragment["restarted"] for fragment in first] == [False, False]
+    kept = first[1]["observations"][RGB].copy()
+    version = remote.set_weights(7)
+    worker = envs.shards[1][0]
+    os.kill(two_workers.run(os.getpid)[worker], signal.SIGKILL)
+    fragments = [remote.gather() for _ in range(2)]
+    # Shard 1 came back on another worker: its first fragment since says
+    # so and carries the latest weights; the next is an ordinary one.
+    assert envs.shards[1][0] != worker
+    assert [fragments[0][1]["restarted"], fragments[1][1]["restarted"]] == [True, False]
+    assert fragments[0][1]["version"] == version and fragments[0][1]["env_ids"].tolist() == [1]
+    assert not fragments[0][0]["restarted"] and not fragments[1][0]["restarted"]
+    # What the learner kept of the lost shard's fragments never changed.
+    assert np.array_equal(first[1]["observations"][RGB], kept)
+    remote.close()
+    envs.close()
+
+
+def test_arrays_over_a_closed_segment_stay_mapped():
+    from labenv import _shared_slots
+
+    layout = _shared_slots.layout([{"name": RGB, "shape": (24, 32, 3), "dtype": np.uint8}],
+                                  [RGB], (5, 2))
+    maker = _shared_slots.Slots(layout)
+    shard = _shared_slots.Slots(layout, name=maker.name)
+    written = shard.views(1)[RGB]
+    written[...] = 7
+    kept = maker.views(1)[RGB][2:]  # a view of a view keeps it too
+    shard.close()
+    maker.close()  # unlinked; the arrays keep their mappings until they go
+    again = _shared_slots.Slots(layout)  # must not land under them
+    again.views(1)[RGB][...] = 9
+    assert (kept == 7).all() and (written == 7).all()
+    del kept, written
+    again.close()
+
+
 def test_close_leaves_no_actor_or_thread_behind(two_workers):
     envs = labenv_distributed.DistributedVectorLab(two_workers, 2, "demo_maze", [RGB], SETTINGS)
     remote = envs.rollouts(BrightnessPolicy(), 3)

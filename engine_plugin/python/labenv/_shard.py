@@ -97,13 +97,18 @@ class Shard:
 
     # labenv.rollouts' shard side: a thread collects fragments.
 
-    def rollout_start(self, policy, unroll_length, seed, prefetch, slots):
-        """Starts collecting; whether the learner's shared memory is here."""
+    def rollout_start(self, policy, unroll_length, seed, prefetch, slots, episodes=None,
+                      weights=None):
+        """Starts collecting (the envs at `episodes`, else at episode 0;
+        under `weights`, (version, weights), from the first fragment when
+        given); whether the learner's shared memory is here."""
         from labenv import rollouts
 
         self._rollouts = rollouts.ShardRollouts(self._envs, policy, unroll_length,
                                                 self._first, self._index, prefetch, slots)
-        self._rollouts.start(seed)
+        if weights is not None:
+            self._rollouts.set_weights(*weights)
+        self._rollouts.start(seed, episodes)
         self._plane.rollouts = self._rollouts  # its fetches come on the data plane
         return self._rollouts.shared
 

@@ -68,10 +68,14 @@ class Slots:
             self._segment, self.name, self._buffer = None, name, memoryview(self._map)
 
     def views(self, slot):
-        """{name: array} of slot `slot`, writable."""
+        """{name: array} of slot `slot`, writable. Each array holds an
+        export of the mapping (np.frombuffer's), so that close() cannot
+        unmap it under the array: np.ndarray(buffer=) keeps only a reference
+        to the mapping, which closes all the same, and the next mapping may
+        land at the same address."""
         base = slot * self.slot_bytes
-        return {name: np.ndarray(shape, dtype, buffer=self._buffer,
-                                 offset=base + self._offsets[name])
+        return {name: np.frombuffer(self._buffer, dtype, int(np.prod(shape)),
+                                    base + self._offsets[name]).reshape(shape)
                 for name, (shape, dtype) in self._layout.items()}
 
     def close(self):
@@ -100,6 +104,15 @@ def _unlink(segment):
         pass
 
 
+def _unreferenced(array):
+    """Whether only a Held holds `array` (a view of Slots.views) and its
+    flat base: a copy of the dict holds the array, and a view of it (a
+    slice, a tensor) the base, where numpy collapses a view's base to."""
+    # One reference each from the Held (or the array, for its base) and
+    # getrefcount's argument.
+    return sys.getrefcount(array) <= 2 and sys.getrefcount(array.base) <= 2
+
+
 class Held:
     """The learner's side: which slots of a shard it has handed out."""
 
@@ -115,8 +128,7 @@ class Held:
     def released(self):
         """The slots nobody but this holds any more; they go back."""
         free = [slot for slot, views in self._held.items()
-                # this dict's reference and getrefcount's argument: 2
-                if all(sys.getrefcount(views[name]) <= 2 for name in views)]
+                if all(_unreferenced(views[name]) for name in views)]
         for slot in free:
             del self._held[slot]
         return free

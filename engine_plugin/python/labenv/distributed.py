@@ -414,9 +414,10 @@ class DistributedVectorLab:
                     pass
                 shard.pending = None
 
-    def _restart_shard(self, shard):
-        """A new actor for `shard` on a live worker, its envs at their next
-        episodes (shard.episodes)."""
+    def _replace(self, shard):
+        """A new actor for lost `shard` on a live worker (another than the
+        one it was lost with, while there is one), with its data plane
+        connection; labenv.rollouts restarts its collection on it."""
         lost = shard.worker
         try:
             shard.connection.close()
@@ -426,6 +427,11 @@ class DistributedVectorLab:
         workers = self._live_workers()
         others = [worker for worker in workers if worker != lost] or workers
         self._start(shard, others[shard.index % len(others)])
+
+    def _restart_shard(self, shard):
+        """A new actor for `shard` on a live worker, its envs at their next
+        episodes (shard.episodes)."""
+        self._replace(shard)
         result = self._wait(shard, shard.actor.reset(self._seed, shard.episodes.tolist()))
         result["restarted"] = True
         return result

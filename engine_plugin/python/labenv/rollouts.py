@@ -31,6 +31,12 @@ fragments of T steps travel, not one message a step.
 - Seeds do not depend on placement: env i, episode k gets s + i + k * n,
   as in one VectorLab of n, so LocalRollouts and the distributed form
   give the same fragments from the same policy.
+- A shard whose worker is lost is a ShardLostError naming its envs; with
+  the DistributedVectorLab's restart=True it is made again on a live
+  worker instead, collecting under the weights last set, its envs at
+  their next episodes (those the learner saw end, plus one). The fragment
+  it was collecting is lost; its first one since says 'restarted': True
+  (a trajectory boundary for every env in it), every other False.
 
 See docs/distributed.md.
 """
@@ -95,8 +101,9 @@ class Collector:
         self._observed = None
         self.version = 0
 
-    def reset(self, seed):
-        self._observed = self._envs.reset(seed=seed)
+    def reset(self, seed, episodes=None):
+        """Every env at episode 0, or env i at episodes[i]."""
+        self._observed = self._envs.reset(seed=seed, episodes=episodes)
 
     def set_weights(self, version, weights):
         if not hasattr(self._policy, "set_weights"):
@@ -144,7 +151,7 @@ class Collector:
             "reward": reward, "terminated": terminated, "truncated": truncated,
             "extras": {name: np.stack(values) for name, values in extras_seen.items()},
             "env_ids": self._env_ids, "shard": shard, "version": self.version,
-            "seconds": {"policy": policy_seconds, "step": step_seconds},
+            "seconds": {"policy": policy_seconds, "step": step_seconds}, "restarted": False,
         }
 
 
@@ -236,8 +243,8 @@ class ShardRollouts:
         self._failed = None  # ("error", why) once the thread has failed
         self._thread = None
 
-    def start(self, seed):
-        self._collector.reset(seed)
+    def start(self, seed, episodes=None):
+        self._collector.reset(seed, episodes)
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
@@ -346,6 +353,9 @@ class Rollouts:
         self._slots = {}    # shard index -> its Slots, for shards on this machine
         self._held = {}     # shard index -> the slots handed out (Held)
         self._layouts = {}  # shard index -> its fragments' observations' layout
+        self._ends = {}     # shard index -> episodes each of its envs ended
+        self._weights = None  # (version, weights) last set, for a restarted shard
+        self._restarted = set()  # shards whose next fragment is their first since
         self._started = False
 
     @property
@@ -363,26 +373,62 @@ class Rollouts:
         for shard in lab._shards:
             self._layouts[shard.index] = _shared_slots.layout(
                 lab.observation_spec(), lab._args[1], (self._length + 1, shard.count))
-            slots = None
-            if self._shared_memory:
-                self._slots[shard.index] = _shared_slots.Slots(self._layouts[shard.index])
-                self._held[shard.index] = _shared_slots.Held()
-                slots = (self._slots[shard.index].name, self._layouts[shard.index])
-            calls.append((shard, shard.actor.rollout_start(self._policy, self._length,
-                                                           lab._seed, self._prefetch, slots)))
+            self._ends[shard.index] = np.zeros(shard.count, np.int64)
+            calls.append((shard, shard.actor.rollout_start(
+                self._policy, self._length, lab._seed, self._prefetch, self._new_slots(shard))))
         self._started = True
         for shard, call in calls:
-            if not lab._wait(shard, call) and shard.index in self._slots:
-                self._slots.pop(shard.index).close()  # another machine's shard
+            self._keep_slots_if(lab._wait(shard, call), shard)
+
+    def _new_slots(self, shard):
+        """A segment for `shard`'s fragments (with shared_memory): its
+        (name, layout) for the shard, else None."""
+        if not self._shared_memory:
+            return None
+        self._slots[shard.index] = _shared_slots.Slots(self._layouts[shard.index])
+        self._held[shard.index] = _shared_slots.Held()
+        return (self._slots[shard.index].name, self._layouts[shard.index])
+
+    def _keep_slots_if(self, shared, shard):
+        """Drops `shard`'s segment unless the shard said it maps it (one on
+        another machine sends its fragments whole)."""
+        if not shared and shard.index in self._slots:
+            self._slots.pop(shard.index).close()
+            self._held.pop(shard.index, None)
+
+    def _restart(self, shard):
+        """Lost `shard` on a new actor (labenv.distributed's restart=True),
+        collecting again: its envs at their next episodes, under the weights
+        last set, into a new segment (the learner may hold arrays of the
+        old one, which stay valid; the new actor must not write there)."""
+        lab = self._lab
+        lab._replace(shard)
+        self._fetches.pop(shard.index, None)
+        if shard.index in self._slots:
+            self._slots.pop(shard.index).close()
+        episodes = (self._ends[shard.index] + 1).tolist()
+        shared = lab._wait(shard, shard.actor.rollout_start(
+            self._policy, self._length, lab._seed, self._prefetch, self._new_slots(shard),
+            episodes, self._weights))
+        self._keep_slots_if(shared, shard)
+        self._restarted.add(shard.index)
 
     def set_weights(self, weights):
         """New weights for every shard, from its next fragment on; returns
         their version."""
+        from labenv.distributed import ShardLostError
+
         self._version += 1
+        self._weights = (self._version, weights)
         calls = [(shard, shard.actor.rollout_weights(self._version, weights))
                  for shard in self._lab._shards]
         for shard, call in calls:
-            self._lab._wait(shard, call)
+            try:
+                self._lab._wait(shard, call)
+            except ShardLostError:
+                if not self._lab._restart:
+                    raise
+                self._restart(shard)  # under these weights from its first fragment
         return self._version
 
     def _ask(self):
@@ -400,7 +446,20 @@ class Rollouts:
                 self._fetches[shard.index].asked = self._asked
 
     def _take(self, shard):
-        value = self._lab._wait(shard, self._fetches.pop(shard.index))
+        from labenv.distributed import ShardLostError
+
+        try:
+            value = self._lab._wait(shard, self._fetches.pop(shard.index))
+        except ShardLostError:
+            if not self._lab._restart:
+                raise
+            self._restart(shard)
+            self._ask()
+            value = self._lab._wait(shard, self._fetches.pop(shard.index))
+        if shard.index in self._restarted:  # its first fragment since
+            value["restarted"] = True
+            self._restarted.discard(shard.index)
+        self._ends[shard.index] += (value["terminated"] | value["truncated"]).sum(axis=0)
         slot = value.pop("slot", None)
         if slot is not None:
             value["observations"] = self._held[shard.index].hand_out(
