@@ -81,8 +81,10 @@ ABSL_FLAG(int, height, 84, "frame height in pixels");
 ABSL_FLAG(std::string, agent, "random",
           "zero: no actions; random: the host's own random agent, or random actions held "
           "a few steps each on a host that offers none; any other agent the host offers "
-          "(the maze: forward, runs and turns at walls)");
-ABSL_FLAG(std::string, png, "", "write the last RGB frame here (none when empty)");
+          "(the maze: forward, runs and turns at walls); with several players (--setting="
+          "players=N) it plays player 1, and the others stand still");
+ABSL_FLAG(std::string, png, "",
+          "write the last RGB frame here (player 1's with several players; none when empty)");
 ABSL_FLAG(std::string, frames, "",
           "write RGB frames into this directory as frame_<step>.png (none when empty)");
 ABSL_FLAG(int, frame_every, 1, "with --frames, write every this many steps' frame");
@@ -167,6 +169,12 @@ absl::StatusOr<int> FindObservation(const Engine& engine, absl::string_view name
     if (specs[i].name == name) return static_cast<int>(i);
   }
   return absl::NotFoundError(absl::StrCat("the level has no observation ", name));
+}
+
+// The frame the tool shows: RGB_INTERLEAVED, or with several players
+// player 1's (the one its agents play).
+std::string FrameName(const Engine& engine) {
+  return engine.players() > 1 ? "1.RGB_INTERLEAVED" : "RGB_INTERLEAVED";
 }
 
 // Observation `name` of the current frame, an H x W x 3 byte image, copied.
@@ -338,7 +346,7 @@ absl::Status Run() {
     if (frames.empty() || step % frame_every != 0) return absl::OkStatus();
     char name[32];
     std::snprintf(name, sizeof(name), "/frame_%06d.png", step);
-    return SaveObservation(engine, "RGB_INTERLEAVED", frames + name);
+    return SaveObservation(engine, FrameName(engine), frames + name);
   };
   if (!frames.empty()) {
     std::error_code error;
@@ -367,7 +375,7 @@ absl::Status Run() {
     const bool for_gif = !gif.empty() && episodes_ended == 0 && step % gif_every == 0;
     if (tools != nullptr && !contact_sheet.empty()) tools->RecordPath();
     if (!for_sheet && !for_gif) return absl::OkStatus();
-    absl::StatusOr<RgbImage> frame = ReadRgb(engine, "RGB_INTERLEAVED");
+    absl::StatusOr<RgbImage> frame = ReadRgb(engine, FrameName(engine));
     if (!frame.ok()) return frame.status();
     if (for_gif) {
       gif_frame = *frame;
@@ -425,7 +433,7 @@ absl::Status Run() {
     top_down_png = TopDownName(png);
   }
   if (!png.empty()) {
-    if (absl::Status status = SaveObservation(engine, "RGB_INTERLEAVED", png); !status.ok()) {
+    if (absl::Status status = SaveObservation(engine, FrameName(engine), png); !status.ok()) {
       return status;
     }
   }

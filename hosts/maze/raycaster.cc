@@ -407,8 +407,9 @@ const std::vector<Sprite>& VisibleSprites(absl::Span<const Pickup> pickups,
     if (!project(figure.position, &sprite)) continue;
     const double yaw = Radians(std::isfinite(figure.yaw) ? figure.yaw : 0.0);
     const double facing_x = std::cos(yaw), facing_y = std::sin(yaw);
-    // It faces the viewer when it looks against the view direction.
-    const bool facing_viewer = facing_x * view.dir_x + facing_y * view.dir_y < 0;
+    // Its visor shows unless it looks away (along the view direction): a
+    // figure seen side-on (up to rounding) shows it at its side.
+    const bool facing_viewer = facing_x * view.dir_x + facing_y * view.dir_y < 1e-9;
     sprite.id = static_cast<int>(pickups.size() + i);
     sprite.shape = FigureShape(figure.colour, facing_x * view.right_x + facing_y * view.right_y,
                                facing_viewer);

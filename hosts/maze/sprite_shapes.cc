@@ -87,9 +87,10 @@ SpriteShape ShapeOf(const Pickup& pickup) {
 }
 
 Rgb PlayerColour(int player) {
-  static constexpr Rgb kColours[] = {{255, 255, 255}, {230, 60, 60},   {60, 120, 240},
-                                     {250, 200, 40},  {60, 200, 90},   {200, 80, 220},
-                                     {250, 140, 40},  {60, 220, 220}};
+  // None red or gold, which the apples and the goal are.
+  static constexpr Rgb kColours[] = {{255, 255, 255}, {60, 120, 240},  {250, 140, 40},
+                                     {60, 200, 90},   {200, 80, 220},  {60, 220, 220},
+                                     {250, 120, 190}, {150, 100, 60}};
   constexpr int kCount = sizeof(kColours) / sizeof(kColours[0]);
   if (player >= 0 && player < kCount) return kColours[player];
   // Past the palette: a colour from the number, the same in every run.
@@ -98,8 +99,9 @@ Rgb PlayerColour(int player) {
 
 SpriteShape FigureShape(Rgb colour, double facing_right, bool facing_viewer) {
   constexpr Rgb kVisor = {30, 30, 36};
-  const Disc body{0, 0.3, 0.28, colour};
-  const Disc visor{0.17 * std::clamp(facing_right, -1.0, 1.0), 0.4, 0.1, kVisor};
+  // Taller and wider than any pickup.
+  const Disc body{0, 0.34, 0.32, colour};
+  const Disc visor{0.19 * std::clamp(facing_right, -1.0, 1.0), 0.46, 0.11, kVisor};
   // Discs are drawn in order: a visor drawn first hides behind the body.
   return facing_viewer ? SpriteShape{{body, visor}} : SpriteShape{{visor, body}};
 }

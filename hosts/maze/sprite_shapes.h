@@ -41,8 +41,8 @@ Rgb PlayerColour(int player);
 
 // A player's figure: a body in `colour` and a dark visor on the side it
 // faces. `facing_right` is how much it faces the viewer's right, in [-1,
-// 1]; `facing_viewer` whether it faces the viewer (the visor in front of
-// the body) or away (behind it).
+// 1]; `facing_viewer` whether it faces the viewer or side-on (the visor in
+// front of the body) or away (behind it).
 SpriteShape FigureShape(Rgb colour, double facing_right, bool facing_viewer);
 
 }  // namespace hosts::maze

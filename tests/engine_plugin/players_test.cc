@@ -144,10 +144,11 @@ TEST(PlayersTest, APlayerSeesTheOtherInItsColour) {
     EXPECT_EQ(differs, first_behind) << "seed " << seed;
     if (!first_behind) continue;
     ++behind;
-    // Player 2's figure (red) fills the middle of player 1's view.
-    const hosts::maze::Rgb red = hosts::maze::PlayerColour(1);
+    // Player 2's figure (blue) fills the middle of player 1's view.
+    const hosts::maze::Rgb blue = hosts::maze::PlayerColour(1);
+    ASSERT_GT(blue.b, blue.r + 100);
     const std::uint8_t* centre = with + (12 * 32 + 16) * 3;
-    EXPECT_GT(centre[0], centre[1] + 60) << "not " << int(red.r) << "," << int(red.g);
+    EXPECT_GT(centre[2], centre[0] + 60) << int(centre[0]) << "," << int(centre[2]);
   }
   EXPECT_GT(behind, 0) << "no seed put player 1 behind player 2";
 }

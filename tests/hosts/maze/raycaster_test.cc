@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "hosts/maze/sprite_shapes.h"
 #include "hosts/maze/text_map.h"
 #include "hosts/maze/world.h"
 
@@ -187,6 +188,46 @@ TEST(RaycasterTest, OnlyActivePickupsAreDrawn) {
   EXPECT_EQ(inactive.rgb, empty.rgb);
 }
 
+// The darkest pixel's brightness (r + g + b) within the middle third of
+// the image's columns, between rows `top` and `bottom`.
+int DarkestInMiddle(const Image& image, int top, int bottom) {
+  int darkest = 3 * 255;
+  for (int y = top; y < bottom; ++y) {
+    for (int x = image.width / 3; x < 2 * image.width / 3; ++x) {
+      const std::uint8_t* p = image.At(x, y);
+      darkest = std::min(darkest, p[0] + p[1] + p[2]);
+    }
+  }
+  return darkest;
+}
+
+TEST(RaycasterTest, AFigureStandsInItsColourAndShowsWhichWayItFaces) {
+  World world(MapOf(kRoom), 0);
+  const Camera camera = CameraAt(4.5, 1.5, 90);  // looking along +y
+  const Rgb colour = PlayerColour(1);
+  Image none(84, 84), away(84, 84), facing(84, 84), sideways(84, 84);
+  RenderFirstPerson(world.map(), {}, camera, none.frame());
+  // Two cells ahead, facing away (+y), towards the camera (-y), and right.
+  const Figure figures[] = {{{4.5, 3.5}, 90, colour}, {{4.5, 3.5}, -90, colour},
+                            {{4.5, 3.5}, 0, colour}};
+  RenderFirstPerson(world.map(), {}, camera, away.frame(), Surfaces::BuiltIn(), {&figures[0], 1});
+  RenderFirstPerson(world.map(), {}, camera, facing.frame(), Surfaces::BuiltIn(),
+                    {&figures[1], 1});
+  RenderFirstPerson(world.map(), {}, camera, sideways.frame(), Surfaces::BuiltIn(),
+                    {&figures[2], 1});
+  // Its body, in its colour (shaded by distance: blue well above red).
+  const std::uint8_t* centre = away.At(42, 44);
+  EXPECT_GT(centre[2], centre[0] + 60);
+  EXPECT_FLOAT_EQ(away.DepthAt(42, 44), 2.0f);
+  // The visor shows only on a figure that faces the camera, and moves
+  // with where it looks.
+  const int dark_away = DarkestInMiddle(away, 30, 50);
+  const int dark_facing = DarkestInMiddle(facing, 30, 50);
+  EXPECT_LT(dark_facing, dark_away / 2) << dark_facing << " against " << dark_away;
+  EXPECT_NE(sideways.rgb, away.rgb);
+  EXPECT_NE(away.rgb, none.rgb);
+}
+
 TEST(RaycasterTest, ASpritesDepthIsItsDistanceAlongTheView) {
   World world(MapOf(kRoom), 0);
   Image image(84, 84);
@@ -310,6 +351,16 @@ TEST(RaycasterTest, TopDownShowsThePlayerAndFollowsIt) {
   pose.position = {2.5, 3.5};
   RenderTopDown(world.map(), world.pickups(), {pose}, moved.rgb_only());
   EXPECT_NE(moved.rgb, turned.rgb);
+}
+
+TEST(RaycasterTest, TopDownShowsEveryPlayerInItsColour) {
+  World world(MapOf(kRoom, kRoomVariations), 0);
+  Image image(84, 84);
+  const Pose players[] = {{{2.5, 1.5}, 0, 0}, {{6.5, 3.5}, 90, 0}};
+  RenderTopDown(world.map(), {}, players, image.rgb_only());
+  const Rgb second = PlayerColour(1);
+  EXPECT_GT(CountColour(image, 255, 255, 255), 4);
+  EXPECT_GT(CountColour(image, second.r, second.g, second.b), 4);
 }
 
 TEST(RaycasterTest, TopDownDrawsOnlyActivePickups) {
