@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "lua_api/lua/lua_memory.h"
+#include "lua_api/lua/read.h"
 #include "tensor/work_meter.h"
 
 namespace engine_plugin {
@@ -34,6 +35,18 @@ std::string PushFileContents(lua_State* L, const absl::StatusOr<std::string>& co
   }
   lua_pushlstring(L, contents->data(), contents->size());
   return {};
+}
+
+std::string ReadPlayerId(lua_State* L, int index, int players, const char* function,
+                         int argument, int* player) {
+  std::int64_t id = 0;
+  std::string why = lua_api::ReadInteger(L, index, &id);
+  if (why.empty() && (id < 1 || id > players)) {
+    why = absl::StrCat("a player id in [1, ", players, "] expected, got ", id);
+  }
+  if (!why.empty()) return lua_api::ArgumentError(function, argument, why);
+  *player = static_cast<int>(id) - 1;
+  return "";
 }
 
 }  // namespace engine_plugin

@@ -52,6 +52,12 @@ void StoreNewGenerator(lua_State* L, void* key);
 std::string PushFileContents(lua_State* L, const absl::StatusOr<std::string>& contents,
                              const char* function);
 
+// Reads the player id at stack `index`, argument `argument` of `function`
+// as its errors name them ("game:addScore", 1): an integer from 1 to
+// `players`, into *player counted from 0. "" or the error.
+std::string ReadPlayerId(lua_State* L, int index, int players, const char* function,
+                         int argument, int* player);
+
 }  // namespace engine_plugin
 
 #endif  // ENGINE_PLUGIN_MODULE_SUPPORT_H_

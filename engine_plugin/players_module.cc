@@ -1,6 +1,5 @@
 #include "engine_plugin/players_module.h"
 
-#include <cstdint>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -17,20 +16,6 @@ using lua_api::NResultsOr;
 
 constexpr char kModule[] = "players";
 
-// Reads the player id (from 1) of argument 1 of players:`function` into
-// *player (from 0): "" or the error.
-std::string ReadPlayer(lua_State* L, const char* function, const PlayerRoster& roster,
-                       int* player) {
-  std::int64_t id = 0;
-  std::string why = lua_api::ReadInteger(L, 2, &id);
-  if (why.empty() && (id < 1 || id > roster.players())) {
-    why = absl::StrCat("a player id in [1, ", roster.players(), "] expected, got ", id);
-  }
-  if (!why.empty()) return ArgumentError(absl::StrCat("players:", function), 1, why);
-  *player = static_cast<int>(id) - 1;
-  return "";
-}
-
 // [-0, +1, e]
 NResultsOr Count(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "count"); !e.empty()) return e;
@@ -43,7 +28,10 @@ NResultsOr Finish(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "finish"); !e.empty()) return e;
   PlayerRoster* roster = HostOf<PlayerRoster>(L);
   int player = 0;
-  if (std::string e = ReadPlayer(L, "finish", *roster, &player); !e.empty()) return e;
+  if (std::string e = ReadPlayerId(L, 2, roster->players(), "players:finish", 1, &player);
+      !e.empty()) {
+    return e;
+  }
   EpisodeEnd end = EpisodeEnd::kTerminated;
   if (!lua_isnoneornil(L, 3)) {
     std::string how;
@@ -63,7 +51,10 @@ NResultsOr Status(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "status"); !e.empty()) return e;
   const PlayerRoster* roster = HostOf<PlayerRoster>(L);
   int player = 0;
-  if (std::string e = ReadPlayer(L, "status", *roster, &player); !e.empty()) return e;
+  if (std::string e = ReadPlayerId(L, 2, roster->players(), "players:status", 1, &player);
+      !e.empty()) {
+    return e;
+  }
   switch (roster->player_status(player)) {
     case PlayerStatus::kRunning: lua_pushliteral(L, "running"); break;
     case PlayerStatus::kTerminated: lua_pushliteral(L, "terminated"); break;

@@ -97,13 +97,14 @@ NResultsOr AddScore(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "addScore"); !e.empty()) return e;
   const DmlabCalls* calls;
   if (NResultsOr e = NeedCalls(L, "addScore", &calls); !e.ok()) return e;
-  std::int64_t player = TargetOf(L).context->player().player_id + 1;
+  int player = TargetOf(L).context->player().player_id;  // from 0
   double score = 0;
   int score_index = 2;
   if (lua_gettop(L) >= 3) {
-    if (std::string why = lua_api::ReadInteger(L, 2, &player); !why.empty() || player < 1 ||
-                                                               player > 64) {
-      return ArgumentError("addScore", 1, "a player id in [1, 64]");
+    // DeepMind Lab's engine counts up to 64 players.
+    if (std::string e = engine_plugin::ReadPlayerId(L, 2, 64, "addScore", 1, &player);
+        !e.empty()) {
+      return e;
     }
     score_index = 3;
   }
@@ -111,7 +112,7 @@ NResultsOr AddScore(lua_State* L) {
     return ArgumentError("addScore", score_index - 1, why);
   }
   if (!std::isfinite(score)) return ArgumentError("addScore", score_index - 1, "a finite score");
-  calls->add_score(static_cast<int>(player) - 1, score);
+  calls->add_score(player, score);
   return 0;
 }
 

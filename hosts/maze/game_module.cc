@@ -22,6 +22,7 @@ namespace {
 using engine_plugin::CheckModuleSelf;
 using engine_plugin::HostOf;
 using engine_plugin::PushModuleTable;
+using engine_plugin::ReadPlayerId;
 using lua_api::ArgumentError;
 using lua_api::NResultsOr;
 
@@ -53,20 +54,6 @@ std::string NoMapError(const char* function) {
   return absl::StrCat("'game:", function, "': no map is loaded yet (call it after start)");
 }
 
-// Reads the player id (from 1) at stack `index` into *player (from 0),
-// for argument `argument` of game:`function`: "" or the error.
-std::string ReadPlayer(lua_State* L, int index, int players, const char* function,
-                       int argument, int* player) {
-  std::int64_t id = 0;
-  std::string why = lua_api::ReadInteger(L, index, &id);
-  if (why.empty() && (id < 1 || id > players)) {
-    why = absl::StrCat("a player id in [1, ", players, "] expected, got ", id);
-  }
-  if (!why.empty()) return ArgumentError(absl::StrCat("game:", function), argument, why);
-  *player = static_cast<int>(id) - 1;
-  return "";
-}
-
 // [-0, +1, e] game:playerInfo([playerId]): player 1's without an id.
 NResultsOr PlayerInfo(lua_State* L) {
   if (std::string e = CheckModuleSelf(L, kModule, "playerInfo"); !e.empty()) return e;
@@ -74,7 +61,7 @@ NResultsOr PlayerInfo(lua_State* L) {
   if (world == nullptr) return NoMapError("playerInfo");
   int player = 0;
   if (!lua_isnoneornil(L, 2)) {
-    std::string e = ReadPlayer(L, 2, world->players(), "playerInfo", 1, &player);
+    std::string e = ReadPlayerId(L, 2, world->players(), "game:playerInfo", 1, &player);
     if (!e.empty()) return e;
   }
   const Pose& pose = world->pose(player);
@@ -115,7 +102,7 @@ NResultsOr AddScore(lua_State* L) {
   int player = 0;
   int score_index = 2;
   if (lua_gettop(L) >= 3) {
-    std::string e = ReadPlayer(L, 2, host->players(), "addScore", 1, &player);
+    std::string e = ReadPlayerId(L, 2, host->players(), "game:addScore", 1, &player);
     if (!e.empty()) return e;
     score_index = 3;
   }
