@@ -24,6 +24,8 @@ import time
 
 import numpy as np
 
+import local_cluster
+
 import labenv
 from labenv import distributed as labenv_distributed
 
@@ -66,28 +68,22 @@ def distributed_rate(client, n, actions):
 
 
 def main():
-    import distributed
-
     parser = argparse.ArgumentParser()
     parser.add_argument("--envs_per_worker", type=int, default=16)
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     n = 2 * args.envs_per_worker
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       host="127.0.0.1", dashboard_address=None)
-    client = distributed.Client(cluster, direct_to_workers=True)
-    actions = random_actions(np.random.default_rng(0), args.steps, n)
-    rows = []
-    for round_index in range(args.rounds):
-        local = {threads: local_rate(n, threads, actions) for threads in (1, 2)}
-        rate, step, stepping = distributed_rate(client, n, actions)
-        best = max(local.values())
-        rows.append((local[1], local[2], rate, rate / best, step, stepping))
-        print("round %d: local 1 thread %.0f, 2 threads %.0f; distributed %.0f steps/s (%.2fx)"
-              % (round_index, local[1], local[2], rate, rate / best), flush=True)
-    client.close()
-    cluster.close()
+    with local_cluster.two_workers() as client:
+        actions = random_actions(np.random.default_rng(0), args.steps, n)
+        rows = []
+        for round_index in range(args.rounds):
+            local = {threads: local_rate(n, threads, actions) for threads in (1, 2)}
+            rate, step, stepping = distributed_rate(client, n, actions)
+            best = max(local.values())
+            rows.append((local[1], local[2], rate, rate / best, step, stepping))
+            print("round %d: local 1 thread %.0f, 2 threads %.0f; distributed %.0f steps/s (%.2fx)"
+                  % (round_index, local[1], local[2], rate, rate / best), flush=True)
     median = [statistics.median(column) for column in zip(*rows)]
     print()
     print("%d environments, 84x84 RGB, %d per worker, medians of %d rounds:"

@@ -26,6 +26,8 @@ import time
 
 import numpy as np
 
+import local_cluster
+
 from labenv import distributed as labenv_distributed
 from labenv import rollouts
 
@@ -87,8 +89,6 @@ def serialisation_seconds(fragment, repeats=20):
 
 
 def main():
-    import distributed
-
     parser = argparse.ArgumentParser()
     parser.add_argument("--envs_per_worker", type=int, default=16)
     parser.add_argument("--unroll", type=int, default=32)
@@ -96,25 +96,21 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     n = 2 * args.envs_per_worker
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       host="127.0.0.1", dashboard_address=None)
-    client = distributed.Client(cluster, direct_to_workers=True)
-    rows = []
-    for round_index in range(args.rounds):
-        # Local fragments hold all n envs: as many env steps as the distributed run's.
-        local = {threads: local_rate(n, threads, args.unroll, args.fragments // 2)
-                 for threads in (1, 2)}
-        rate, seconds, fragment = distributed_rate(client, n, args.unroll, args.fragments)
-        best = max(local.values())
-        policy = statistics.median(s[0] for s in seconds)
-        stepping = statistics.median(s[1] for s in seconds)
-        waiting = statistics.median(s[2] for s in seconds)
-        rows.append((local[1], local[2], rate, rate / best, policy, stepping, waiting))
-        print("round %d: local 1 thread %.0f, 2 threads %.0f; rollouts %.0f steps/s (%.2fx)"
-              % (round_index, local[1], local[2], rate, rate / best), flush=True)
-    serial = serialisation_seconds(fragment)
-    client.close()
-    cluster.close()
+    with local_cluster.two_workers() as client:
+        rows = []
+        for round_index in range(args.rounds):
+            # Local fragments hold all n envs: as many env steps as the distributed run's.
+            local = {threads: local_rate(n, threads, args.unroll, args.fragments // 2)
+                     for threads in (1, 2)}
+            rate, seconds, fragment = distributed_rate(client, n, args.unroll, args.fragments)
+            best = max(local.values())
+            policy = statistics.median(s[0] for s in seconds)
+            stepping = statistics.median(s[1] for s in seconds)
+            waiting = statistics.median(s[2] for s in seconds)
+            rows.append((local[1], local[2], rate, rate / best, policy, stepping, waiting))
+            print("round %d: local 1 thread %.0f, 2 threads %.0f; rollouts %.0f steps/s (%.2fx)"
+                  % (round_index, local[1], local[2], rate, rate / best), flush=True)
+        serial = serialisation_seconds(fragment)
     median = [statistics.median(column) for column in zip(*rows)]
     per_fragment = args.envs_per_worker * args.unroll
     print()
