@@ -13,7 +13,7 @@ import pytest
 import labenv  # noqa: E402
 from labenv import distributed as labenv_distributed  # noqa: E402
 from labenv_testing import (  # noqa: E402, F401 (client, two_workers: fixtures)
-    TEST_LEVEL, client, config, random_actions, two_workers)
+    TEST_LEVEL, client, config, random_actions, send_next, two_workers)
 
 SETTINGS = config(episodeLengthSeconds=0.05)  # 3-frame episodes: autoresets
 RGB = "RGB_INTERLEAVED"
@@ -53,10 +53,7 @@ def test_each_env_steps_as_in_one_local_vector_lab(two_workers, batch_size):
             assert np.array_equal(observed[RGB][j], want_frame), (i, taken[i])
             assert reward[j] == want_reward
             taken[i] += 1
-        sendable = [i for i in env_ids.tolist() if taken[i] <= steps]
-        if sendable:
-            envs.send(np.stack([actions[taken[i] - 1][i] for i in sendable]), sendable)
-            in_flight += len(sendable)
+        in_flight += send_next(envs, actions, taken, steps, env_ids)
     assert sum(t == steps + 1 for t in taken) >= n - batch_size + 1, taken
     envs.close()
 

@@ -25,6 +25,15 @@ def config(**settings):
     return merged
 
 
+def send_next(envs, actions, taken, steps, env_ids):
+    """Sends each env of `env_ids` that has steps left (taken[i] <= steps)
+    its next row of `actions` ((steps, n, 7)); returns how many were sent."""
+    sendable = [i for i in np.asarray(env_ids).tolist() if taken[i] <= steps]
+    if sendable:
+        envs.send(np.stack([actions[taken[i] - 1][i] for i in sendable]), sendable)
+    return len(sendable)
+
+
 def random_actions(rng, count, envs=None):
     """`count` random actions (or `count` x `envs` rows) that move around."""
     shape = (count, 7) if envs is None else (count, envs, 7)

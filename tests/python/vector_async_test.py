@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import labenv
-from labenv_testing import TEST_LEVEL, config, random_actions
+from labenv_testing import TEST_LEVEL, config, random_actions, send_next
 
 OBSERVATIONS = ["RGB_INTERLEAVED", "DEBUG.POS.TRANS"]
 
@@ -64,10 +64,7 @@ def test_each_env_steps_as_in_the_lock_step_form(batch_size, threads):
                     assert np.array_equal(observed[name][j], want_observed[name]), \
                         (level, i, taken[i], name)
                 taken[i] += 1
-            sendable = [i for i in env_ids.tolist() if taken[i] <= steps]
-            if sendable:
-                envs.send(np.stack([actions[taken[i] - 1][i] for i in sendable]), sendable)
-                in_flight += len(sendable)
+            in_flight += send_next(envs, actions, taken, steps, env_ids)
         # All but the last few envs (fewer than a batch, left in flight) ran
         # every step.
         assert sum(t == steps + 1 for t in taken) >= n - batch_size + 1, taken
