@@ -3,9 +3,6 @@
 Two worker processes, one thread each, on the loopback address only.
 """
 
-import os
-import signal
-
 import numpy as np
 import pytest
 
@@ -13,7 +10,7 @@ import pytest
 import labenv  # noqa: E402
 from labenv import distributed as labenv_distributed  # noqa: E402
 from labenv_testing import (  # noqa: E402, F401 (client, two_workers: fixtures)
-    TEST_LEVEL, client, config, random_actions, send_next, two_workers)
+    TEST_LEVEL, client, config, kill_worker, random_actions, send_next, two_workers)
 
 SETTINGS = config(episodeLengthSeconds=0.05)  # 3-frame episodes: autoresets
 RGB = "RGB_INTERLEAVED"
@@ -112,7 +109,7 @@ def test_a_lost_shard_is_recreated_and_its_envs_come_back_restarted(two_workers)
     envs.async_reset(seed=3)
     envs.recv()
     worker = envs.shards[1][0]
-    os.kill(two_workers.run(os.getpid)[worker], signal.SIGKILL)
+    kill_worker(two_workers, worker)
     envs.send(np.zeros((4, 7), np.intc))
     observed, reward, terminated, truncated, env_ids, info = envs.recv()
     restarted = dict(zip(env_ids.tolist(), info["restarted"].tolist()))

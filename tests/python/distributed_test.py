@@ -5,7 +5,6 @@ short for CI: one cluster for the module, a few steps per case.
 """
 
 import os
-import signal
 import time
 
 import numpy as np
@@ -16,7 +15,7 @@ import distributed
 import labenv  # noqa: E402
 from labenv import distributed as labenv_distributed  # noqa: E402
 from labenv_testing import (  # noqa: E402, F401 (client, two_workers: fixtures)
-    TEST_LEVEL, client, config, random_actions, two_workers)
+    TEST_LEVEL, client, config, kill_worker, random_actions, two_workers)
 
 SETTINGS = config(episodeLengthSeconds=0.05)  # 3-frame episodes: autoresets
 RGB = "RGB_INTERLEAVED"
@@ -102,7 +101,7 @@ def _client_count(client):
 
 def _kill_worker_of_shard(client, envs, shard):
     worker = envs.shards[shard][0]
-    os.kill(client.run(os.getpid)[worker], signal.SIGKILL)
+    kill_worker(client, worker)
     return worker
 
 

@@ -2,6 +2,8 @@
 and a local Dask cluster (import `client` and `two_workers` to use it)."""
 
 import os
+import signal
+import time
 
 import numpy as np
 import pytest
@@ -61,6 +63,21 @@ def client(tmp_path_factory):
 
 @pytest.fixture
 def two_workers(client):  # noqa: F811 (the fixture above, by name)
-    """The client, once both workers are up (a killed one restarts)."""
-    client.wait_for_workers(2, timeout=60)
-    return client
+    """The client, once both workers are up and answer (a killed one
+    restarts, and the scheduler may list it until it fails to answer)."""
+    deadline = time.monotonic() + 60
+    while True:
+        client.wait_for_workers(2, timeout=60)
+        try:
+            client.run(os.getpid)
+            return client
+        except OSError:  # Dask's CommClosedError: a worker already dead
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def kill_worker(client, worker):
+    """SIGKILLs Dask worker `worker` (its address); asks that worker alone
+    for its pid, as another may be one killed before and not yet removed."""
+    os.kill(client.run(os.getpid, workers=[worker])[worker], signal.SIGKILL)

@@ -2,7 +2,6 @@
 in this process (LocalRollouts) and on a local Dask cluster."""
 
 import os
-import signal
 import threading
 import time
 
@@ -15,7 +14,7 @@ import labenv  # noqa: E402
 from labenv import distributed as labenv_distributed  # noqa: E402
 from labenv import rollouts  # noqa: E402
 from labenv_testing import (  # noqa: E402, F401 (client, two_workers: fixtures)
-    client, config, two_workers)
+    client, config, kill_worker, two_workers)
 
 SETTINGS = config(episodeLengthSeconds=0.1)  # 6-frame episodes: autoresets in a fragment
 RGB = "RGB_INTERLEAVED"
@@ -192,7 +191,7 @@ def test_a_lost_worker_mid_fragment_is_a_clear_error(two_workers):
     remote = envs.rollouts(BrightnessPolicy(), 200)  # long fragments: killed mid-way
     remote.reset(seed=0)
     worker = envs.shards[1][0]
-    os.kill(two_workers.run(os.getpid)[worker], signal.SIGKILL)
+    kill_worker(two_workers, worker)
     started = time.monotonic()
     with pytest.raises(labenv_distributed.ShardLostError, match=r"env 1 \(shard 1"):
         remote.gather()
@@ -211,7 +210,7 @@ def test_restart_brings_a_lost_shard_back_under_the_latest_weights(two_workers, 
     kept = first[1]["observations"][RGB].copy()
     version = remote.set_weights(7)
     worker = envs.shards[1][0]
-    os.kill(two_workers.run(os.getpid)[worker], signal.SIGKILL)
+    kill_worker(two_workers, worker)
     fragments = [remote.gather() for _ in range(2)]
     # Shard 1 came back on another worker: its first fragment since says
     # so and carries the latest weights; the next is an ordinary one.
