@@ -154,6 +154,10 @@ class Context {
   void set_temp_folder(std::string folder) { temp_folder_ = std::move(folder); }
   // The engine's runfiles (baselab/maps/ holds the compiled maps).
   void set_runfiles(std::string runfiles) { runfiles_ = std::move(runfiles); }
+  const std::string& runfiles() const { return runfiles_; }
+  // Where the engine's q3map2 and bspc are (beside its library).
+  void set_tools_folder(std::string folder) { tools_folder_ = std::move(folder); }
+  const std::string& tools_folder() const { return tools_folder_; }
   // The first compiled map of the runfiles, by name ("" if none).
   std::string AnyMap() const;
 
@@ -237,6 +241,7 @@ class Context {
   DmlabContext* engine_ = nullptr;
   std::string temp_folder_;
   std::string runfiles_;
+  std::string tools_folder_;
   absl::Status error_;
   std::string engine_error_;
   std::string error_message_;  // what ErrorMessage() last returned

@@ -182,6 +182,7 @@ absl::Status DmlabHost::Connect() {
   temp_folder_ = *folder;
   context_->set_temp_folder(temp_folder_);
   context_->set_runfiles(runfiles_);
+  context_->set_tools_folder(std::filesystem::path(library_path_).parent_path().string());
   absl::StatusOr<std::unique_ptr<Library>> library = Library::Load(library_path_, temp_folder_);
   if (!library.ok()) return library.status();
   library_ = *std::move(library);

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/level_files.h"
 #include "engine_plugin/module_support.h"
+#include "hosts/dmlab/map_maker_module.h"
 #include "hosts/maze/maze_generation_module.h"
 #include "lua_api/lua/lua_memory.h"
 #include "lua_api/lua/n_results_or.h"
@@ -397,41 +398,11 @@ int OpenEntities(lua_State* L) {
   return 1;
 }
 
-// The map maker's generator, in the registry under this key's address.
-char generator_key;
-
-// [-0, +1, e]
-NResultsOr RandomGen(lua_State* L) {
-  if (std::string e = CheckModuleSelf(L, "map_maker", "randomGen"); !e.empty()) return e;
-  lua_pushlightuserdata(L, &generator_key);
-  lua_rawget(L, LUA_REGISTRYINDEX);
-  return 1;
-}
-
-// [-0, +0, e]
-NResultsOr MapFromTextLevel(lua_State* L) {
-  return "'map_maker:mapFromTextLevel': compiling text maps on DeepMind Lab's engine is not "
-         "served by this host yet; run the level on the maze host, or a level with a compiled "
-         "map";
-}
-
-constexpr lua_api::MethodEntry kMapMakerFunctions[] = {
-    {"randomGen", &lua_api::Raising<&RandomGen>},
-    {"mapFromTextLevel", &lua_api::Raising<&MapFromTextLevel>},
-};
-
-// [-0, +1, e] Makes the generator (random.Generator(0)) randomGen returns.
-int OpenMapMaker(lua_State* L) {
-  engine_plugin::StoreNewGenerator(L, &generator_key);
-  PushModuleTable(L, lua_touserdata(L, lua_upvalueindex(1)), kMapMakerFunctions);
-  return 1;
-}
-
 }  // namespace
 
 void RegisterGameModules(lua_State* L, GameModuleTarget* target) {
   lua_api::SetPreload(L, "dmlab.system.game", &OpenGame, target);
-  lua_api::SetPreload(L, "dmlab.system.map_maker", &OpenMapMaker, target);
+  RegisterMapMakerModule(L, target->context);
   lua_api::SetPreload(L, "dmlab.system.game_entities", &OpenEntities, target);
   // DeepMind Lab's maze generator is the engine's no more than the maze's:
   // one module serves both hosts.

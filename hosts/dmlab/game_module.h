@@ -36,9 +36,8 @@
 // dmlab.system.maze_generation: the maze host's (maze_generation_module.h),
 // DeepMind Lab's generator, which knows no engine.
 //
-// dmlab.system.map_maker here offers randomGen() (the map maker's own
-// generator); compiling text maps through q3map2 is not served yet, and
-// mapFromTextLevel is an error that says so.
+// dmlab.system.map_maker: DeepMind Lab's text levels compiled through the
+// engine's q3map2 (map_maker_module.h).
 #ifndef HOSTS_DMLAB_GAME_MODULE_H_
 #define HOSTS_DMLAB_GAME_MODULE_H_
 

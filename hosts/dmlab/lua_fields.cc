@@ -8,6 +8,14 @@
 
 namespace hosts::dmlab {
 
+// [-0, +1, m] t[key] of the table at `index`, with no metamethod run: a
+// level's __index must not raise through the C++ frames reading it.
+void PushRawField(lua_State* L, int index, const char* key) {
+  if (index < 0 && index > LUA_REGISTRYINDEX) index = lua_gettop(L) + index + 1;
+  lua_pushstring(L, key);
+  lua_rawget(L, index);
+}
+
 bool CopyString(const std::string& value, char* out, int size) {
   if (size <= 0 || value.size() + 1 > static_cast<std::size_t>(size)) return false;
   std::memcpy(out, value.c_str(), value.size() + 1);
@@ -16,7 +24,7 @@ bool CopyString(const std::string& value, char* out, int size) {
 
 absl::Status StringField(lua_State* L, int index, const char* key, std::string* out,
                          const char* callback, bool required) {
-  lua_getfield(L, index, key);
+  PushRawField(L, index, key);
   absl::Status status;
   if (lua_isnil(L, -1)) {
     if (required) {
@@ -38,7 +46,7 @@ absl::Status StringField(lua_State* L, int index, const char* key, std::string* 
 
 absl::Status IntField(lua_State* L, int index, const char* key, int* out, const char* callback,
                       bool required) {
-  lua_getfield(L, index, key);
+  PushRawField(L, index, key);
   absl::Status status;
   if (lua_isnil(L, -1)) {
     if (required) {
@@ -64,7 +72,7 @@ absl::Status IntField(lua_State* L, int index, const char* key, int* out, const 
 
 absl::Status NumberField(lua_State* L, int index, const char* key, double* out,
                          const char* callback, bool required) {
-  lua_getfield(L, index, key);
+  PushRawField(L, index, key);
   absl::Status status;
   if (lua_isnil(L, -1)) {
     if (required) {
@@ -76,6 +84,26 @@ absl::Status NumberField(lua_State* L, int index, const char* key, double* out,
   } else {
     status = absl::InvalidArgumentError(absl::StrCat("[", callback, "] - '", key,
                                                      "' must be a number, not ",
+                                                     luaL_typename(L, -1)));
+  }
+  lua_pop(L, 1);
+  return status;
+}
+
+absl::Status BoolField(lua_State* L, int index, const char* key, bool* out,
+                       const char* callback, bool required) {
+  PushRawField(L, index, key);
+  absl::Status status;
+  if (lua_isnil(L, -1)) {
+    if (required) {
+      status = absl::InvalidArgumentError(
+          absl::StrCat("[", callback, "] - the table has no '", key, "'"));
+    }
+  } else if (lua_isboolean(L, -1)) {
+    *out = lua_toboolean(L, -1);
+  } else {
+    status = absl::InvalidArgumentError(absl::StrCat("[", callback, "] - '", key,
+                                                     "' must be a boolean, not ",
                                                      luaL_typename(L, -1)));
   }
   lua_pop(L, 1);

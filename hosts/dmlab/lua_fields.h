@@ -10,6 +10,10 @@
 
 namespace hosts::dmlab {
 
+// [-0, +1, m] t[key] of the table at `index`, raw (no metamethods); the
+// field readers below read so.
+void PushRawField(lua_State* L, int index, const char* key);
+
 // Copies `value` and its NUL into `out` (`size` bytes); false when it
 // does not fit.
 bool CopyString(const std::string& value, char* out, int size);
@@ -27,6 +31,10 @@ absl::Status IntField(lua_State* L, int index, const char* key, int* out, const 
 // [-0, +0, -] The number field `key`, as StringField.
 absl::Status NumberField(lua_State* L, int index, const char* key, double* out,
                          const char* callback, bool required);
+
+// [-0, +0, -] The boolean field `key`, as StringField.
+absl::Status BoolField(lua_State* L, int index, const char* key, bool* out,
+                       const char* callback, bool required);
 
 // [-0, +0, -] A boolean result at `index`: nil or none leaves *out.
 absl::Status ReadBool(lua_State* L, int index, const char* callback, bool* out);

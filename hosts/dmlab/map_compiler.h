@@ -1,0 +1,33 @@
+// Compiling a .map into the pk3 DeepMind Lab's engine loads, with the
+// engine's own tools (built beside it by ./lab dmlab): q3map2 three times
+// (BSP with meta-surfaces, visibility, light: DeepMind Lab's settings),
+// bspc for the bots' navigation (AAS) when asked, then zip.
+//
+// Example:
+//   MapTools tools{"/x/.dmlab/q3map2", "/x/.dmlab/bspc", "/x/.dmlab/run"};
+//   absl::Status done = CompileMap(tools, "/tmp/home/baselab", "my_map", false);
+//   // /tmp/home/baselab/my_map.pk3 holds maps/my_map.bsp
+#ifndef HOSTS_DMLAB_MAP_COMPILER_H_
+#define HOSTS_DMLAB_MAP_COMPILER_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+
+namespace hosts::dmlab {
+
+struct MapTools {
+  std::string q3map2;
+  std::string bspc;
+  std::string runfiles;  // holds baselab/ with the assets the compile reads
+};
+
+// Compiles `folder`/`name`.map into `folder`/`name`.pk3, with the AAS file
+// when `bots`. The tools' output goes to `folder`/`name`.log; an error
+// names the step that failed and ends with the log's last lines.
+absl::Status CompileMap(const MapTools& tools, const std::string& folder,
+                        const std::string& name, bool bots);
+
+}  // namespace hosts::dmlab
+
+#endif  // HOSTS_DMLAB_MAP_COMPILER_H_

@@ -1,0 +1,411 @@
+#include "hosts/dmlab/map_maker_module.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <string_view>
+#include <unistd.h>
+#include <cmath>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine_plugin/module_support.h"
+#include "hosts/dmlab/lua_fields.h"
+#include "hosts/dmlab/lua_theme.h"
+#include "hosts/dmlab/map_compiler.h"
+#include "hosts/dmlab/text_level.h"
+#include "lua_api/lua/call.h"
+#include "lua_api/lua/n_results_or.h"
+#include "lua_api/lua/preload.h"
+#include "lua_api/tensor/random.h"
+
+namespace hosts::dmlab {
+namespace {
+
+using lua_api::NResultsOr;
+
+constexpr char kMapFromTextLevel[] = "map_maker:mapFromTextLevel";
+
+// The map maker's generator, in the registry under this key's address.
+char generator_key;
+
+Context& ContextOf(lua_State* L) { return *engine_plugin::HostOf<Context>(L); }
+
+// lua_fields.h's readers, their errors as strings (NResultsOr's); numbers
+// must be finite.
+std::string Message(const absl::Status& status) { return std::string(status.message()); }
+
+std::string StringOf(lua_State* L, int index, const char* key, std::string* out,
+                     const char* function, bool required = false) {
+  return Message(StringField(L, index, key, out, function, required));
+}
+
+std::string NumberOf(lua_State* L, int index, const char* key, double* out,
+                     const char* function, bool required = false) {
+  const double before = *out;
+  if (absl::Status s = NumberField(L, index, key, out, function, required); !s.ok()) {
+    return Message(s);
+  }
+  if (std::isfinite(*out)) return {};
+  *out = before;
+  return absl::StrCat("[", function, "] - '", key, "' must be finite");
+}
+
+std::string BoolOf(lua_State* L, int index, const char* key, bool* out, const char* function,
+                   bool required = false) {
+  return Message(BoolField(L, index, key, out, function, required));
+}
+
+// -- The maker a level's callback gets ----------------------------------
+
+// The userdata: the translation's MapMaker, null once its call is over.
+struct MakerBox {
+  MapMaker* maker;
+};
+constexpr char kMakerType[] = "dmlab.map_maker.Maker";
+
+// The maker of `function`'s self, with the cell {i, j} read from its table
+// argument; "" or the error.
+std::string ReadMaker(lua_State* L, const char* function, MapMaker** maker, double* i, double* j) {
+  // Checked by hand: luaL_checkudata would raise through this frame.
+  auto* box = static_cast<MakerBox*>(lua_touserdata(L, 1));
+  bool is_maker = false;
+  if (box != nullptr && lua_getmetatable(L, 1)) {
+    luaL_getmetatable(L, kMakerType);
+    is_maker = lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+  }
+  if (!is_maker) {
+    return absl::StrCat("'", function, "' must be called on the maker with ':' (maker:",
+                        absl::string_view(function).substr(6), "{...})");
+  }
+  if (box->maker == nullptr) {
+    return absl::StrCat("'", function, "': the maker is used after its mapFromTextLevel returned");
+  }
+  *maker = box->maker;
+  if (!lua_istable(L, 2)) {
+    return absl::StrCat("'", function, "': expected a table {i = ..., j = ..., ...}, got ",
+                        luaL_typename(L, 2));
+  }
+  if (std::string e = NumberOf(L, 2, "i", i, function, true); !e.empty()) return e;
+  return NumberOf(L, 2, "j", j, function, true);
+}
+
+NResultsOr MakeEntity(lua_State* L) {
+  constexpr char kName[] = "maker:makeEntity";
+  MapMaker* maker;
+  double i, j, height = 0;
+  std::string classname;
+  if (std::string e = ReadMaker(L, kName, &maker, &i, &j); !e.empty()) return e;
+  if (std::string e = StringOf(L, 2, "classname", &classname, kName, true); !e.empty()) return e;
+  if (std::string e = NumberOf(L, 2, "height", &height, kName); !e.empty()) return e;
+  std::vector<std::pair<std::string, std::string>> attributes;
+  PushRawField(L, 2, "attributes");
+  if (lua_istable(L, -1)) {
+    for (lua_pushnil(L); lua_next(L, -2) != 0; lua_pop(L, 1)) {
+      // Keys and values as strings; numbers are converted on copies, so
+      // lua_next's key stays as it was.
+      if (lua_type(L, -2) != LUA_TSTRING || !lua_isstring(L, -1)) {
+        lua_pop(L, 3);
+        return absl::StrCat("'", kName, "': 'attributes' must map strings to strings");
+      }
+      lua_pushvalue(L, -1);
+      attributes.emplace_back(lua_tostring(L, -3), lua_tostring(L, -1));
+      lua_pop(L, 1);
+    }
+  } else if (!lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    return absl::StrCat("'", kName, "': 'attributes' must be a table");
+  }
+  lua_pop(L, 1);
+  const std::string text = maker->Entity(i, j, height, classname, attributes);
+  lua_pushlstring(L, text.data(), text.size());
+  return 1;
+}
+
+NResultsOr MakeSpawnPoint(lua_State* L) {
+  constexpr char kName[] = "maker:makeSpawnPoint";
+  MapMaker* maker;
+  double i, j, height = 0, angle = 0;
+  if (std::string e = ReadMaker(L, kName, &maker, &i, &j); !e.empty()) return e;
+  if (std::string e = NumberOf(L, 2, "height", &height, kName); !e.empty()) return e;
+  if (std::string e = NumberOf(L, 2, "angleRad", &angle, kName); !e.empty()) return e;
+  const std::string text = maker->SpawnPoint(i, j, height, angle);
+  lua_pushlstring(L, text.data(), text.size());
+  return 1;
+}
+
+template <bool kFence>
+NResultsOr MakeDoor(lua_State* L) {
+  const char* name = kFence ? "maker:makeFenceDoor" : "maker:makeDoor";
+  MapMaker* maker;
+  double i, j;
+  bool east_west = false;
+  if (std::string e = ReadMaker(L, name, &maker, &i, &j); !e.empty()) return e;
+  if (std::string e = BoolOf(L, 2, "isEastWest", &east_west, name, true); !e.empty()) return e;
+  const char direction = east_west ? 'I' : 'H';
+  const std::string text = kFence ? maker->FenceDoor(i, j, direction) : maker->Door(i, j, direction);
+  lua_pushlstring(L, text.data(), text.size());
+  return 1;
+}
+
+template <bool kGlass>
+NResultsOr AddBlock(lua_State* L) {
+  const char* name = kGlass ? "maker:addGlassColumn" : "maker:addPlatform";
+  MapMaker* maker;
+  double i, j, height;
+  if (std::string e = ReadMaker(L, name, &maker, &i, &j); !e.empty()) return e;
+  if (std::string e = NumberOf(L, 2, "height", &height, name, true); !e.empty()) return e;
+  if (!(std::abs(height) <= 1000)) return absl::StrCat("'", name, "': 'height' is out of range");
+  kGlass ? maker->GlassColumn(i, j, height) : maker->Platform(i, j, height);
+  lua_pushliteral(L, "");
+  return 1;
+}
+
+constexpr lua_api::MethodEntry kMakerMethods[] = {
+    {"makeEntity", &lua_api::Raising<&MakeEntity>},
+    {"makeSpawnPoint", &lua_api::Raising<&MakeSpawnPoint>},
+    {"makeDoor", &lua_api::Raising<&MakeDoor<false>>},
+    {"makeFenceDoor", &lua_api::Raising<&MakeDoor<true>>},
+    {"addPlatform", &lua_api::Raising<&AddBlock<false>>},
+    {"addGlassColumn", &lua_api::Raising<&AddBlock<true>>},
+};
+
+// [-0, +1, m] A new maker over `maker`.
+MakerBox* PushMaker(lua_State* L, MapMaker* maker) {
+  auto* box = static_cast<MakerBox*>(lua_newuserdata(L, sizeof(MakerBox)));
+  box->maker = maker;
+  if (luaL_newmetatable(L, kMakerType)) {
+    lua_createtable(L, 0, std::size(kMakerMethods));
+    for (const lua_api::MethodEntry& method : kMakerMethods) {
+      lua_pushcfunction(L, method.function);
+      lua_setfield(L, -2, method.name);
+    }
+    lua_setfield(L, -2, "__index");
+  }
+  lua_setmetatable(L, -2);
+  return box;
+}
+
+// -- map_maker:mapFromTextLevel -----------------------------------------
+
+// The most .map text the level's callback may add: a map of the largest
+// size with a few entities a cell stays far below it.
+constexpr std::size_t kMaxSnippetBytes = 64 << 20;
+
+// The level's callback at stack `function` as a CellCallback; the maker it
+// passes is the userdata at `maker` (its box pointed at the translation's
+// MapMaker for each call).
+CellCallback LuaCellCallback(lua_State* L, int function, int maker) {
+  auto bytes = std::make_shared<std::size_t>(0);
+  return [L, function, maker, bytes](int i, int j, char c, MapMaker& map_maker)
+             -> absl::StatusOr<std::optional<std::vector<std::string>>> {
+    static_cast<MakerBox*>(lua_touserdata(L, maker))->maker = &map_maker;
+    lua_pushvalue(L, function);
+    lua_pushinteger(L, i);
+    lua_pushinteger(L, j);
+    lua_pushlstring(L, &c, 1);
+    lua_pushvalue(L, maker);
+    const int top = lua_gettop(L) - 5;
+    NResultsOr called = lua_api::Call(L, 4, 1);
+    if (!called.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", kMapFromTextLevel, "': the callback failed: ", called.error()));
+    }
+    std::optional<std::vector<std::string>> snippets;
+    absl::Status status;
+    auto take = [&](int index) {
+      std::size_t length = 0;
+      const char* chars = lua_tolstring(L, index, &length);
+      *bytes += length;
+      if (*bytes > kMaxSnippetBytes) {
+        status = absl::ResourceExhaustedError(absl::StrCat(
+            "'", kMapFromTextLevel, "': the callback's snippets pass ", kMaxSnippetBytes >> 20,
+            " MiB"));
+        return;
+      }
+      snippets->emplace_back(chars, length);
+    };
+    if (lua_type(L, -1) == LUA_TSTRING) {
+      snippets.emplace();
+      take(-1);
+    } else if (lua_istable(L, -1)) {
+      snippets.emplace();
+      const int size = static_cast<int>(lua_objlen(L, -1));
+      for (int k = 1; status.ok() && k <= size; ++k) {
+        lua_rawgeti(L, -1, k);
+        if (lua_type(L, -1) == LUA_TSTRING) {
+          take(-1);
+        } else {
+          status = absl::InvalidArgumentError(absl::StrCat(
+              "'", kMapFromTextLevel, "': the callback's result ", k, " is not a string"));
+        }
+        lua_pop(L, 1);
+      }
+    } else if (!lua_isnil(L, -1)) {
+      status = absl::InvalidArgumentError(
+          absl::StrCat("'", kMapFromTextLevel, "': the callback must return a string, an array "
+                       "of strings or nothing, not ", luaL_typename(L, -1)));
+    }
+    lua_settop(L, top);
+    if (!status.ok()) return status;
+    return snippets;
+  };
+}
+
+bool IsMapName(const std::string& name) {
+  if (name.empty() || name.size() > 64) return false;
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') return false;
+  }
+  return true;
+}
+
+// The settings of mapFromTextLevel's table (at 2); "" or the error.
+std::string ReadSettings(lua_State* L, TextLevelSettings* settings, std::string* map_name,
+                         bool* bots) {
+  const char* f = kMapFromTextLevel;
+  for (std::string e : {StringOf(L, 2, "mapName", map_name, f),
+                        StringOf(L, 2, "skyboxTextureName", &settings->skybox, f),
+                        NumberOf(L, 2, "ceilingHeight", &settings->ceiling_height, f),
+                        NumberOf(L, 2, "cellSize", &settings->cell_size, f),
+                        BoolOf(L, 2, "drawDefaultLayout", &settings->draw_default_layout, f),
+                        BoolOf(L, 2, "allowBots", bots, f)}) {
+    if (!e.empty()) return e;
+  }
+  if (!IsMapName(*map_name)) {
+    return absl::StrCat("'", f, "': mapName '", *map_name,
+                        "' must be 1 to 64 letters, digits, '_' or '-'");
+  }
+  if (!(settings->ceiling_height > 0 && settings->ceiling_height <= 100)) {
+    return absl::StrCat("'", f, "': ceilingHeight must be in (0, 100]");
+  }
+  if (!(settings->cell_size >= 1 && settings->cell_size <= 10000)) {
+    return absl::StrCat("'", f, "': cellSize must be in [1, 10000]");
+  }
+  return {};
+}
+
+// Writes `text` to `path` unless it holds it already: false when it did.
+bool WriteIfChanged(const std::string& path, const std::string& text) {
+  std::ifstream in(path, std::ios::binary);
+  if (in) {
+    std::ostringstream old;
+    old << in.rdbuf();
+    if (old.str() == text) return false;
+  }
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  return true;
+}
+
+// [-0, +1, e]
+NResultsOr MapFromTextLevel(lua_State* L) {
+  if (std::string e = engine_plugin::CheckModuleSelf(L, "map_maker", "mapFromTextLevel");
+      !e.empty()) {
+    return e;
+  }
+  if (!lua_istable(L, 2)) {
+    return absl::StrCat("'", kMapFromTextLevel, "': expected one table of settings, got ",
+                        luaL_typename(L, 2));
+  }
+  lua_settop(L, 2);
+  std::string entity_layer, variations_layer, map_name = "luamap";
+  if (std::string e = StringOf(L, 2, "entityLayer", &entity_layer, kMapFromTextLevel, true);
+      !e.empty()) {
+    return e;
+  }
+  if (std::string e = StringOf(L, 2, "variationsLayer", &variations_layer, kMapFromTextLevel);
+      !e.empty()) {
+    return e;
+  }
+  TextLevelSettings settings;
+  bool bots = false;
+  if (std::string e = ReadSettings(L, &settings, &map_name, &bots); !e.empty()) return e;
+
+  const Context& context = ContextOf(L);
+  const MapTools tools{context.tools_folder() + "/q3map2", context.tools_folder() + "/bspc",
+                       context.runfiles()};
+  for (const std::string& tool : {tools.q3map2, tools.bspc}) {
+    if (access(tool.c_str(), X_OK) != 0) {
+      return absl::StrCat("'", kMapFromTextLevel, "': the engine's map compiler ", tool,
+                          " is missing (./lab dmlab builds it beside the engine library)");
+    }
+  }
+
+  PushRawField(L, 2, "theme");                   // 3
+  PushRawField(L, 2, "callback");                // 4
+  MakerBox* box = PushMaker(L, nullptr);     // 5
+  lua_pushlightuserdata(L, &generator_key);  // 6
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  lua_api::LuaRandom* random = lua_api::LuaRandom::Read(L, 6);
+  if (random == nullptr) return "'map_maker:mapFromTextLevel': the map maker has no generator";
+  if (!lua_isnil(L, 3) && !lua_istable(L, 3)) {
+    return absl::StrCat("'", kMapFromTextLevel, "': 'theme' must be a table");
+  }
+  if (!lua_isnil(L, 4) && !lua_isfunction(L, 4)) {
+    return absl::StrCat("'", kMapFromTextLevel, "': 'callback' must be a function");
+  }
+  std::unique_ptr<Theme> theme =
+      lua_istable(L, 3) ? NewLuaTheme(L, 3) : std::make_unique<DefaultTheme>();
+  const CellCallback callback =
+      lua_isnil(L, 4) ? CellCallback([](int, int, char, MapMaker&) {
+        return absl::StatusOr<std::optional<std::vector<std::string>>>(std::nullopt);
+      })
+                      : LuaCellCallback(L, 4, 5);
+  absl::StatusOr<std::string> map =
+      TranslateTextLevel(entity_layer, variations_layer, settings,
+                         *theme, random,
+                         callback);
+  box->maker = nullptr;  // a kept maker is refused from now on
+  if (!map.ok()) return absl::StrCat("'", kMapFromTextLevel, "': ", map.status().message());
+
+  const std::string folder = context.temp_folder() + "/baselab";
+  std::error_code ignored;
+  std::filesystem::create_directories(folder, ignored);
+  const std::string base = folder + "/" + map_name;
+  const bool compiled = std::filesystem::exists(base + ".pk3", ignored);
+  if (WriteIfChanged(base + ".map", *map) || !compiled) {
+    std::filesystem::remove(base + ".pk3", ignored);
+    if (absl::Status status = CompileMap(tools, folder, map_name, bots); !status.ok()) {
+      std::filesystem::remove(base + ".map", ignored);  // compiled again next time
+      return absl::StrCat("'", kMapFromTextLevel, "': map '", map_name, "': ", status.message());
+    }
+  }
+  lua_settop(L, 0);
+  lua_pushstring(L, (base + ".pk3").c_str());
+  return 1;
+}
+
+// [-0, +1, e]
+NResultsOr RandomGen(lua_State* L) {
+  if (std::string e = engine_plugin::CheckModuleSelf(L, "map_maker", "randomGen"); !e.empty()) {
+    return e;
+  }
+  lua_pushlightuserdata(L, &generator_key);
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  return 1;
+}
+
+constexpr lua_api::MethodEntry kMapMakerFunctions[] = {
+    {"randomGen", &lua_api::Raising<&RandomGen>},
+    {"mapFromTextLevel", &lua_api::Raising<&MapFromTextLevel>},
+};
+
+// [-0, +1, e] Makes the generator (random.Generator(0)) randomGen returns.
+int OpenMapMaker(lua_State* L) {
+  engine_plugin::StoreNewGenerator(L, &generator_key);
+  engine_plugin::PushModuleTable(L, lua_touserdata(L, lua_upvalueindex(1)), kMapMakerFunctions);
+  return 1;
+}
+
+}  // namespace
+
+void RegisterMapMakerModule(lua_State* L, Context* context) {
+  lua_api::SetPreload(L, "dmlab.system.map_maker", &OpenMapMaker, context);
+}
+
+}  // namespace hosts::dmlab
