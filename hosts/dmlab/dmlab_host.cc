@@ -122,6 +122,8 @@ absl::StatusOr<bool> DmlabHost::SetSetting(absl::string_view key, absl::string_v
     library_path_ = std::string(value);
   } else if (key == "dmlabRunfiles") {
     runfiles_ = std::string(value);
+  } else if (key == "dmlabTools") {
+    tools_ = std::string(value);
   } else if (key == "width" || key == "height") {
     absl::StatusOr<int> extent = ParseExtent(key, value, kMaxExtent);
     if (!extent.ok()) return extent.status();
@@ -182,7 +184,8 @@ absl::Status DmlabHost::Connect() {
   temp_folder_ = *folder;
   context_->set_temp_folder(temp_folder_);
   context_->set_runfiles(runfiles_);
-  context_->set_tools_folder(std::filesystem::path(library_path_).parent_path().string());
+  if (tools_.empty()) tools_ = std::filesystem::path(library_path_).parent_path().string();
+  context_->set_tools_folder(tools_);
   absl::StatusOr<std::unique_ptr<Library>> library = Library::Load(library_path_, temp_folder_);
   if (!library.ok()) return library.status();
   library_ = *std::move(library);
@@ -318,6 +321,7 @@ void DmlabHost::ListProperties(
   visit("fps", std::to_string(fps_));
   visit("dmlabLibrary", library_path_);
   visit("dmlabRunfiles", runfiles_);
+  visit("dmlabTools", tools_);
 }
 
 namespace {

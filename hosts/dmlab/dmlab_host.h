@@ -16,6 +16,8 @@
 //                  environment variable
 //   dmlabRunfiles  its runfiles folder (baselab/: the pk3s, maps,
 //                  game_scripts); default: run/ beside the library
+//   dmlabTools     the folder of the engine's q3map2 and bspc, which compile
+//                  text levels (map_maker_module.h); default: the library's
 //   width, height  the frame (default 320 x 240, DeepMind Lab's)
 //   fps            the engine's frames per second (default 60)
 //   renderer       'software' (OSMesa, default) or 'hardware' (EGL), as the
@@ -82,6 +84,7 @@ class DmlabHost final : public engine_plugin::Host {
   std::unique_ptr<Library> library_;
   std::string library_path_;
   std::string runfiles_;
+  std::string tools_;  // q3map2 and bspc (map_maker_module.h)
   std::string temp_folder_;  // made in Init, removed with the host
   bool hardware_ = false;
   int width_ = 320;

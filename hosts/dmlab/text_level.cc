@@ -329,8 +329,12 @@ absl::StatusOr<ThemeTexture> DefaultTheme::Riser() {
 }
 absl::StatusOr<ThemeTexture> DefaultTheme::Tread() { return ThemeTexture{"map/black_d", 64, 64}; }
 absl::StatusOr<std::vector<std::pair<int, ThemeTexture>>> DefaultTheme::WallDecals(
-    const std::vector<WallSpot>&) {
-  return std::vector<std::pair<int, ThemeTexture>>{};
+    const std::vector<WallSpot>& spots) {
+  std::vector<std::pair<int, ThemeTexture>> decals;
+  for (int k = 0; k < static_cast<int>(spots.size()); ++k) {
+    decals.emplace_back(k, ThemeTexture{"decal/lab_games/dec_img_style01_001", 1024, 1024, 1, 90});
+  }
+  return decals;
 }
 absl::StatusOr<std::vector<std::pair<int, ThemeModel>>> DefaultTheme::FloorModels(
     const std::vector<FloorSpot>&) {
@@ -342,8 +346,7 @@ absl::StatusOr<std::string> TranslateTextLevel(const std::string& entity_layer,
                                                const TextLevelSettings& settings, Theme& theme,
                                                lua_api::LuaRandom* random,
                                                const CellCallback& callback) {
-  absl::StatusOr<maze::MapLayers> layers =
-      maze::MapLayers::Parse(NonEmptyLines(entity_layer), NonEmptyLines(variations_layer));
+  absl::StatusOr<maze::MapLayers> layers = maze::MapLayers::Parse(NonEmptyLines(entity_layer));
   if (!layers.ok()) return layers.status();
   const int rows = layers->rows(), cols = layers->cols();
   if (static_cast<long>(rows) * cols > kMaxTextLevelCells) {
@@ -351,9 +354,16 @@ absl::StatusOr<std::string> TranslateTextLevel(const std::string& entity_layer,
                                                    " cells; at most ", kMaxTextLevelCells));
   }
   auto wall = [&](int i, int j) { return layers->Entity(i, j) == '*'; };
+  // The variations layer may be any shape, as in DeepMind Lab: a letter
+  // past the map is ignored, a missing one is no variation.
+  const std::vector<std::string> variations =
+      absl::StrSplit(variations_layer, '\n', absl::SkipEmpty());
   auto variation = [&](int i, int j) {
-    const char v = layers->Variation(i, j);
-    return v >= 'A' && v <= 'Z' ? v : 0;
+    if (i >= static_cast<int>(variations.size()) || j >= static_cast<int>(variations[i].size())) {
+      return 0;
+    }
+    const char v = variations[i][j];
+    return v >= 'A' && v <= 'Z' ? static_cast<int>(v) : 0;
   };
   Exporter exporter(rows, settings, theme);
   if (settings.draw_default_layout) {

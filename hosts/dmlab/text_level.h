@@ -82,8 +82,8 @@ class Theme {
       const std::vector<FloorSpot>& spots) = 0;
 };
 
-// DeepMind Lab's look without a theme: orange floors, green walls, no
-// decals or models.
+// DeepMind Lab's look without a theme: orange floors, green walls, the
+// same decal on every wall, no models.
 class DefaultTheme final : public Theme {
  public:
   absl::StatusOr<ThemeTexture> Floor(int) override;

@@ -16,6 +16,7 @@
 #include "engine_plugin/engine.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/hosts/dmlab/dmlab_testing.h"
 
 namespace hosts::dmlab {
 namespace {
@@ -23,40 +24,6 @@ namespace {
 using engine_plugin::Engine;
 using engine_plugin::EpisodeStatus;
 using ::testing::HasSubstr;
-
-std::string TestEngine() {
-  return absl::StrCat(std::getenv("TEST_SRCDIR"), "/dmlab_tensor/tests/hosts/dmlab/test_engine.so");
-}
-
-// The runfiles the host checks maps against: the test engine's maps, as
-// empty files.
-std::string Runfiles() {
-  const std::string runfiles = absl::StrCat(std::getenv("TEST_TMPDIR"), "/run");
-  const std::string maps = runfiles + "/baselab/maps";
-  std::filesystem::create_directories(maps);
-  for (const char* map : {"corridor", "corridor_apple", "corridor_pickups"}) {
-    std::ofstream(absl::StrCat(maps, "/", map, ".bsp")) << "";
-  }
-  return runfiles;
-}
-
-// A new engine on the test engine, set up but not initialised.
-std::unique_ptr<Engine> Created(const std::string& level) {
-  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create(level);
-  EXPECT_TRUE(engine.ok()) << engine.status();
-  if (!engine.ok()) return nullptr;
-  EXPECT_TRUE((*engine)->SetSetting("host", "dmlab").ok());
-  EXPECT_TRUE((*engine)->SetSetting("dmlabLibrary", TestEngine()).ok());
-  EXPECT_TRUE((*engine)->SetSetting("dmlabRunfiles", Runfiles()).ok());
-  return *std::move(engine);
-}
-
-std::string WriteLevel(const std::string& name, const std::string& body) {
-  const std::string path = absl::StrCat(std::getenv("TEST_TMPDIR"), "/", name, ".lua");
-  std::ofstream(path) << "local game = require 'dmlab.system.game'\nlocal api = {}\n"
-                      << body << "\nreturn api\n";
-  return path;
-}
 
 // A level on the map "corridor_pickups" whose pickups give their quantity.
 constexpr char kPickups[] = R"(
