@@ -367,13 +367,18 @@ NResultsOr MapFromTextLevel(lua_State* L) {
   std::error_code ignored;
   std::filesystem::create_directories(folder, ignored);
   const std::string base = folder + "/" + map_name;
-  const bool compiled = std::filesystem::exists(base + ".pk3", ignored);
+  // The pk3 there is this map's when the text is the same and it was
+  // compiled with the bots' navigation as asked now (<name>.bots marks it).
+  const bool compiled = std::filesystem::exists(base + ".pk3", ignored) &&
+                        std::filesystem::exists(base + ".bots", ignored) == bots;
   if (WriteIfChanged(base + ".map", *map) || !compiled) {
     std::filesystem::remove(base + ".pk3", ignored);
+    std::filesystem::remove(base + ".bots", ignored);
     if (absl::Status status = CompileMap(tools, folder, map_name, bots); !status.ok()) {
       std::filesystem::remove(base + ".map", ignored);  // compiled again next time
       return absl::StrCat("'", kMapFromTextLevel, "': map '", map_name, "': ", status.message());
     }
+    if (bots) std::ofstream(base + ".bots") << "";
   }
   lua_settop(L, 0);
   lua_pushstring(L, (base + ".pk3").c_str());
