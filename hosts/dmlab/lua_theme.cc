@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,14 +16,18 @@ namespace {
 
 // A level's theme table: textures from theme:mazeVariation(name), asked
 // once a variation; decals and models from its place* functions.
-class LuaTheme final : public Theme {
+class TableTheme final : public LuaTheme {
  public:
-  LuaTheme(lua_State* L, int index)
-      : L_(L), index_(index < 0 && index > LUA_REGISTRYINDEX ? lua_gettop(L) + index + 1
-                                                              : index) {}
-  ~LuaTheme() override {
-    for (const auto& [variation, ref] : variations_) luaL_unref(L_, LUA_REGISTRYINDEX, ref);
+  TableTheme(lua_State* L, int index) : L_(L) {
+    lua_pushvalue(L, index);
+    table_ = luaL_ref(L, LUA_REGISTRYINDEX);
   }
+  ~TableTheme() override {
+    for (const auto& [variation, ref] : variations_) luaL_unref(L_, LUA_REGISTRYINDEX, ref);
+    luaL_unref(L_, LUA_REGISTRYINDEX, table_);
+  }
+
+  lua_State* Use(lua_State* L) override { return std::exchange(L_, L); }
 
   absl::StatusOr<ThemeTexture> Floor(int v) override { return Texture("floor", v); }
   absl::StatusOr<ThemeTexture> Ceiling(int v) override { return Texture("ceiling", v); }
@@ -98,12 +103,14 @@ class LuaTheme final : public Theme {
   template <typename Fill, typename Read>
   absl::Status Place(const char* callback, std::size_t count, Fill fill, const char* field,
                      Read read) {
-    PushRawField(L_, index_, callback);
+    lua_rawgeti(L_, LUA_REGISTRYINDEX, table_);
+    const int table = lua_gettop(L_);
+    PushRawField(L_, table, callback);
     if (lua_isnil(L_, -1)) {
-      lua_pop(L_, 1);
+      lua_settop(L_, table - 1);
       return absl::OkStatus();
     }
-    lua_pushvalue(L_, index_);
+    lua_pushvalue(L_, table);
     lua_createtable(L_, static_cast<int>(count), 0);
     for (std::size_t k = 0; k < count; ++k) {
       lua_createtable(L_, 0, 5);
@@ -113,6 +120,7 @@ class LuaTheme final : public Theme {
     }
     lua_api::NResultsOr called = lua_api::Call(L_, 2, 1);
     if (!called.ok()) {
+      lua_settop(L_, table - 1);
       return absl::InvalidArgumentError(absl::StrCat("theme:", callback, ": ", called.error()));
     }
     const int result = lua_gettop(L_);
@@ -144,7 +152,7 @@ class LuaTheme final : public Theme {
       }
       lua_pop(L_, 1);
     }
-    lua_settop(L_, result - 1);
+    lua_settop(L_, table - 1);
     return status;
   }
 
@@ -177,8 +185,9 @@ class LuaTheme final : public Theme {
   absl::StatusOr<ThemeTexture> Texture(const char* key, int variation) {
     auto found = variations_.find(variation);
     if (found == variations_.end()) {
-      PushRawField(L_, index_, "mazeVariation");
-      lua_pushvalue(L_, index_);
+      lua_rawgeti(L_, LUA_REGISTRYINDEX, table_);
+      PushRawField(L_, -1, "mazeVariation");
+      lua_pushvalue(L_, -2);
       if (variation == 0) {
         lua_pushliteral(L_, "default");
       } else {
@@ -187,8 +196,10 @@ class LuaTheme final : public Theme {
       }
       lua_api::NResultsOr called = lua_api::Call(L_, 2, 1);
       if (!called.ok()) {
+        lua_pop(L_, 1);  // the table
         return absl::InvalidArgumentError(absl::StrCat("theme:mazeVariation: ", called.error()));
       }
+      lua_remove(L_, -2);  // the table: its result stays
       if (!lua_istable(L_, -1)) {
         lua_pop(L_, 1);
         if (variation == 0) {
@@ -218,16 +229,16 @@ class LuaTheme final : public Theme {
     return texture;
   }
 
-  lua_State* L_;
-  int index_;
+  lua_State* L_;  // the thread that calls the theme now (Use)
+  int table_;     // the theme table's registry reference
   std::map<int, int> variations_;  // variation -> registry ref (LUA_NOREF: none)
 };
 
 
 }  // namespace
 
-std::unique_ptr<Theme> NewLuaTheme(lua_State* L, int index) {
-  return std::make_unique<LuaTheme>(L, index);
+std::unique_ptr<LuaTheme> NewLuaTheme(lua_State* L, int index) {
+  return std::make_unique<TableTheme>(L, index);
 }
 
 }  // namespace hosts::dmlab

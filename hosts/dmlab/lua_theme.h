@@ -16,9 +16,19 @@
 
 namespace hosts::dmlab {
 
-// The theme table at `index` of L, which must stay there while the theme
-// is used; its calls run protected (lua_api::Call).
-std::unique_ptr<Theme> NewLuaTheme(lua_State* L, int index);
+// A theme whose calls run on a Lua thread that the caller names: the
+// thread calling into C++ at the time (a maker's method may run in a
+// coroutine of the level's callback), never another thread's stack.
+class LuaTheme : public Theme {
+ public:
+  // Makes the theme call on L from now on; the thread it called on before.
+  virtual lua_State* Use(lua_State* L) = 0;
+};
+
+// The theme table at `index` of L (referenced from the registry, so any
+// thread of L's state may use it); its calls run protected
+// (lua_api::Call) on the thread Use named last, L at first.
+std::unique_ptr<LuaTheme> NewLuaTheme(lua_State* L, int index);
 
 }  // namespace hosts::dmlab
 

@@ -36,16 +36,26 @@ char generator_key;
 Context& ContextOf(lua_State* L) { return *engine_plugin::HostOf<Context>(L); }
 
 // lua_fields.h's readers, their errors as strings (NResultsOr's); numbers
-// must be finite.
+// must be finite. An optional field that is false counts as absent, as
+// DeepMind Lab reads it: levels write `cellSize = kwargs.cellSize or false`.
 std::string Message(const absl::Status& status) { return std::string(status.message()); }
+
+bool IsFalse(lua_State* L, int index, const char* key) {
+  PushRawField(L, index, key);
+  const bool is_false = lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return is_false;
+}
 
 std::string StringOf(lua_State* L, int index, const char* key, std::string* out,
                      const char* function, bool required = false) {
+  if (!required && IsFalse(L, index, key)) return {};
   return Message(StringField(L, index, key, out, function, required));
 }
 
 std::string NumberOf(lua_State* L, int index, const char* key, double* out,
                      const char* function, bool required = false) {
+  if (!required && IsFalse(L, index, key)) return {};
   const double before = *out;
   if (absl::Status s = NumberField(L, index, key, out, function, required); !s.ok()) {
     return Message(s);
@@ -62,45 +72,70 @@ std::string BoolOf(lua_State* L, int index, const char* key, bool* out, const ch
 
 // -- The maker a level's callback gets ----------------------------------
 
-// The userdata: the translation's MapMaker, null once its call is over.
+// The userdata: the translation's MapMaker (null once its call is over)
+// and the level's theme (null for the default one).
 struct MakerBox {
   MapMaker* maker;
+  LuaTheme* theme;
 };
 constexpr char kMakerType[] = "dmlab.map_maker.Maker";
 
-// The maker of `function`'s self, with the cell {i, j} read from its table
-// argument; "" or the error.
-std::string ReadMaker(lua_State* L, const char* function, MapMaker** maker, double* i, double* j) {
-  // Checked by hand: luaL_checkudata would raise through this frame.
-  auto* box = static_cast<MakerBox*>(lua_touserdata(L, 1));
-  bool is_maker = false;
-  if (box != nullptr && lua_getmetatable(L, 1)) {
-    luaL_getmetatable(L, kMakerType);
-    is_maker = lua_rawequal(L, -1, -2);
-    lua_pop(L, 2);
+// A maker method's call: the translation's MapMaker, with the level's
+// theme calling on the method's Lua thread (a coroutine of the callback
+// may call it) until the call ends.
+class MakerCall {
+ public:
+  MakerCall() = default;
+  MakerCall(const MakerCall&) = delete;
+  MakerCall& operator=(const MakerCall&) = delete;
+  ~MakerCall() {
+    if (theme_ != nullptr) theme_->Use(before_);
   }
-  if (!is_maker) {
-    return absl::StrCat("'", function, "' must be called on the maker with ':' (maker:",
-                        absl::string_view(function).substr(6), "{...})");
+
+  MapMaker* operator->() const { return maker_; }
+
+  // Opens the call on the maker at 1, with the cell {i, j} read from the
+  // table at 2; "" or the error, naming `function`.
+  std::string Open(lua_State* L, const char* function, double* i, double* j) {
+    // Checked by hand: luaL_checkudata would raise through this frame.
+    auto* box = static_cast<MakerBox*>(lua_touserdata(L, 1));
+    bool is_maker = false;
+    if (box != nullptr && lua_getmetatable(L, 1)) {
+      luaL_getmetatable(L, kMakerType);
+      is_maker = lua_rawequal(L, -1, -2);
+      lua_pop(L, 2);
+    }
+    if (!is_maker) {
+      return absl::StrCat("'", function, "' must be called on the maker with ':' (maker:",
+                          absl::string_view(function).substr(6), "{...})");
+    }
+    if (box->maker == nullptr) {
+      return absl::StrCat("'", function,
+                          "': the maker is used after its mapFromTextLevel returned");
+    }
+    maker_ = box->maker;
+    theme_ = box->theme;
+    if (theme_ != nullptr) before_ = theme_->Use(L);
+    if (!lua_istable(L, 2)) {
+      return absl::StrCat("'", function, "': expected a table {i = ..., j = ..., ...}, got ",
+                          luaL_typename(L, 2));
+    }
+    if (std::string e = NumberOf(L, 2, "i", i, function, true); !e.empty()) return e;
+    return NumberOf(L, 2, "j", j, function, true);
   }
-  if (box->maker == nullptr) {
-    return absl::StrCat("'", function, "': the maker is used after its mapFromTextLevel returned");
-  }
-  *maker = box->maker;
-  if (!lua_istable(L, 2)) {
-    return absl::StrCat("'", function, "': expected a table {i = ..., j = ..., ...}, got ",
-                        luaL_typename(L, 2));
-  }
-  if (std::string e = NumberOf(L, 2, "i", i, function, true); !e.empty()) return e;
-  return NumberOf(L, 2, "j", j, function, true);
-}
+
+ private:
+  MapMaker* maker_ = nullptr;
+  LuaTheme* theme_ = nullptr;
+  lua_State* before_ = nullptr;
+};
 
 NResultsOr MakeEntity(lua_State* L) {
   constexpr char kName[] = "maker:makeEntity";
-  MapMaker* maker;
+  MakerCall maker;
   double i, j, height = 0;
   std::string classname;
-  if (std::string e = ReadMaker(L, kName, &maker, &i, &j); !e.empty()) return e;
+  if (std::string e = maker.Open(L, kName, &i, &j); !e.empty()) return e;
   if (std::string e = StringOf(L, 2, "classname", &classname, kName, true); !e.empty()) return e;
   if (std::string e = NumberOf(L, 2, "height", &height, kName); !e.empty()) return e;
   std::vector<std::pair<std::string, std::string>> attributes;
@@ -129,9 +164,9 @@ NResultsOr MakeEntity(lua_State* L) {
 
 NResultsOr MakeSpawnPoint(lua_State* L) {
   constexpr char kName[] = "maker:makeSpawnPoint";
-  MapMaker* maker;
+  MakerCall maker;
   double i, j, height = 0, angle = 0;
-  if (std::string e = ReadMaker(L, kName, &maker, &i, &j); !e.empty()) return e;
+  if (std::string e = maker.Open(L, kName, &i, &j); !e.empty()) return e;
   if (std::string e = NumberOf(L, 2, "height", &height, kName); !e.empty()) return e;
   if (std::string e = NumberOf(L, 2, "angleRad", &angle, kName); !e.empty()) return e;
   const std::string text = maker->SpawnPoint(i, j, height, angle);
@@ -142,10 +177,10 @@ NResultsOr MakeSpawnPoint(lua_State* L) {
 template <bool kFence>
 NResultsOr MakeDoor(lua_State* L) {
   const char* name = kFence ? "maker:makeFenceDoor" : "maker:makeDoor";
-  MapMaker* maker;
+  MakerCall maker;
   double i, j;
   bool east_west = false;
-  if (std::string e = ReadMaker(L, name, &maker, &i, &j); !e.empty()) return e;
+  if (std::string e = maker.Open(L, name, &i, &j); !e.empty()) return e;
   if (std::string e = BoolOf(L, 2, "isEastWest", &east_west, name, true); !e.empty()) return e;
   const char direction = east_west ? 'I' : 'H';
   const std::string text = kFence ? maker->FenceDoor(i, j, direction) : maker->Door(i, j, direction);
@@ -156,9 +191,9 @@ NResultsOr MakeDoor(lua_State* L) {
 template <bool kGlass>
 NResultsOr AddBlock(lua_State* L) {
   const char* name = kGlass ? "maker:addGlassColumn" : "maker:addPlatform";
-  MapMaker* maker;
+  MakerCall maker;
   double i, j, height;
-  if (std::string e = ReadMaker(L, name, &maker, &i, &j); !e.empty()) return e;
+  if (std::string e = maker.Open(L, name, &i, &j); !e.empty()) return e;
   if (std::string e = NumberOf(L, 2, "height", &height, name, true); !e.empty()) return e;
   if (!(std::abs(height) <= 1000)) return absl::StrCat("'", name, "': 'height' is out of range");
   kGlass ? maker->GlassColumn(i, j, height) : maker->Platform(i, j, height);
@@ -175,10 +210,11 @@ constexpr lua_api::MethodEntry kMakerMethods[] = {
     {"addGlassColumn", &lua_api::Raising<&AddBlock<true>>},
 };
 
-// [-0, +1, m] A new maker over `maker`.
-MakerBox* PushMaker(lua_State* L, MapMaker* maker) {
+// [-0, +1, m] A new maker, for the translation to point at its MapMaker.
+MakerBox* PushMaker(lua_State* L, LuaTheme* theme) {
   auto* box = static_cast<MakerBox*>(lua_newuserdata(L, sizeof(MakerBox)));
-  box->maker = maker;
+  box->maker = nullptr;
+  box->theme = theme;
   if (luaL_newmetatable(L, kMakerType)) {
     lua_createtable(L, 0, std::size(kMakerMethods));
     for (const lua_api::MethodEntry& method : kMakerMethods) {
@@ -338,19 +374,20 @@ NResultsOr MapFromTextLevel(lua_State* L) {
 
   PushRawField(L, 2, "theme");                   // 3
   PushRawField(L, 2, "callback");                // 4
-  MakerBox* box = PushMaker(L, nullptr);     // 5
-  lua_pushlightuserdata(L, &generator_key);  // 6
-  lua_rawget(L, LUA_REGISTRYINDEX);
-  lua_api::LuaRandom* random = lua_api::LuaRandom::Read(L, 6);
-  if (random == nullptr) return "'map_maker:mapFromTextLevel': the map maker has no generator";
   if (!lua_isnil(L, 3) && !lua_istable(L, 3)) {
     return absl::StrCat("'", kMapFromTextLevel, "': 'theme' must be a table");
   }
   if (!lua_isnil(L, 4) && !lua_isfunction(L, 4)) {
     return absl::StrCat("'", kMapFromTextLevel, "': 'callback' must be a function");
   }
-  std::unique_ptr<Theme> theme =
-      lua_istable(L, 3) ? NewLuaTheme(L, 3) : std::make_unique<DefaultTheme>();
+  std::unique_ptr<LuaTheme> lua_theme = lua_istable(L, 3) ? NewLuaTheme(L, 3) : nullptr;
+  DefaultTheme default_theme;
+  Theme& theme = lua_theme != nullptr ? static_cast<Theme&>(*lua_theme) : default_theme;
+  MakerBox* box = PushMaker(L, lua_theme.get());  // 5
+  lua_pushlightuserdata(L, &generator_key);       // 6
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  lua_api::LuaRandom* random = lua_api::LuaRandom::Read(L, 6);
+  if (random == nullptr) return "'map_maker:mapFromTextLevel': the map maker has no generator";
   const CellCallback callback =
       lua_isnil(L, 4) ? CellCallback([](int, int, char, MapMaker&) {
         return absl::StatusOr<std::optional<std::vector<std::string>>>(std::nullopt);
@@ -358,9 +395,9 @@ NResultsOr MapFromTextLevel(lua_State* L) {
                       : LuaCellCallback(L, 4, 5);
   absl::StatusOr<std::string> map =
       TranslateTextLevel(entity_layer, variations_layer, settings,
-                         *theme, random,
+                         theme, random,
                          callback);
-  box->maker = nullptr;  // a kept maker is refused from now on
+  *box = {nullptr, nullptr};  // a kept maker is refused from now on
   if (!map.ok()) return absl::StrCat("'", kMapFromTextLevel, "': ", map.status().message());
 
   const std::string folder = context.temp_folder() + "/baselab";

@@ -189,6 +189,46 @@ function api:readProperty(key) return api.pk3 end
   EXPECT_THAT(map, HasSubstr("map/poltergeist 0 0 0 1.5625 1.5625"));
 }
 
+// A maker's method may ask the theme (a platform's textures) from the
+// callback, or from a coroutine the callback runs: the theme runs on the
+// thread that called (skymaze's levels crashed the host before).
+TEST(MapMakerTest, AMakersMethodAsksTheThemeOnItsOwnThread) {
+  std::unique_ptr<Engine> engine = Ready(WriteLevel("platforms", R"(
+local map_maker = require 'dmlab.system.map_maker'
+local theme = {}
+function theme:mazeVariation(name)
+  local padding = {}
+  for k = 1, 50 do padding[k] = k end  -- a deeper stack than the caller's
+  return {floor = {tex = 'map/floor_' .. name}, riser = {tex = 'map/my_riser'},
+          tread = {tex = 'map/my_tread'}}
+end
+function api:nextMap()
+  api.pk3 = map_maker:mapFromTextLevel{
+      entityLayer = '*****\n*Pab*\n*****\n', mapName = 'platforms', theme = theme,
+      callback = function(i, j, c, maker)
+        if c == 'a' then return maker:addPlatform{i = i, j = j, height = 3} end
+        if c == 'b' then
+          return coroutine.wrap(function()
+            coroutine.yield(maker:addPlatform{i = i, j = j, height = 66})
+          end)()
+        end
+      end}
+  return 'platforms'
+end
+function api:readProperty(key) return api.pk3 end
+)"), Tools());
+  absl::Status start = engine->Start(0, 1);
+  ASSERT_TRUE(start.ok()) << start;
+  const std::string pk3 = Property(*engine, "pk3");
+  const std::string map = Read(pk3.substr(0, pk3.size() - 4) + ".map");
+  EXPECT_THAT(map, HasSubstr("map/my_riser"));
+  EXPECT_THAT(map, HasSubstr("map/my_tread"));
+  // A platform's top takes the floor of its height, as DeepMind Lab asks
+  // it: height 66 is variation 'B'.
+  EXPECT_THAT(map, HasSubstr("map/floor_B"));
+  EXPECT_THAT(map, HasSubstr("map/floor_default"));
+}
+
 // The error of a start whose nextMap calls mapFromTextLevel with `call`.
 std::string StartError(const std::string& name, const std::string& call,
                        const std::string& tools = Tools()) {
