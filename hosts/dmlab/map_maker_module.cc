@@ -1,5 +1,7 @@
 #include "hosts/dmlab/map_maker_module.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -22,6 +24,8 @@
 #include "lua_api/lua/n_results_or.h"
 #include "lua_api/lua/preload.h"
 #include "lua_api/tensor/random.h"
+#include "lua_api/tensor/tensor_limits.h"
+#include "tensor/work_meter.h"
 
 namespace hosts::dmlab {
 namespace {
@@ -229,17 +233,35 @@ MakerBox* PushMaker(lua_State* L, LuaTheme* theme) {
 
 // -- map_maker:mapFromTextLevel -----------------------------------------
 
-// The most .map text the level's callback may add: a map of the largest
-// size with a few entities a cell stays far below it.
-constexpr std::size_t kMaxSnippetBytes = 64 << 20;
+// What a map costs the level's budgets (docs/levels.md), charged before it
+// is made: translating a floor cell takes about 3 us (2,000 Lua
+// instructions' time here), a call of the callback and a byte of the text
+// it returns as on the maze host (maze/map_maker_module.cc); a floor cell's
+// brushes, patches and light take up to 16 KB while the map is made, a
+// byte of returned text itself. Compiling runs in q3map2, outside the
+// sandbox's count: it is bounded by the map's size (kMaxTextLevelCells).
+constexpr std::int64_t kWorkPerLayerByte = 2000;
+constexpr std::int64_t kWorkPerCallback = 36;
+constexpr std::int64_t kWorkPerEntityByte = 8;
+constexpr std::size_t kMapBytesPerLayerByte = 16 << 10;
+
+// "" if `units` of work are charged to the watchdog, else the error.
+std::string ChargeWork(std::int64_t units) {
+  absl::Status charged = tensor::ChargeWork(units);
+  return charged.ok() ? std::string() : absl::StrCat("'", kMapFromTextLevel, "': ",
+                                                     charged.message());
+}
 
 // The level's callback at stack `function` as a CellCallback; the maker it
 // passes is the userdata at `maker` (its box pointed at the translation's
-// MapMaker for each call).
-CellCallback LuaCellCallback(lua_State* L, int function, int maker) {
-  auto bytes = std::make_shared<std::size_t>(0);
-  return [L, function, maker, bytes](int i, int j, char c, MapMaker& map_maker)
+// MapMaker for each call). The text it returns is charged to `kept`.
+CellCallback LuaCellCallback(lua_State* L, int function, int maker,
+                             lua_api::TensorMemoryCharge* kept) {
+  return [L, function, maker, kept](int i, int j, char c, MapMaker& map_maker)
              -> absl::StatusOr<std::optional<std::vector<std::string>>> {
+    if (std::string e = ChargeWork(kWorkPerCallback); !e.empty()) {
+      return absl::ResourceExhaustedError(e);
+    }
     static_cast<MakerBox*>(lua_touserdata(L, maker))->maker = &map_maker;
     lua_pushvalue(L, function);
     lua_pushinteger(L, i);
@@ -257,11 +279,14 @@ CellCallback LuaCellCallback(lua_State* L, int function, int maker) {
     auto take = [&](int index) {
       std::size_t length = 0;
       const char* chars = lua_tolstring(L, index, &length);
-      *bytes += length;
-      if (*bytes > kMaxSnippetBytes) {
+      if (std::string e = ChargeWork(kWorkPerEntityByte * static_cast<std::int64_t>(length));
+          !e.empty()) {
+        status = absl::ResourceExhaustedError(e);
+        return;
+      }
+      if (absl::Status added = kept->Add(L, length); !added.ok()) {
         status = absl::ResourceExhaustedError(absl::StrCat(
-            "'", kMapFromTextLevel, "': the callback's snippets pass ", kMaxSnippetBytes >> 20,
-            " MiB"));
+            "'", kMapFromTextLevel, "': the callback's map text: ", added.message()));
         return;
       }
       snippets->emplace_back(chars, length);
@@ -380,6 +405,19 @@ NResultsOr MapFromTextLevel(lua_State* L) {
   if (!lua_isnil(L, 4) && !lua_isfunction(L, 4)) {
     return absl::StrCat("'", kMapFromTextLevel, "': 'callback' must be a function");
   }
+  if (std::string e = ChargeWork(kWorkPerLayerByte * static_cast<std::int64_t>(
+                                     std::min(entity_layer.size(), std::size_t{1} << 30)));
+      !e.empty()) {
+    return e;
+  }
+  absl::StatusOr<lua_api::TensorMemoryCharge> making =
+      lua_api::ChargeTensorMemory(L, std::min(entity_layer.size(), std::size_t{1} << 30) *
+                                         kMapBytesPerLayerByte);
+  if (!making.ok()) {
+    return absl::StrCat("'", kMapFromTextLevel, "': map '", map_name, "' from a layer of ",
+                        entity_layer.size(), " bytes: ", making.status().message());
+  }
+  lua_api::TensorMemoryCharge kept;  // the callback's text
   std::unique_ptr<LuaTheme> lua_theme = lua_istable(L, 3) ? NewLuaTheme(L, 3) : nullptr;
   DefaultTheme default_theme;
   Theme& theme = lua_theme != nullptr ? static_cast<Theme&>(*lua_theme) : default_theme;
@@ -392,7 +430,7 @@ NResultsOr MapFromTextLevel(lua_State* L) {
       lua_isnil(L, 4) ? CellCallback([](int, int, char, MapMaker&) {
         return absl::StatusOr<std::optional<std::vector<std::string>>>(std::nullopt);
       })
-                      : LuaCellCallback(L, 4, 5);
+                      : LuaCellCallback(L, 4, 5, &kept);
   absl::StatusOr<std::string> map =
       TranslateTextLevel(entity_layer, variations_layer, settings,
                          theme, random,

@@ -14,6 +14,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/engine.h"
@@ -227,6 +228,30 @@ function api:readProperty(key) return api.pk3 end
   // it: height 66 is variation 'B'.
   EXPECT_THAT(map, HasSubstr("map/floor_B"));
   EXPECT_THAT(map, HasSubstr("map/floor_default"));
+}
+
+// A map costs the level's budgets in proportion to its size, charged
+// before it is made: a huge one is an error naming the budget, never a
+// host that runs out of memory or time.
+TEST(MapMakerTest, AMapIsChargedToTheLevelsBudgets) {
+  for (const auto& [setting, value, why] :
+       {std::tuple{"tensorMemoryLimitMegabytes", "1", "the tensor memory limit"},
+        std::tuple{"instructionLimit", "1000000", "instructionLimit"}}) {
+    std::unique_ptr<Engine> engine = Created(WriteLevel("huge", R"(
+local map_maker = require 'dmlab.system.map_maker'
+function api:nextMap()
+  map_maker:mapFromTextLevel{entityLayer = string.rep(string.rep(' ', 99) .. '\n', 99)}
+  return 'corridor'
+end
+)"));
+    ASSERT_TRUE(engine->SetSetting("dmlabTools", Tools()).ok());
+    ASSERT_TRUE(engine->SetSetting(setting, value).ok());
+    absl::Status init = engine->Init();
+    ASSERT_TRUE(init.ok()) << init;
+    absl::Status start = engine->Start(0, 1);
+    EXPECT_THAT(std::string(start.message()), HasSubstr("'map_maker:mapFromTextLevel': ")) << setting;
+    EXPECT_THAT(std::string(start.message()), HasSubstr(why)) << setting;
+  }
 }
 
 // The error of a start whose nextMap calls mapFromTextLevel with `call`.
