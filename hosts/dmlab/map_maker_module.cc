@@ -234,13 +234,14 @@ MakerBox* PushMaker(lua_State* L, LuaTheme* theme) {
 // -- map_maker:mapFromTextLevel -----------------------------------------
 
 // What a map costs the level's budgets (docs/levels.md), charged before it
-// is made: translating a floor cell takes about 3 us (2,000 Lua
-// instructions' time here), a call of the callback and a byte of the text
-// it returns as on the maze host (maze/map_maker_module.cc); a floor cell's
-// brushes, patches and light take up to 16 KB while the map is made, a
-// byte of returned text itself. Compiling runs in q3map2, outside the
-// sandbox's count: it is bounded by the map's size (kMaxTextLevelCells).
-constexpr std::int64_t kWorkPerLayerByte = 2000;
+// is made: translating a floor cell took 9.3 us here (an open 99 x 99
+// map), about 8,000 Lua instructions' time; a call of the callback and a
+// byte of the text it returns cost as on the maze host
+// (maze/map_maker_module.cc). A floor cell's brushes, patches and light
+// take up to 16 KB while the map is made, a byte of returned text itself.
+// Compiling runs in q3map2, outside the sandbox's count, in time bounded
+// by the map's size (kMaxTextLevelCells).
+constexpr std::int64_t kWorkPerLayerByte = 8000;
 constexpr std::int64_t kWorkPerCallback = 36;
 constexpr std::int64_t kWorkPerEntityByte = 8;
 constexpr std::size_t kMapBytesPerLayerByte = 16 << 10;

@@ -5,7 +5,6 @@
 #include <numbers>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 
 namespace hosts::dmlab::map {
 
@@ -48,16 +47,15 @@ Brush Box(Vec3 a, Vec3 b, Face face) {
   return brush;
 }
 
-std::string Number(double value) { return absl::StrFormat("%g", value); }
 
 std::string Point(Vec3 p) {
-  return absl::StrCat("( ", Number(p.x * kGameUnits), " ", Number(p.y * kGameUnits), " ",
-                      Number(p.z * kGameUnits), " )");
+  // absl::StrCat writes a double as printf's %g does, several times faster.
+  return absl::StrCat("( ", p.x * kGameUnits, " ", p.y * kGameUnits, " ", p.z * kGameUnits, " )");
 }
 
 std::string TextureText(const Texture& t) {
-  return absl::StrFormat("%.256s %d %d %g %g %g 0 0 0", t.path, t.offset[0], t.offset[1], t.angle,
-                         t.scale[0], t.scale[1]);
+  return absl::StrCat(absl::string_view(t.path).substr(0, 256), " ", t.offset[0], " ",
+                      t.offset[1], " ", t.angle, " ", t.scale[0], " ", t.scale[1], " 0 0 0");
 }
 
 std::string BrushText(const Brush& brush) {
@@ -78,8 +76,7 @@ std::string PatchText(const Patch& patch) {
     for (int row = 0; row < patch.rows; ++row) {
       const PatchPoint& point = patch.points[column * patch.rows + row];
       const Vec3 p = point.position * kGameUnits;
-      absl::StrAppend(&text, " ( ", Number(p.x), " ", Number(p.y), " ", Number(p.z), " ",
-                      Number(point.u), " ", Number(point.v), " )");
+      absl::StrAppend(&text, " ( ", p.x, " ", p.y, " ", p.z, " ", point.u, " ", point.v, " )");
     }
     absl::StrAppend(&text, " )\n");
   }
