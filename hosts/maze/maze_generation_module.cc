@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +23,7 @@
 #include "lua_api/lua/preload.h"
 #include "lua_api/lua/push.h"
 #include "lua_api/lua/read.h"
+#include "lua_api/tensor/random.h"
 #include "tensor/work_meter.h"
 
 namespace hosts::maze {
@@ -450,9 +450,9 @@ NResultsOr VisitFill(MapLayers& maze, lua_State* L) {
 
 // [-0, +1, e] maze:visitRandomPath{seed = n, from = {row, col}, to = {row,
 // col}, func = f[, wall = '*']}: a random path from `from` to `to` that
-// crosses no `wall` character (a depth-first walk taking neighbours in an
-// order the seed shuffles), f(row, col) for each of its cells in order;
-// returns whether there is one.
+// crosses no `wall` character (DeepMind Lab's random depth-first walk,
+// the same path for the same seed as there), f(row, col) for each of its
+// cells in order; returns whether there is one.
 NResultsOr VisitRandomPath(MapLayers& maze, lua_State* L) {
   constexpr char kName[] = "visitRandomPath";
   if (!lua_istable(L, 2)) return ArgumentError(kName, 1, Expected(L, 2, "table"));
@@ -468,41 +468,43 @@ NResultsOr VisitRandomPath(MapLayers& maze, lua_State* L) {
   if (std::string e = Charge(kName, kWorkPerVisitedCell * maze.rows() * maze.cols()); !e.empty()) {
     return e;
   }
-  const auto blocked = [&](int row, int col) {
-    return row < 0 || row >= maze.rows() || col < 0 || col >= maze.cols() ||
-           walls.test(static_cast<unsigned char>(maze.Entity(row, col)));
+  // DeepMind Lab's walk (its FindRandomPath), so that a seed gives the
+  // path it gives there: depth first from `from`, stepping to a neighbour
+  // drawn uniformly (libstdc++'s uniform_int_distribution, as LuaRandom
+  // draws) among those not yet visited and not walls, in the order down,
+  // up, right, left, and straight to `to` as soon as it is a neighbour;
+  // back one cell where none is left.
+  const auto open = [&](int row, int col) {
+    return row >= 0 && row < maze.rows() && col >= 0 && col < maze.cols() &&
+           !walls.test(static_cast<unsigned char>(maze.Entity(row, col)));
   };
-  std::vector<std::pair<int, int>> path;
-  if (!blocked(from[0], from[1]) && !blocked(to[0], to[1])) {
-    std::mt19937_64 random(seed);
-    std::vector<char> seen(static_cast<std::size_t>(maze.rows()) * maze.cols(), 0);
-    // Each step of the walk remembers the neighbours it has left to try.
-    struct Step {
-      int row, col;
-      std::array<std::pair<int, int>, 4> next;
-      int tried = 0;
-    };
-    std::vector<Step> walk;
-    const auto enter = [&](int row, int col) {
-      seen[row * maze.cols() + col] = 1;
-      Step step{row, col, {}, 0};
-      std::copy(std::begin(kNeighbours), std::end(kNeighbours), step.next.begin());
-      // Fisher-Yates with integer arithmetic: the same path everywhere.
-      for (int k = 3; k > 0; --k) std::swap(step.next[k], step.next[random() % (k + 1)]);
-      walk.push_back(step);
-    };
-    enter(from[0], from[1]);
-    while (!walk.empty() && !(walk.back().row == to[0] && walk.back().col == to[1])) {
-      Step& step = walk.back();
-      if (step.tried == 4) {
-        walk.pop_back();
-        continue;
+  constexpr std::pair<int, int> kPathSteps[] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+  lua_api::LuaRandom random(seed);
+  std::vector<char> seen(static_cast<std::size_t>(maze.rows()) * maze.cols(), 0);
+  std::vector<std::pair<int, int>> path = {{from[0], from[1]}};
+  seen[from[0] * maze.cols() + from[1]] = 1;
+  while (!path.empty() && path.back() != std::pair{to[0], to[1]}) {
+    const auto [row, col] = path.back();
+    std::pair<int, int> candidates[4];
+    int count = 0;
+    bool reached = false;
+    for (const auto& [dr, dc] : kPathSteps) {
+      const int r = row + dr, c = col + dc;
+      if (r == to[0] && c == to[1]) {
+        reached = true;
+        break;
       }
-      const auto [dr, dc] = step.next[step.tried++];
-      const int r = step.row + dr, c = step.col + dc;
-      if (!blocked(r, c) && !seen[r * maze.cols() + c]) enter(r, c);
+      if (open(r, c) && !seen[r * maze.cols() + c]) candidates[count++] = {r, c};
     }
-    for (const Step& step : walk) path.push_back({step.row, step.col});
+    if (reached) {
+      path.push_back({to[0], to[1]});
+    } else if (count == 0) {
+      path.pop_back();
+    } else {
+      const auto next = candidates[random.UniformInt(0, count - 1)];
+      seen[next.first * maze.cols() + next.second] = 1;
+      path.push_back(next);
+    }
   }
   for (const auto& [row, col] : path) {
     lua_pushvalue(L, func);

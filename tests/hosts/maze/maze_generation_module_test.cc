@@ -129,6 +129,25 @@ TEST_F(MazeGenerationModuleTest, WorldPositionsAreDeepMindLabsGameUnits) {
             "bad argument #2 to 'fromWorldPos' (finite number expected)");
 }
 
+// visitRandomPath walks as DeepMind Lab's does (its FindRandomPath): the
+// same seed gives the same path there and here (skymaze's levels, whose
+// maps are such paths, agree step for step with DeepMind's context:
+// docs/dmlab.md). A 4 x 4 room, corner to corner: a walk that wanders,
+// as a depth-first one does, and steps onto `to` once it is next to it.
+TEST_F(MazeGenerationModuleTest, VisitRandomPathIsDeepMindLabsWalk) {
+  ASSERT_EQ(Run("room = mg.mazeGeneration{entity = '******\\n*    *\\n*    *\\n*    *\\n"
+                "*    *\\n******'}\n"
+                "function walk(seed)\n"
+                "  local cells = {}\n"
+                "  room:visitRandomPath{seed = seed, from = {2, 2}, to = {5, 5},\n"
+                "      func = function(i, j) cells[#cells + 1] = i .. ',' .. j end}\n"
+                "  return table.concat(cells, ' ')\n"
+                "end"),
+            "");
+  EXPECT_EQ(Out("out = walk(1)"), "2,2 3,2 4,2 5,2 5,3 4,3 4,4 3,4 2,4 2,5 3,5 4,5 5,5");
+  EXPECT_NE(Out("out = walk(2)"), Out("out = walk(1)"));
+}
+
 // visitRandomPath: a path of neighbouring floor cells from `from` to `to`,
 // the same for the same seed; false where none is.
 TEST_F(MazeGenerationModuleTest, VisitRandomPathWalksNeighbouringFloorCells) {
