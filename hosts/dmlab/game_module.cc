@@ -12,6 +12,7 @@
 #include "engine_plugin/module_support.h"
 #include "hosts/dmlab/map_maker_module.h"
 #include "hosts/maze/maze_generation_module.h"
+#include "hosts/maze/model_module.h"
 #include "lua_api/lua/lua_memory.h"
 #include "lua_api/lua/n_results_or.h"
 #include "lua_api/lua/preload.h"
@@ -403,6 +404,9 @@ int OpenEntities(lua_State* L) {
 void RegisterGameModules(lua_State* L, GameModuleTarget* target) {
   lua_api::SetPreload(L, "dmlab.system.game", &OpenGame, target);
   RegisterMapMakerModule(L, target->context);
+  hosts::maze::RegisterModelModule(
+      L, "building models is not served by the dmlab host yet (its engine draws the models of "
+         "its assets)");
   lua_api::SetPreload(L, "dmlab.system.game_entities", &OpenEntities, target);
   // DeepMind Lab's maze generator is the engine's no more than the maze's:
   // one module serves both hosts.

@@ -178,7 +178,8 @@ void MazeHost::RegisterModules(lua_State* L, Level& level) {
   RegisterGameModule(L, this);
   RegisterGameEntitiesModule(L, this);
   RegisterMapMakerModule(L, &made_maps_);
-  RegisterModelModule(L);
+  RegisterModelModule(L, "the maze engine has no 3D models (it draws walls and pickups only), so "
+                         "a level cannot build or load one");
   RegisterMazeGenerationModule(L);
 }
 
