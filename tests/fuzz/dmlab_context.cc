@@ -10,7 +10,9 @@
 // NaN numbers, too many or too long spawn variables, missing maps, names
 // with paths), raise, or call the engine back (dmlab.system.game and
 // .game_entities with odd arguments: huge custom views, addScore of NaN,
-// raycasts of non-vectors, finishMap inside any hook); then the decisions
+// raycasts of non-vectors, finishMap inside any hook; map_maker:
+// mapFromTextLevel with odd layers, themes and callbacks, a maker kept
+// past its call or used from a coroutine); then the decisions
 // drive the host: start, advance with any actions, observations.
 //
 // Findings: a crash, an abort of the test engine (the host passed it a map
@@ -59,6 +61,50 @@ constexpr const char* kStatements[] = {
     "V = GAME:tempFolder()",
     "error('raised')",
     "local t = {} for i = 1, 100000 do t[i] = i end",
+    // The map maker (compiling with the stand-in tools of Folder()).
+    "V = MAP:mapFromTextLevel{entityLayer = '*****\\n*PAI*\\n* H *\\n*****', mapName = 'made', "
+    "theme = THEME, callback = CALLBACK}",
+    "V = MAP:mapFromTextLevel{entityLayer = '***\\n*P*\\n***', mapName = 'made', "
+    "skyboxTextureName = 'sky', allowBots = true, callback = CALLBACK}",
+    "V = MAP:mapFromTextLevel{entityLayer = 7, mapName = {}}",
+    "V = MAP:mapFromTextLevel{entityLayer = string.rep(' ', 300), mapName = '../x', "
+    "ceilingHeight = 0/0}",
+    "V = MAP:mapFromTextLevel{entityLayer = '*P*', drawDefaultLayout = false, "
+    "cellSize = 1e308, callback = CALLBACK}",
+    "if KEPT then V = KEPT:addPlatform{i = 1, j = 1, height = 3} end",
+    "MAP:randomGen():seed(7)",
+};
+
+// The theme and the callback a level's map maker calls get.
+constexpr const char* kThemes[] = {
+    "nil",
+    "{}",
+    "{mazeVariation = function() return 7 end}",
+    "{mazeVariation = function() error('theme') end}",
+    "{mazeVariation = function(s, v) return {floor = {tex = 'map/a', width = 0/0}, "
+    "riser = {scale = 1e308}} end}",
+    "{mazeVariation = function(s, v) return {} end, placeWallDecals = function(s, l) "
+    "return {{index = 1e9, decal = {}}, {index = 1, decal = {tex = 'd', angle = 0/0}}} end}",
+    "{mazeVariation = function(s, v) return {} end, placeFloorModels = function(s, l) "
+    "table.remove(l) return {{index = #l + 1, model = {mod = 'm', scale = 2}}} end}",
+    "setmetatable({}, {__index = function() error('index') end})",
+};
+constexpr const char* kMakers[] = {
+    "nil",
+    "7",
+    "function(i, j, c, m) KEPT = m return m:makeEntity{i = i, j = j, classname = 'apple_reward', "
+    "attributes = {id = 1}} end",
+    "function(i, j, c, m) return coroutine.wrap(function() return m:addPlatform{i = i, j = j, "
+    "height = 66} end)() end",
+    "function() return {7} end",
+    "function(i, j, c, m) return m:makeDoor{i = 1e308, j = 0/0, isEastWest = true} end",
+    "function(i, j, c, m) return m:makeFenceDoor{i = i, j = j, isEastWest = 'x'} end",
+    "function(i, j, c, m) return m:makeSpawnPoint{i = -1e9, j = j, angleRad = 1e308} end",
+    "function() return string.rep('x', 1e6) end",
+    "function() error('callback') end",
+    "function(i, j, c, m) return m.makeEntity(7, {}) end",
+    "function(i, j, c, m) return m:addGlassColumn{i = i, j = j, height = 1e308} end",
+    "function(i, j, c, m) return MAP:mapFromTextLevel{entityLayer = '*P*'} end",
 };
 
 constexpr const char* kCallbacks[] = {"nextMap",       "updateSpawnVars",    "createPickup",
@@ -68,7 +114,7 @@ constexpr const char* kCallbacks[] = {"nextMap",       "updateSpawnVars",    "cr
                                       "playerMover"};
 
 // What each callback returns (`a` is its first argument).
-constexpr const char* kMaps[] = {"'corridor'", "'corridor_pickups'", "'corridor_apple'", "''",
+constexpr const char* kMaps[] = {"'corridor'", "'corridor_pickups'", "'corridor_apple'", "''", "'made'",
                                  "'nowhere'", "'../corridor'", "7", "nil", "string.rep('x', 5000)"};
 constexpr const char* kSpawnVars[] = {
     "a", "nil", "{}", "7", "{classname = {}}", "(function() a.origin = '1e300 0 0' return a end)()",
@@ -107,6 +153,10 @@ std::string WriteLevel(Decisions& in) {
   Text level;
   level << "local GAME = require 'dmlab.system.game'\n"
         << "local ENTITIES = require 'dmlab.system.game_entities'\n"
+        << "local MAP = require 'dmlab.system.map_maker'\n"
+        << "local THEME = " << PickFrom(in, kThemes) << "\n"
+        << "local CALLBACK = " << PickFrom(in, kMakers) << "\n"
+        << "KEPT = nil\n"
         << "local api = {}\n";
   for (const char* callback : kCallbacks) {
     if (in.Pick(4) == 0 && std::string(callback) != "nextMap") continue;  // not defined
@@ -139,6 +189,16 @@ const std::string& Folder() {
     std::filesystem::create_directories(made + "/run/baselab/maps");
     for (const char* map : {"corridor", "corridor_apple", "corridor_pickups"}) {
       std::ofstream(absl::StrCat(made, "/run/baselab/maps/", map, ".bsp")) << "";
+    }
+    // Stand-ins for q3map2 and bspc (as tests/hosts/dmlab/map_maker_test's).
+    std::filesystem::create_directories(made + "/tools");
+    for (const auto& [tool, body] :
+         {std::pair{"q3map2", "for base; do :; done\n"
+                              "case \" $* \" in *\" -meta \"*) cp \"$base.map\" \"$base.bsp\";; esac\n"},
+          std::pair{"bspc", "cp \"$4\" \"${4%.bsp}.aas\"\n"}}) {
+      const std::string path = absl::StrCat(made, "/tools/", tool);
+      std::ofstream(path) << "#!/bin/sh\n" << body;
+      std::filesystem::permissions(path, std::filesystem::perms::owner_all);
     }
     return made;
   }();
@@ -182,6 +242,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& [key, value] : {std::pair<std::string, std::string>{"host", "dmlab"},
                                    {"dmlabLibrary", fuzz::TestEngine()},
                                    {"dmlabRunfiles", fuzz::Folder() + "/run"},
+                                   {"dmlabTools", fuzz::Folder() + "/tools"},
                                    {"width", "8"},
                                    {"height", "6"},
                                    {"instructionLimit", "1000000"}}) {
