@@ -124,6 +124,13 @@ LevelLimits ResolveLimits(const LimitSettings& settings, bool from_path);
 // limit at 10 ns an instruction, and at least 5 s.
 double WatchdogSeconds(std::int64_t instruction_limit);
 
+// [-0, +0, -] Moves the watchdog's clock deadline of the callback running
+// in L's state `nanoseconds` later: time a module spent waiting for work
+// outside the VM that its own bound limits (the dmlab host's map
+// compiler, bounded by the map's size), which is no runaway of the level.
+// The instruction count is untouched. Does nothing outside a watched call.
+void ExcludeFromWatchdogClock(lua_State* L, std::int64_t nanoseconds);
+
 class Sandbox {
  public:
   // A new VM with the libraries the limits allow. `directories` are where

@@ -1,6 +1,7 @@
 #include "hosts/dmlab/map_maker_module.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/module_support.h"
+#include "engine_plugin/sandbox.h"
 #include "hosts/dmlab/lua_fields.h"
 #include "hosts/dmlab/lua_theme.h"
 #include "hosts/dmlab/map_compiler.h"
@@ -450,7 +452,16 @@ NResultsOr MapFromTextLevel(lua_State* L) {
   if (WriteIfChanged(base + ".map", *map) || !compiled) {
     std::filesystem::remove(base + ".pk3", ignored);
     std::filesystem::remove(base + ".bots", ignored);
-    if (absl::Status status = CompileMap(tools, folder, map_name, bots); !status.ok()) {
+    // The compile runs outside the VM, bounded by the map's size: its time
+    // is no part of the callback's time bound (DeepMind Lab's own large
+    // mazes take over 10 s here).
+    const auto began = std::chrono::steady_clock::now();
+    const absl::Status status = CompileMap(tools, folder, map_name, bots);
+    engine_plugin::ExcludeFromWatchdogClock(
+        L, std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now() - began)
+               .count());
+    if (!status.ok()) {
       std::filesystem::remove(base + ".map", ignored);  // compiled again next time
       return absl::StrCat("'", kMapFromTextLevel, "': map '", map_name, "': ", status.message());
     }
