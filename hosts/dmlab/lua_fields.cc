@@ -22,8 +22,15 @@ bool CopyString(const std::string& value, char* out, int size) {
   return true;
 }
 
-absl::Status StringField(lua_State* L, int index, const char* key, std::string* out,
-                         const char* callback, bool required) {
+namespace {
+
+// [-0, +0, -] The field `key` of the table at `index`, read by `read` (on
+// top, of Lua type `type`, named `type_name` in the error): absent leaves
+// what `read` would set (an error when `required`); another type is an
+// error; `read` may refuse with an error of its own.
+template <typename Read>
+absl::Status Field(lua_State* L, int index, const char* key, const char* callback, bool required,
+                   int type, const char* type_name, Read read) {
   PushRawField(L, index, key);
   absl::Status status;
   if (lua_isnil(L, -1)) {
@@ -31,83 +38,55 @@ absl::Status StringField(lua_State* L, int index, const char* key, std::string* 
       status = absl::InvalidArgumentError(
           absl::StrCat("[", callback, "] - the table has no '", key, "'"));
     }
-  } else if (lua_type(L, -1) == LUA_TSTRING) {
-    std::size_t length = 0;
-    const char* chars = lua_tolstring(L, -1, &length);
-    out->assign(chars, length);
+  } else if (lua_type(L, -1) == type) {
+    status = read();
   } else {
-    status = absl::InvalidArgumentError(absl::StrCat("[", callback, "] - '", key,
-                                                     "' must be a string, not ",
-                                                     luaL_typename(L, -1)));
+    status = absl::InvalidArgumentError(absl::StrCat("[", callback, "] - '", key, "' must be ",
+                                                     type_name, ", not ", luaL_typename(L, -1)));
   }
   lua_pop(L, 1);
   return status;
+}
+
+}  // namespace
+
+absl::Status StringField(lua_State* L, int index, const char* key, std::string* out,
+                         const char* callback, bool required) {
+  return Field(L, index, key, callback, required, LUA_TSTRING, "a string", [&] {
+    std::size_t length = 0;
+    const char* chars = lua_tolstring(L, -1, &length);
+    out->assign(chars, length);
+    return absl::OkStatus();
+  });
 }
 
 absl::Status IntField(lua_State* L, int index, const char* key, int* out, const char* callback,
                       bool required) {
-  PushRawField(L, index, key);
-  absl::Status status;
-  if (lua_isnil(L, -1)) {
-    if (required) {
-      status = absl::InvalidArgumentError(
-          absl::StrCat("[", callback, "] - the table has no '", key, "'"));
-    }
-  } else if (lua_type(L, -1) == LUA_TNUMBER) {
+  return Field(L, index, key, callback, required, LUA_TNUMBER, "a number", [&] {
     const double value = lua_tonumber(L, -1);
     if (!(std::abs(value) < 2147483648.0)) {
-      status = absl::InvalidArgumentError(
+      return absl::InvalidArgumentError(
           absl::StrCat("[", callback, "] - '", key, "' is out of range"));
-    } else {
-      *out = static_cast<int>(value);
     }
-  } else {
-    status = absl::InvalidArgumentError(absl::StrCat("[", callback, "] - '", key,
-                                                     "' must be a number, not ",
-                                                     luaL_typename(L, -1)));
-  }
-  lua_pop(L, 1);
-  return status;
+    *out = static_cast<int>(value);
+    return absl::OkStatus();
+  });
 }
 
 absl::Status NumberField(lua_State* L, int index, const char* key, double* out,
                          const char* callback, bool required) {
-  PushRawField(L, index, key);
-  absl::Status status;
-  if (lua_isnil(L, -1)) {
-    if (required) {
-      status = absl::InvalidArgumentError(
-          absl::StrCat("[", callback, "] - the table has no '", key, "'"));
-    }
-  } else if (lua_type(L, -1) == LUA_TNUMBER) {
+  return Field(L, index, key, callback, required, LUA_TNUMBER, "a number", [&] {
     *out = lua_tonumber(L, -1);
-  } else {
-    status = absl::InvalidArgumentError(absl::StrCat("[", callback, "] - '", key,
-                                                     "' must be a number, not ",
-                                                     luaL_typename(L, -1)));
-  }
-  lua_pop(L, 1);
-  return status;
+    return absl::OkStatus();
+  });
 }
 
 absl::Status BoolField(lua_State* L, int index, const char* key, bool* out,
                        const char* callback, bool required) {
-  PushRawField(L, index, key);
-  absl::Status status;
-  if (lua_isnil(L, -1)) {
-    if (required) {
-      status = absl::InvalidArgumentError(
-          absl::StrCat("[", callback, "] - the table has no '", key, "'"));
-    }
-  } else if (lua_isboolean(L, -1)) {
+  return Field(L, index, key, callback, required, LUA_TBOOLEAN, "a boolean", [&] {
     *out = lua_toboolean(L, -1);
-  } else {
-    status = absl::InvalidArgumentError(absl::StrCat("[", callback, "] - '", key,
-                                                     "' must be a boolean, not ",
-                                                     luaL_typename(L, -1)));
-  }
-  lua_pop(L, 1);
-  return status;
+    return absl::OkStatus();
+  });
 }
 
 absl::Status ReadBool(lua_State* L, int index, const char* callback, bool* out) {
