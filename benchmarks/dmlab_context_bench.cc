@@ -3,6 +3,8 @@
 //   1. the same game: with the same seed and action sequence, each step's
 //      reward, episode status and the player's position (the level's own
 //      DEBUG.POS.TRANS, computed by the same Lua in both) must agree;
+//      and the frames: how many of the compared steps' frames are equal,
+//      and the largest difference of a byte between them;
 //   2. the speed: steps per second with the frame read each step, both
 //      driven through the same loop, alternating blocks, medians; and the
 //      time of a start (an episode's reset).
@@ -59,6 +61,7 @@ struct Step {
   double reward = 0;
   int status = 0;  // 0 running, 1 ended
   double pos[3] = {0, 0, 0};
+  std::vector<unsigned char> rgb;  // the frame, when asked for (not while timed)
 };
 
 // The same pseudo-random walk for both: turns, forward and back, strafes.
@@ -129,13 +132,18 @@ class Theirs {
     api_.observation(ctx_, rgb_, &frame);
     return true;
   }
-  Step Advance(const std::vector<int>& a) {
+  Step Advance(const std::vector<int>& a, bool keep_frame = false) {
     api_.act_discrete(ctx_, a.data());
     Step s;
     const DmlabStatus status = api_.advance(ctx_, 1, &s.reward);
     s.status = status == DmlabStatus_Running ? 0 : 1;
     DmlabObservation frame;
     api_.observation(ctx_, rgb_, &frame);
+    if (keep_frame) {
+      std::size_t bytes = 1;
+      for (int k = 0; k < frame.spec.dims; ++k) bytes *= frame.spec.shape[k];
+      s.rgb.assign(frame.payload.bytes, frame.payload.bytes + bytes);
+    }
     if (pos_ >= 0) {
       DmlabObservation pos;
       api_.observation(ctx_, pos_, &pos);
@@ -191,7 +199,7 @@ class Ours {
     if (!s.ok()) std::fprintf(stderr, "ours: start: %s\n", std::string(s.message()).c_str());
     return s.ok();
   }
-  Step Advance(const std::vector<int>& a) {
+  Step Advance(const std::vector<int>& a, bool keep_frame = false) {
     engine_->Act(a);
     Step s;
     absl::StatusOr<engine_plugin::EpisodeStatus> status = engine_->Advance(1, &s.reward);
@@ -199,7 +207,11 @@ class Ours {
     if (!status.ok()) {
       std::fprintf(stderr, "ours: %s\n", std::string(status.status().message()).c_str());
     }
-    (void)engine_->Observation(0);
+    absl::StatusOr<engine_plugin::ObservationValue> frame = engine_->Observation(0);
+    if (keep_frame && frame.ok()) {
+      const auto* bytes = reinterpret_cast<const unsigned char*>(*frame->tensor.data());
+      s.rgb.assign(bytes, bytes + frame->tensor.num_elements());
+    }
     if (pos_ >= 0) {
       absl::StatusOr<engine_plugin::ObservationValue> pos = engine_->Observation(pos_);
       if (pos.ok()) {
@@ -249,8 +261,8 @@ int main(int argc, char** argv) {
   const int seed = absl::GetFlag(FLAGS_seed), steps = absl::GetFlag(FLAGS_steps);
   const std::vector<std::vector<int>> actions = Actions(steps, seed);
   int failures = 0;
-  std::printf("%-32s %8s %10s %10s %7s %9s %9s\n", "level", "agree", "theirs/s", "ours/s",
-              "ratio", "start(t)", "start(o)");
+  std::printf("%-32s %8s %8s %6s %10s %10s %7s %9s %9s\n", "level", "agree", "frames=",
+              "maxdif", "theirs/s", "ours/s", "ratio", "start(t)", "start(o)");
   for (const std::string& level :
        std::vector<std::string>(absl::StrSplit(absl::GetFlag(FLAGS_levels), ','))) {
     std::unique_ptr<Theirs> theirs =
@@ -264,9 +276,19 @@ int main(int argc, char** argv) {
       ++failures;
       continue;
     }
-    int agreed = 0;
+    int agreed = 0, frames_equal = 0, max_difference = 0;
     for (int i = 0; i < steps; ++i) {
-      const Step a = theirs->Advance(actions[i]), b = ours->Advance(actions[i]);
+      const Step a = theirs->Advance(actions[i], true), b = ours->Advance(actions[i], true);
+      if (a.rgb.size() == b.rgb.size()) {
+        int difference = 0;
+        for (std::size_t k = 0; k < a.rgb.size(); ++k) {
+          difference = std::max(difference, std::abs(int{a.rgb[k]} - int{b.rgb[k]}));
+        }
+        frames_equal += difference == 0;
+        max_difference = std::max(max_difference, difference);
+      } else {
+        max_difference = 255;
+      }
       if (i < absl::GetFlag(FLAGS_trace)) {
         std::printf("  %4d theirs %g %d (%.2f %.2f %.2f)  ours %g %d (%.2f %.2f %.2f)\n", i,
                     a.reward, a.status, a.pos[0], a.pos[1], a.pos[2], b.reward, b.status, b.pos[0],
@@ -294,8 +316,8 @@ int main(int argc, char** argv) {
       o_start.push_back(StartSeconds(*ours, seed));
     }
     const double t = Median(t_rate), o = Median(o_rate);
-    std::printf("%-32s %8d %10.1f %10.1f %7.2f %8.3fs %8.3fs\n", level.c_str(), agreed, t, o,
-                o / t, Median(t_start), Median(o_start));
+    std::printf("%-32s %8d %8d %6d %10.1f %10.1f %7.2f %8.3fs %8.3fs\n", level.c_str(), agreed,
+                frames_equal, max_difference, t, o, o / t, Median(t_start), Median(o_start));
     std::fflush(stdout);
   }
   return failures == 0 ? 0 : 1;
