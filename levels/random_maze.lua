@@ -1,7 +1,7 @@
 -- random_maze: a new generated maze for every map, from the episode's
 -- seed (dmlab.system.random is seeded by the engine at start). Apples +1;
 -- the goal +10 ends the map, and the next map is a new maze. Episodes last
--- 30 seconds. Settings: mazeSize (odd, default 15).
+-- 30 seconds. Settings: mazeSize (odd, at least 7, default 15).
 local maze_generation = require 'dmlab.system.maze_generation'
 local random = require 'dmlab.system.random'
 
@@ -21,6 +21,9 @@ function api:nextMap()
       seed = random:uniformInt(0, 2 ^ 31 - 1),
       height = self._size,
       width = self._size,
+      maxRooms = 4,
+      roomMaxSize = 5,
+      spawns = 1,
       apples = 6,
       goal = true,
   }

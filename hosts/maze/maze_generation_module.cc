@@ -43,21 +43,6 @@ std::string Charge(const char* name, std::int64_t units) {
   return absl::StrCat("'", name, "': ", charged.message());
 }
 
-// What GenerateMaze costs, in Lua instructions' time (one is about 1.4 ns
-// here), measured: a cell of rooms, corridors and connections about 25 ns
-// (20 units); simplifying, DeepMind Lab's algorithm, passes over every
-// cell once per shortcut length, about 10 ns x cells x side (4 units x
-// cells x (height + width): 1.6 s at 511^2, 10 s at 1023^2, which the
-// old charge of 16 units a cell put at 25 ms); and each room attempt at
-// most one overlap test per room placed.
-std::int64_t MazeGenerationWork(const MazeOptions& options) {
-  const std::int64_t cells = std::int64_t{options.height} * options.width;
-  std::int64_t units = 20 * cells;
-  if (options.simplify) units += 4 * cells * (options.height + options.width);
-  units += std::int64_t{options.room_max_attempts} * (8 + options.max_rooms);
-  return units;
-}
-
 // ---- The module's functions: an options table as argument #1. ----
 
 // The stack index of the options table. The functions take it as
@@ -128,6 +113,31 @@ std::string ReadBool(lua_State* L, int index, bool* value) {
   return {};
 }
 
+// Reads options.random, a generator of dmlab.system.random (the level's,
+// advanced as DeepMind Lab advances it), or else options.seed, which seeds
+// *seeded: *random is the one to draw from.
+std::string ReadGenerator(lua_State* L, int index, const char* function,
+                          lua_api::LuaRandom* seeded, lua_api::LuaRandom** random) {
+  lua_api::PushRawField(L, index, "random");
+  // (The options table keeps the generator alive.)
+  *random = lua_isnil(L, -1) ? nullptr : lua_api::LuaRandom::Read(L, -1);
+  std::string why = lua_isnil(L, -1) || *random != nullptr
+                        ? std::string()
+                        : ArgumentError(function, 1,
+                                        absl::StrCat("random: ", Expected(L, -1,
+                                                                          lua_api::LuaRandom::kTypeName)));
+  lua_pop(L, 1);
+  if (!why.empty() || *random != nullptr) return why;
+  if (!HasField(L, index, "seed")) {
+    return ArgumentError(function, 1, "random (a generator of dmlab.system.random) or seed expected");
+  }
+  std::uint64_t seed;
+  if (std::string e = ReadField(L, index, function, "seed", ReadSeed, &seed); !e.empty()) return e;
+  seeded->Seed(seed);
+  *random = seeded;
+  return {};
+}
+
 // [-0, +1, e] maze_generation.mazeGeneration{entity = text [, variations = text]}
 //             maze_generation.mazeGeneration{height = h, width = w}
 NResultsOr MazeGeneration(lua_State* L) {
@@ -182,15 +192,17 @@ NResultsOr MazeGeneration(lua_State* L) {
   return 1;
 }
 
-// [-0, +1, e] maze_generation.randomMazeGeneration{seed =, height =, ...}
+// [-0, +1, e] maze_generation.randomMazeGeneration{random = gen | seed = n,
+// height =, width =, ...}: DeepMind Lab's keys (maze_generation.h), and
+// apples, goal and spawns.
 NResultsOr RandomMazeGeneration(lua_State* L) {
   constexpr const char* kName = "randomMazeGeneration";
   const int index = OptionsIndex(L);
   if (std::string e = CheckKeys(
           L, index, kName,
-          {"seed", "height", "width", "maxRooms", "roomMinSize", "roomMaxSize", "roomMaxAttempts",
-           "extraConnectionProbability", "maxVariations", "hasDoors", "spawn", "roomSpawnCount",
-           "object", "roomObjectCount", "apples", "goal", "spawns", "simplify"});
+          {"random", "seed", "height", "width", "maxRooms", "roomMinSize", "roomMaxSize",
+           "retryCount", "extraConnectionProbability", "maxVariations", "hasDoors", "spawn",
+           "roomSpawnCount", "object", "roomObjectCount", "apples", "goal", "spawns", "simplify"});
       !e.empty()) {
     return e;
   }
@@ -199,14 +211,11 @@ NResultsOr RandomMazeGeneration(lua_State* L) {
        {std::pair{"height", &options.height}, std::pair{"width", &options.width},
         std::pair{"maxRooms", &options.max_rooms}, std::pair{"roomMinSize", &options.room_min_size},
         std::pair{"roomMaxSize", &options.room_max_size},
-        std::pair{"roomMaxAttempts", &options.room_max_attempts},
+        std::pair{"retryCount", &options.retry_count},
         std::pair{"maxVariations", &options.max_variations},
         std::pair{"roomSpawnCount", &options.room_spawn_count},
         std::pair{"roomObjectCount", &options.room_object_count},
         std::pair{"apples", &options.apples}, std::pair{"spawns", &options.spawns}}) {
-    // DeepMind Lab's mazes have no spawn point but the rooms' when rooms
-    // get them.
-    if (field == &options.spawns && HasField(L, index, "roomSpawnCount")) options.spawns = 0;
     if (std::string e = ReadField(L, index, kName, key, ReadInt, field); !e.empty()) return e;
   }
   for (const auto& [key, field] :
@@ -222,29 +231,24 @@ NResultsOr RandomMazeGeneration(lua_State* L) {
     }
     *field = character[0];
   }
-  // DeepMind Lab simplifies unless told not to.
-  options.simplify = true;
   for (const auto& [key, field] :
-       {std::pair{"hasDoors", &options.has_doors}, std::pair{"simplify", &options.simplify}}) {
+       {std::pair{"hasDoors", &options.has_doors}, std::pair{"simplify", &options.simplify},
+        std::pair{"goal", &options.goal}}) {
     if (std::string e = ReadField(L, index, kName, key, ReadBool, field); !e.empty()) return e;
-  }
-  if (std::string e = ReadField(L, index, kName, "seed", ReadSeed, &options.seed); !e.empty()) {
-    return e;
   }
   if (std::string e = ReadField(L, index, kName, "extraConnectionProbability", lua_api::ReadNumber,
                                 &options.extra_connection_probability);
       !e.empty()) {
     return e;
   }
-  if (std::string e = ReadField(L, index, kName, "goal", ReadBool, &options.goal); !e.empty()) {
-    return e;
-  }
+  lua_api::LuaRandom seeded;
+  lua_api::LuaRandom* random;
+  if (std::string e = ReadGenerator(L, index, kName, &seeded, &random); !e.empty()) return e;
   if (absl::Status status = ValidateMazeOptions(options, OptionNames::kLua); !status.ok()) {
     return ArgumentError(kName, 1, status.message());
   }
-  if (std::string e = Charge(kName, MazeGenerationWork(options)); !e.empty()) return e;
-  absl::StatusOr<MapLayers> maze = GenerateMaze(options);
-  if (!maze.ok()) return absl::StrCat(kName, ": ", maze.status().message());
+  absl::StatusOr<MapLayers> maze = GenerateMaze(options, *random);
+  if (!maze.ok()) return absl::StrCat("'", kName, "': ", maze.status().message());
   Maze::CreateObject(L, kMazeTypeName, *std::move(maze));
   return 1;
 }
@@ -448,17 +452,19 @@ NResultsOr VisitFill(MapLayers& maze, lua_State* L) {
   return 0;
 }
 
-// [-0, +1, e] maze:visitRandomPath{seed = n, from = {row, col}, to = {row,
-// col}, func = f[, wall = '*']}: a random path from `from` to `to` that
-// crosses no `wall` character (DeepMind Lab's random depth-first walk,
-// the same path for the same seed as there), f(row, col) for each of its
-// cells in order; returns whether there is one.
+// [-0, +1, e] maze:visitRandomPath{random = gen | seed = n, from = {row,
+// col}, to = {row, col}, func = f[, wall = '*']}: a random path from
+// `from` to `to` that crosses no `wall` character (DeepMind Lab's random
+// depth-first walk, the same path for the same generator as there),
+// f(row, col) for each of its cells in order; returns whether there is
+// one.
 NResultsOr VisitRandomPath(MapLayers& maze, lua_State* L) {
   constexpr char kName[] = "visitRandomPath";
   if (!lua_istable(L, 2)) return ArgumentError(kName, 1, Expected(L, 2, "table"));
   lua_settop(L, 2);
-  std::uint64_t seed = 0;
-  if (std::string e = ReadField(L, 2, kName, "seed", ReadSeed, &seed); !e.empty()) return e;
+  lua_api::LuaRandom seeded;
+  lua_api::LuaRandom* random;
+  if (std::string e = ReadGenerator(L, 2, kName, &seeded, &random); !e.empty()) return e;
   int from[2], to[2];
   if (std::string e = ReadCellField(maze, L, kName, "from", from); !e.empty()) return e;
   if (std::string e = ReadCellField(maze, L, kName, "to", to); !e.empty()) return e;
@@ -479,7 +485,6 @@ NResultsOr VisitRandomPath(MapLayers& maze, lua_State* L) {
            !walls.test(static_cast<unsigned char>(maze.Entity(row, col)));
   };
   constexpr std::pair<int, int> kPathSteps[] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-  lua_api::LuaRandom random(seed);
   std::vector<char> seen(static_cast<std::size_t>(maze.rows()) * maze.cols(), 0);
   std::vector<std::pair<int, int>> path = {{from[0], from[1]}};
   seen[from[0] * maze.cols() + from[1]] = 1;
@@ -501,7 +506,7 @@ NResultsOr VisitRandomPath(MapLayers& maze, lua_State* L) {
     } else if (count == 0) {
       path.pop_back();
     } else {
-      const auto next = candidates[random.UniformInt(0, count - 1)];
+      const auto next = candidates[random->UniformInt(0, count - 1)];
       seen[next.first * maze.cols() + next.second] = 1;
       path.push_back(next);
     }

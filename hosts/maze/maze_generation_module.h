@@ -7,14 +7,16 @@
 //       yet), or
 //   maze_generation.mazeGeneration{height = h, width = w}
 //       an h x w maze of walls, 1 <= h, w <= 1024.
-//   maze_generation.randomMazeGeneration{seed =, height =, width =,
-//       maxRooms =, roomMinSize =, roomMaxSize =, roomMaxAttempts =,
-//       extraConnectionProbability =, maxVariations =, hasDoors =, spawn =,
-//       roomSpawnCount =, object =, roomObjectCount =, apples =, goal =,
-//       spawns =}
-//       a random maze (maze_generation.h; every key optional, with the
-//       defaults of MazeOptions). seed is any integer; goal and hasDoors
-//       are booleans.
+//   maze_generation.randomMazeGeneration{random = gen | seed = n,
+//       height =, width =, maxRooms =, roomMinSize =, roomMaxSize =,
+//       retryCount =, extraConnectionProbability =, maxVariations =,
+//       hasDoors =, spawn =, roomSpawnCount =, object =, roomObjectCount =,
+//       simplify =, apples =, goal =, spawns =}
+//       DeepMind Lab's random maze (maze_generation.h; every key but one
+//       of random and seed optional, with the defaults of MazeOptions).
+//       random is a generator of dmlab.system.random, drawn from as
+//       DeepMind Lab draws; seed is any integer, for a generator of its
+//       own; simplify, goal and hasDoors are booleans.
 //   Unknown keys are errors, so a misspelt option is never ignored.
 // A maze object (methods need ':'; rows and columns are 1-based, row 1 is
 // the top line):
@@ -30,10 +32,10 @@
 //   maze:visitFill{cell = {row, col}, func = f[, wall = '*']}
 //       f(row, col, distance) for every cell reachable from `cell` without
 //       crossing a `wall` character, nearest first
-//   maze:visitRandomPath{seed = n, from = {row, col}, to = {row, col},
-//                        func = f[, wall = '*']}
-//       f(row, col) for each cell of a random path between the two (the
-//       seed picks it); returns whether there is one
+//   maze:visitRandomPath{random = gen | seed = n, from = {row, col},
+//                        to = {row, col}, func = f[, wall = '*']}
+//       f(row, col) for each cell of a random path between the two (drawn
+//       as randomMazeGeneration draws); returns whether there is one
 //   tostring(maze)                        "dmlab.system.maze_generation.Maze
 //                                          (h x w)"
 // Errors read like Lua's: "bad argument #1 to 'getEntityCell' (row 0 is

@@ -133,6 +133,16 @@ double Along(const View& view, const Hit& hit, double ray_x, double ray_y) {
   return (hit.x_facing ? ray_x > 0 : ray_y < 0) ? 1 - fraction : fraction;
 }
 
+// The surface of the face of wall cell (row, col) that floor cell
+// (front_row, front_col) looks at: the wall's own, or where the wall has
+// no letter, the floor's (DeepMind Lab's text levels texture a wall face
+// by the cell in front of it, and its generated mazes letter rooms' floors
+// only).
+int FaceSurface(const TextMap& map, int row, int col, int front_row, int front_col) {
+  const int own = WallSurface(map, row, col);
+  return own != Surfaces::kPlainWall ? own : Surfaces::OfWall(map.Variation(front_row, front_col));
+}
+
 // Walks the grid from the camera along `ray` (whose component along the
 // view direction is 1, so the ray parameter is the perpendicular distance:
 // no fisheye) to the first wall cell.
@@ -152,6 +162,7 @@ Hit CastRay(const TextMap& map, const View& view, double ray_x, double ray_y) {
   const int max_steps = map.rows() + map.cols() + 8;
   bool x_facing = true;
   for (int step = 0; step < max_steps; ++step) {
+    const int front_row = map.rows() - 1 - y_index, front_col = col;
     if (side_x < side_y) {
       side_x += delta_x;
       col += step_x;
@@ -165,7 +176,7 @@ Hit CastRay(const TextMap& map, const View& view, double ray_x, double ray_y) {
     if (map.IsWall(row, col)) {
       const double distance = x_facing ? side_x - delta_x : side_y - delta_y;
       return {std::clamp(distance, 1e-4, static_cast<double>(kFarDepth)), x_facing,
-              WallSurface(map, row, col)};
+              FaceSurface(map, row, col, front_row, front_col)};
     }
   }
   return {kFarDepth, x_facing, Surfaces::kPlainWall};

@@ -33,7 +33,9 @@
 #define LUA_API_TENSOR_RANDOM_H_
 
 #include <cstdint>
+#include <limits>
 #include <random>
+#include <utility>
 
 #include "absl/types/span.h"
 #include "lua_api/lua/lua.h"
@@ -71,6 +73,12 @@ class LuaRandom {
   // weights >= 0 with a positive, finite sum.
   std::size_t Discrete(absl::Span<const double> weights);
 
+  // Permutes `values` as libstdc++'s std::shuffle does over this engine
+  // (GCC 10 and newer), which DeepMind Lab's maze generation calls: one
+  // draw places two elements while the engine's range holds n * n.
+  template <typename T>
+  void Shuffle(absl::Span<T> values);
+
   // [-0, +0, -] The generator at `index` (the module value or one made by
   // Generator), or null.
   static LuaRandom* Read(lua_State* L, int index);
@@ -78,6 +86,34 @@ class LuaRandom {
  private:
   std::mt19937_64 engine_;
 };
+
+template <typename T>
+void LuaRandom::Shuffle(absl::Span<T> values) {
+  using std::swap;
+  const std::uint64_t n = values.size();
+  if (n < 2) return;
+  // Engine range 2^64 - 1; n * n must not exceed it (as libstdc++ tests).
+  if (std::numeric_limits<std::uint64_t>::max() / n < n) {
+    for (std::uint64_t i = 1; i < n; ++i) {
+      swap(values[i], values[static_cast<std::size_t>(UniformInt(0, static_cast<std::int64_t>(i)))]);
+    }
+    return;
+  }
+  std::uint64_t i = 1;
+  // An even count leaves an odd number of swaps: the first goes alone.
+  if (n % 2 == 0) {
+    swap(values[i], values[static_cast<std::size_t>(UniformInt(0, 1))]);
+    ++i;
+  }
+  while (i != n) {
+    // Swap ranges i + 1 and i + 2 from one draw in [0, (i + 1)(i + 2)).
+    const std::uint64_t first = i + 1, second = i + 2;
+    const auto x = static_cast<std::uint64_t>(UniformInt(0, static_cast<std::int64_t>(first * second - 1)));
+    swap(values[i], values[x / second]);
+    swap(values[i + 1], values[x % second]);
+    i += 2;
+  }
+}
 
 // [-0, +0, m] Makes `require 'dmlab.system.random'` work in L.
 void RegisterRandomModule(lua_State* L);

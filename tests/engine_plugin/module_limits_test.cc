@@ -87,7 +87,7 @@ TEST(ModuleLimitsTest, ModuleWorkThatGrowsWithItsInputIsCharged) {
                    "string.rep('\\n' .. string.rep(' ', 1024), 1023)\n"
                    "while true do map_maker:mapFromTextLevel{entityLayer = text} end",
            kMazes + "while true do mazes.randomMazeGeneration{seed = 1, height = 101, "
-                    "width = 101, roomMaxAttempts = 1000000} end",
+                    "width = 101, retryCount = 1000000} end",
            kMazes + "local m = mazes.mazeGeneration{height = 1001, width = 1001}\n"
                     "while true do m:visitFill{cell = {2, 2}, func = function() end} end",
        }) {

@@ -176,7 +176,7 @@ constexpr const char* kStatements[] = {
     "for i = 1, 1e9 do V = GAME:pickups() end",
     "for i = 1, 1e9 do V = ENTITIES:entities() end",
     "for i = 1, 1e9 do V = maze_generation.randomMazeGeneration{seed = i, height = 21, "
-    "width = 21, roomMaxAttempts = 1000000} end",
+    "width = 21, retryCount = 1000000} end",
     "V = MAKER:mapFromTextLevel{entityLayer = 'P' .. string.rep('\\n', 2 ^ 20)}",
     "V = MAKER:mapFromTextLevel{entityLayer = 'P  ', callback = function(i, j, c) "
     "if c ~= 'P' then return string.rep('{\\n\"classname\" \"apple_reward\"\\n}\\n', 2 ^ 14) end end}",

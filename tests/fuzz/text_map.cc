@@ -24,9 +24,11 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
 #include "hosts/maze/maze_generation.h"
 #include "hosts/maze/text_map.h"
+#include "lua_api/tensor/random.h"
 
 namespace fuzz {
 namespace {
@@ -173,29 +175,37 @@ void FuzzMaze(Bytes& in) {
   MazeOptions options;
   options.height = in.Next() % (kMaxFuzzMazeSize + 4) - 2;
   options.width = in.Next() % (kMaxFuzzMazeSize + 4) - 2;
-  options.seed = in.Word();
+  const std::uint64_t seed = in.Word();
   options.max_rooms = in.Next() % 30 - 2;
   options.room_min_size = in.Next() % 14 - 2;
   options.room_max_size = in.Next() % 14 - 2;
-  options.room_max_attempts = in.Next() * 8 - 16;
+  options.retry_count = in.Next() * 8 - 16;
   options.extra_connection_probability = in.Next() / 200.0 - 0.1;
+  options.simplify = in.Next() % 2 == 1;
+  options.has_doors = in.Next() % 2 == 1;
+  options.room_spawn_count = in.Next() % 4 - 1;
   options.apples = in.Next() % 64 - 2;
   options.goal = in.Next() % 2 == 1;
   options.spawns = in.Next() % 10 - 1;
 
   const absl::Status valid = hosts::maze::ValidateMazeOptions(options);
-  absl::StatusOr<MapLayers> layers = hosts::maze::GenerateMaze(options);
-  Require(layers.ok() == valid.ok(), "GenerateMaze fails exactly when the options are bad");
+  lua_api::LuaRandom random(seed);
+  absl::StatusOr<MapLayers> layers = hosts::maze::GenerateMaze(options, random);
+  // Valid options fail only when simplify left too few floor cells.
+  Require(layers.ok() == valid.ok() ||
+              (valid.ok() && absl::StrContains(layers.status().message(), "exceed")),
+          "GenerateMaze fails exactly when the options are bad");
   if (!layers.ok()) return;
   Require(layers->rows() == options.height && layers->cols() == options.width,
           "the maze has the size asked for");
-  absl::StatusOr<MapLayers> twin = hosts::maze::GenerateMaze(options);
+  random.Seed(seed);
+  absl::StatusOr<MapLayers> twin = hosts::maze::GenerateMaze(options, random);
   Require(twin.ok() && twin->EntityLayer() == layers->EntityLayer() &&
               twin->VariationsLayer() == layers->VariationsLayer(),
           "equal options give equal mazes");
   absl::StatusOr<TextMap> map = TextMap::FromLayers(*layers);
   Require(map.ok(), "a maze is a playable map");
-  Require(static_cast<int>(map->spawns().size()) == options.spawns, "the spawns asked for");
+  Require(static_cast<int>(map->spawns().size()) >= options.spawns, "the spawns asked for");
   int apples = 0;
   int goals = 0;
   for (const auto& pickup : map->pickups()) {

@@ -1,5 +1,6 @@
 #include "lua_api/tensor/random.h"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/lua_api/lua_state_fixture.h"
@@ -42,6 +44,31 @@ TEST(LuaRandomTest, DistributionsAreDeepMindLabs) {
   const double weights[] = {1, 0, 2};
   EXPECT_EQ(gen.Discrete(weights),
             std::discrete_distribution<std::size_t>(std::begin(weights), std::end(weights))(reference));
+}
+
+// DeepMind Lab's maze generation shuffles with std::shuffle; Shuffle is
+// libstdc++'s, odd and even lengths (an even one swaps its first alone).
+TEST(LuaRandomTest, ShuffleIsLibstdcxxs) {
+  for (int n = 0; n <= 9; ++n) {
+    std::vector<int> ours(n), theirs(n);
+    for (int i = 0; i < n; ++i) ours[i] = theirs[i] = i;
+    LuaRandom gen(11);
+    gen.Shuffle(absl::MakeSpan(ours));
+    const std::uint64_t after = gen.engine()();
+#ifdef __GLIBCXX__
+    std::mt19937_64 reference(11);
+    std::shuffle(theirs.begin(), theirs.end(), reference);
+    EXPECT_EQ(ours, theirs) << n;
+    EXPECT_EQ(after, reference()) << n;
+#endif
+    std::sort(ours.begin(), ours.end());
+    for (int i = 0; i < n; ++i) EXPECT_EQ(ours[i], i);
+  }
+  // Pinned, for every standard library.
+  std::vector<int> values = {0, 1, 2, 3, 4, 5, 6, 7};
+  LuaRandom gen(11);
+  gen.Shuffle(absl::MakeSpan(values));
+  EXPECT_THAT(values, ::testing::ElementsAre(1, 4, 2, 0, 6, 5, 3, 7));
 }
 
 // The sequence from seed 0, pinned: a change here changes every seeded

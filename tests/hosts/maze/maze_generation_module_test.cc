@@ -6,6 +6,7 @@
 #include "gtest/gtest.h"
 #include "hosts/maze/text_map.h"
 #include "lua_api/lua/lua.h"
+#include "lua_api/tensor/random.h"
 #include "tests/lua_api/lua_state_fixture.h"
 
 namespace hosts::maze {
@@ -18,6 +19,7 @@ class MazeGenerationModuleTest : public lua_api::LuaStateTest {
  protected:
   MazeGenerationModuleTest() {
     RegisterMazeGenerationModule(L);
+    lua_api::RegisterRandomModule(L);
     EXPECT_EQ(Run("mg = require 'dmlab.system.maze_generation'"), "");
   }
 
@@ -72,10 +74,10 @@ TEST_F(MazeGenerationModuleTest, TheEngineCanReadAMazeAsAMap) {
 
   const std::string entity =
       Out("out = mg.randomMazeGeneration{seed = 3, height = 15, width = 21, apples = 4, "
-          "goal = true}:entityLayer()");
+          "goal = true, spawns = 1}:entityLayer()");
   const std::string variations =
       Out("out = mg.randomMazeGeneration{seed = 3, height = 15, width = 21, apples = 4, "
-          "goal = true}:variationsLayer()");
+          "goal = true, spawns = 1}:variationsLayer()");
   absl::StatusOr<TextMap> random_map = TextMap::Parse(entity, variations);
   ASSERT_TRUE(random_map.ok()) << random_map.status();
   EXPECT_EQ(random_map->rows(), 15);
@@ -84,9 +86,25 @@ TEST_F(MazeGenerationModuleTest, TheEngineCanReadAMazeAsAMap) {
 }
 
 TEST_F(MazeGenerationModuleTest, RandomMazesFollowTheirOptions) {
-  EXPECT_EQ(Out("out = tostring(mg.randomMazeGeneration{})"),
+  EXPECT_EQ(Out("out = tostring(mg.randomMazeGeneration{seed = 1})"),
             "dmlab.system.maze_generation.Maze (11 x 11)")
-      << "every option has a default";
+      << "every option but the generator has a default";
+  // DeepMind Lab's way: the level's generator, drawn from in place. A
+  // generator seeded with n gives the maze of seed = n, and moves on.
+  EXPECT_EQ(Run("local random = require 'dmlab.system.random'\n"
+                "local gen = random.Generator(8)\n"
+                "local a = mg.randomMazeGeneration{random = gen, height = 21, width = 21}\n"
+                "local b = mg.randomMazeGeneration{seed = 8, height = 21, width = 21}\n"
+                "assert(a:entityLayer() == b:entityLayer(), 'the generator is seeded with 8')\n"
+                "local c = mg.randomMazeGeneration{random = gen, height = 21, width = 21}\n"
+                "assert(a:entityLayer() ~= c:entityLayer(), 'and has moved on')"),
+            "");
+  EXPECT_EQ(Run("mg.randomMazeGeneration{random = 8}"),
+            "bad argument #1 to 'randomMazeGeneration' (random: dmlab.system.random.Generator "
+            "expected, got number 8)");
+  EXPECT_EQ(Run("mg.randomMazeGeneration{}"),
+            "bad argument #1 to 'randomMazeGeneration' (random (a generator of "
+            "dmlab.system.random) or seed expected)");
   EXPECT_EQ(Run("local a = mg.randomMazeGeneration{seed = -5, height = 21, width = 21}\n"
                 "local b = mg.randomMazeGeneration{seed = -5, height = 21, width = 21}\n"
                 "local c = mg.randomMazeGeneration{seed = -4, height = 21, width = 21}\n"
@@ -94,16 +112,16 @@ TEST_F(MazeGenerationModuleTest, RandomMazesFollowTheirOptions) {
                 "assert(a:variationsLayer() == b:variationsLayer())\n"
                 "assert(a:entityLayer() ~= c:entityLayer(), 'another seed, another maze')"),
             "");
-  EXPECT_EQ(Out("local m = mg.randomMazeGeneration{height = 7, width = 9, maxRooms = 0,\n"
-                "    simplify = false,\n"
-                "    roomMinSize = 1, roomMaxSize = 1, roomMaxAttempts = 0,\n"
+  EXPECT_EQ(Out("local m = mg.randomMazeGeneration{seed = 1, height = 7, width = 9,\n"
+                "    simplify = false, maxRooms = 1, retryCount = 1,\n"
+                "    roomMinSize = 1, roomMaxSize = 1,\n"
                 "    extraConnectionProbability = 0, apples = 3, goal = true, spawns = 2}\n"
                 "local _, apples = m:entityLayer():gsub('A', '')\n"
                 "local _, goals = m:entityLayer():gsub('G', '')\n"
                 "local _, spawns = m:entityLayer():gsub('P', '')\n"
                 "local _, letters = m:variationsLayer():gsub('%u', '')\n"
                 "out = apples .. goals .. spawns .. letters"),
-            "3120");
+            "3121");
   // DeepMind Lab's explore factory's options: spawns and goals only in the
   // rooms (the default spawn point goes once roomSpawnCount is given).
   EXPECT_EQ(Out("local m = mg.randomMazeGeneration{seed = 1, height = 11, width = 11,\n"
@@ -185,7 +203,7 @@ TEST_F(MazeGenerationModuleTest, VisitRandomPathWalksNeighbouringFloorCells) {
             "false0");
   EXPECT_EQ(Run("maze:visitRandomPath{seed = 1, from = {2, 2}, to = {0, 2}, func = print}"),
             "bad argument #1 to 'visitRandomPath' (to: row 0 is outside [1, 15])");
-  EXPECT_THAT(Run("maze:visitRandomPath{from = {2, 2}, to = {2, 2}, func = function() "
+  EXPECT_THAT(Run("maze:visitRandomPath{seed = 1, from = {2, 2}, to = {2, 2}, func = function() "
                   "error('here') end}"),
               HasSubstr("'visitRandomPath': func failed at (2, 2)"));
 }
@@ -213,7 +231,8 @@ TEST_F(MazeGenerationModuleTest, VisitFillWalksTheFloorNearestFirst) {
 
 TEST_F(MazeGenerationModuleTest, FunctionsMayBeCalledWithColonToo) {
   EXPECT_EQ(Out("out = mg:mazeGeneration{height = 2, width = 2}:entityLayer()"), "**\n**\n");
-  EXPECT_EQ(Out("out = tostring(mg:randomMazeGeneration{height = 5, width = 5})"),
+  EXPECT_EQ(Out("out = tostring(mg:randomMazeGeneration{seed = 1, height = 5, width = 5, "
+                "roomMaxSize = 3})"),
             "dmlab.system.maze_generation.Maze (5 x 5)");
 }
 
@@ -255,50 +274,56 @@ TEST_F(MazeGenerationModuleTest, RandomMazeErrorsUseTheLuaOptionNames) {
             "bad argument #1 to 'randomMazeGeneration' (table expected, got number 5)");
   EXPECT_EQ(Run("mg.randomMazeGeneration{maxrooms = 3}"),
             "bad argument #1 to 'randomMazeGeneration' (unknown option 'maxrooms')");
-  EXPECT_EQ(Run("mg.randomMazeGeneration{height = 12}"),
+  EXPECT_EQ(Run("mg.randomMazeGeneration{seed = 1, height = 12}"),
             "bad argument #1 to 'randomMazeGeneration' (height must be odd and in [3, 1023], "
             "got 12)");
-  EXPECT_EQ(Run("mg.randomMazeGeneration{maxRooms = 27}"),
-            "bad argument #1 to 'randomMazeGeneration' (maxRooms must be in [0, 26], got 27)");
-  EXPECT_EQ(Run("mg.randomMazeGeneration{roomMinSize = 5, roomMaxSize = 3}"),
-            "bad argument #1 to 'randomMazeGeneration' (roomMaxSize must be >= roomMinSize (5), "
-            "got 3)");
-  EXPECT_EQ(Run("mg.randomMazeGeneration{extraConnectionProbability = 2}"),
+  EXPECT_EQ(Run("mg.randomMazeGeneration{seed = 1, maxRooms = -1}"),
+            "bad argument #1 to 'randomMazeGeneration' (maxRooms must be >= 0, got -1)");
+  EXPECT_EQ(Run("mg.randomMazeGeneration{seed = 1, roomMinSize = 4}"),
+            "bad argument #1 to 'randomMazeGeneration' (roomMinSize must be odd and >= 1, got 4)");
+  EXPECT_EQ(Run("mg.randomMazeGeneration{seed = 1, height = 7}"),
+            "bad argument #1 to 'randomMazeGeneration' (roomMaxSize and roomMinSize must be at "
+            "most height - 2 and width - 2, got 7 for a 7 x 11 maze)");
+  EXPECT_EQ(Run("mg.randomMazeGeneration{seed = 1, retryCount = 0}"),
+            "bad argument #1 to 'randomMazeGeneration' (retryCount must be in [1, 1000000], got 0)");
+  EXPECT_EQ(Run("mg.randomMazeGeneration{seed = 1, extraConnectionProbability = 2}"),
             "bad argument #1 to 'randomMazeGeneration' (extraConnectionProbability must be in "
             "[0, 1], got 2)");
-  EXPECT_EQ(Run("mg.randomMazeGeneration{extraConnectionProbability = 'x'}"),
+  EXPECT_EQ(Run("mg.randomMazeGeneration{seed = 1, extraConnectionProbability = 'x'}"),
             "bad argument #1 to 'randomMazeGeneration' (extraConnectionProbability: number "
             "expected, got string)");
-  EXPECT_EQ(Run("mg.randomMazeGeneration{apples = 1e10}"),
+  EXPECT_EQ(Run("mg.randomMazeGeneration{seed = 1, apples = 1e10}"),
             "bad argument #1 to 'randomMazeGeneration' (apples: 32-bit integer expected, got "
             "number 10000000000)");
   EXPECT_EQ(Run("mg.randomMazeGeneration{seed = -1/0}"),
             "bad argument #1 to 'randomMazeGeneration' (seed: integer expected, got number -inf)");
-  EXPECT_EQ(Run("mg.randomMazeGeneration{goal = 1}"),
+  EXPECT_EQ(Run("mg.randomMazeGeneration{seed = 1, goal = 1}"),
             "bad argument #1 to 'randomMazeGeneration' (goal: boolean expected, got number 1)");
-  EXPECT_EQ(Run("mg.randomMazeGeneration{spawns = -1}"),
+  EXPECT_EQ(Run("mg.randomMazeGeneration{seed = 1, spawns = -1}"),
             "bad argument #1 to 'randomMazeGeneration' (spawns must be >= 0, got -1)");
-  EXPECT_EQ(Run("mg.randomMazeGeneration{hasDoors = 'yes'}"),
+  EXPECT_EQ(Run("mg.randomMazeGeneration{seed = 1, hasDoors = 'yes'}"),
             "bad argument #1 to 'randomMazeGeneration' (hasDoors: boolean expected, got string)");
-  EXPECT_EQ(Run("mg.randomMazeGeneration{spawn = 'PP'}"),
+  EXPECT_EQ(Run("mg.randomMazeGeneration{seed = 1, spawn = 'PP'}"),
             "bad argument #1 to 'randomMazeGeneration' (spawn: one character expected, got "
             "'PP')");
-  EXPECT_EQ(Run("mg.randomMazeGeneration{object = '*', roomObjectCount = 1}"),
+  EXPECT_EQ(Run("mg.randomMazeGeneration{seed = 1, object = '*', roomObjectCount = 1}"),
             "bad argument #1 to 'randomMazeGeneration' (object '*' must be a printable character "
             "other than ' ', '*', 'I' and 'H' (which are floor, wall and doors))");
   // DeepMind Lab's explore factories place 'O' objects.
   EXPECT_EQ(Run("assert(mg.randomMazeGeneration{seed = 1, maxRooms = 1, object = 'O', "
                 "roomObjectCount = 2}:entityLayer():find('O'))"),
             "");
-  EXPECT_EQ(Run("mg.randomMazeGeneration{height = 3, width = 3, apples = 1, simplify = false}"),
+  EXPECT_EQ(Run("mg.randomMazeGeneration{seed = 1, height = 3, width = 3, roomMinSize = 1, "
+                "roomMaxSize = 1, apples = 2, simplify = false}"),
             "bad argument #1 to 'randomMazeGeneration' (spawns + apples + goal = 2 exceed the 1 "
             "floor cells that every 3 x 3 maze has)");
-  // Simplified, a maze of corridors alone is all dead ends: nothing is left.
-  EXPECT_EQ(Run("mg.randomMazeGeneration{height = 9, width = 9, maxRooms = 0, apples = 1, "
-                "extraConnectionProbability = 0}"),
-            "randomMazeGeneration: spawns + apples + goal = 2 exceed the 0 floor cells that "
+  // Simplified, a tree of corridors and a room of one cell is all dead
+  // ends: nothing is left.
+  EXPECT_EQ(Run("mg.randomMazeGeneration{seed = 1, height = 9, width = 9, maxRooms = 1, "
+                "roomMinSize = 1, roomMaxSize = 1, apples = 1, extraConnectionProbability = 0}"),
+            "'randomMazeGeneration': spawns + apples + goal = 1 exceed the 0 floor cells that "
             "simplify and the rooms' entities left");
-  EXPECT_EQ(Run("mg.randomMazeGeneration{simplify = 1}"),
+  EXPECT_EQ(Run("mg.randomMazeGeneration{seed = 1, simplify = 1}"),
             "bad argument #1 to 'randomMazeGeneration' (simplify: boolean expected, got number 1)");
 }
 

@@ -11,28 +11,31 @@
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 #include "hosts/maze/maze_generation.h"
+#include "lua_api/tensor/random.h"
 
 namespace hosts::maze {
 namespace {
 
 std::string Simplified(const std::vector<std::string>& rows) {
   std::string layer = absl::StrJoin(rows, "\n") + "\n";
-  SimplifyMaze(static_cast<int>(rows.size()), static_cast<int>(rows[0].size()), &layer);
+  EXPECT_TRUE(
+      SimplifyMaze(static_cast<int>(rows.size()), static_cast<int>(rows[0].size()), &layer).ok());
   return layer;
 }
 
+// The expected layers are what DeepMind Lab's own RemoveDeadEnds and
+// RemoveAllHorseshoeBends (its algorithm.cc, built here) printed.
 TEST(MazeSimplifyTest, DeadEndsAreFilledBackToTheirJunction) {
   // A ring around a block, and a corridor off its top right that ends.
   EXPECT_EQ(
       Simplified({"*********", "*       *", "* *** * *", "* *** * *", "*     * *", "*********"}),
-      // The spur goes; then the ring's halves are horseshoes of each
-      // other, cut short where the scan meets one first: a block of floor
-      // is left.
+      // The spur goes; then bends of the ring go, one a pass, the first
+      // met row by row, until a small ring is left.
       "*********\n"
-      "****  ***\n"
-      "****  ***\n"
-      "****  ***\n"
-      "****  ***\n"
+      "*********\n"
+      "*   *****\n"
+      "* * *****\n"
+      "*   *****\n"
       "*********\n");
 }
 
@@ -47,7 +50,8 @@ TEST(MazeSimplifyTest, AHorseshoeBendIsCutShort) {
       "*        \n"
       "  *******\n"
       "  *******\n");
-  // Outside the layer is wall: a corridor to its edges is a dead end.
+  // A cell on the edge counts its neighbours inside the layer only: a
+  // corridor to the edges is a dead end.
   EXPECT_EQ(Simplified({"*****", "     ", "*****"}), "*****\n*****\n*****\n");
 }
 
@@ -95,16 +99,17 @@ TEST(MazeSimplifyTest, GeneratedMazesStayConnectedWithoutDeadEnds) {
     MazeOptions options;
     options.height = 21;
     options.width = 31;
-    options.seed = seed;
     options.max_rooms = 5;
     options.has_doors = seed % 2 == 0;
     options.simplify = true;
-    absl::StatusOr<MapLayers> layers = GenerateMaze(options);
+    lua_api::LuaRandom random(seed);
+    absl::StatusOr<MapLayers> layers = GenerateMaze(options, random);
     ASSERT_TRUE(layers.ok()) << seed << ": " << layers.status();
     const std::string simplified = layers->EntityLayer();
     EXPECT_TRUE(Connected(*layers)) << seed << "\n" << simplified;
     options.simplify = false;
-    absl::StatusOr<MapLayers> plain = GenerateMaze(options);
+    random.Seed(seed);
+    absl::StatusOr<MapLayers> plain = GenerateMaze(options, random);
     ASSERT_TRUE(plain.ok());
     const std::string unsimplified = plain->EntityLayer();
     EXPECT_GE(std::count(simplified.begin(), simplified.end(), '*'),
