@@ -15,9 +15,13 @@
 // api:hasEpisodeFinished is asked by the engine after each frame, so that
 // it runs its closing frame, whose rewards count, as under DeepMind's
 // context; the plugin does not ask again (Host::AsksEpisodeEnd). Hooks
-// this host does not serve yet (models, map compilation, dynamic spawns,
-// inventory, teams, game events) answer as a level without those
+// this host does not serve yet (models, inventory, teams, game events) answer as a level without those
 // callbacks does in DeepMind Lab: the engine's defaults.
+//
+// Entities a level adds: api:extraEntities() at map load,
+// pickups_spawn:spawn{...} (pickups_spawn_module.h) during play, each a
+// table of spawn variables (spawn_vars.h); api:registerDynamicItems()
+// names the pickups the map lacks that spawns may make.
 //
 // Errors: most hooks have no way to report one to the engine (a void or
 // bool result). A failed level callback is recorded (TakeError) and the
@@ -38,6 +42,7 @@
 #include "absl/status/status.h"
 #include "engine_plugin/host.h"
 #include "hosts/dmlab/dmlab_abi.h"
+#include "hosts/dmlab/spawn_vars.h"
 
 namespace hosts::dmlab {
 
@@ -188,6 +193,21 @@ class Context {
             char* model_name, int max_model_name, int* quantity, int* type, int* tag,
             int* move_type);
   void ClearItems() { items_.clear(); }
+  // api:extraEntities(): the entities it returns, kept for ReadExtraEntity.
+  int MakeExtraEntities();
+  void ReadExtraEntity(int index, char* chars, int* num_chars, int offsets[][2], int* num_vars);
+  // api:registerDynamicItems(): the class names it returns, kept for
+  // ReadDynamicItemName, which writes one into the engine's 256 bytes.
+  int RegisterDynamicItems();
+  void ReadDynamicItemName(int index, char* name);
+  // pickups_spawn:spawn{...}: an entity the engine spawns at its next
+  // frame; at most kMaxPendingSpawns wait (an error beyond).
+  static constexpr int kMaxPendingSpawns = 1024;
+  absl::Status SpawnDynamicEntity(SpawnVars vars);
+  int DynamicSpawnEntityCount() const { return static_cast<int>(pending_spawns_.size()); }
+  void ReadDynamicSpawnEntity(int index, char* chars, int* num_chars, int offsets[][2],
+                              int* num_vars);
+  void ClearDynamicSpawnEntities() { pending_spawns_.clear(); }
   bool CanPickup(int entity_id, int player_id);
   bool OverridePickup(int entity_id, int* respawn, int player_id);
   bool CanTrigger(int entity_id, const char* target_name, int player_id);
@@ -253,6 +273,9 @@ class Context {
   bool level_map_loaded_ = false;   // ... and it is one the level named
   Actions actions_;
   std::vector<PickupItem> items_;
+  std::vector<SpawnVars> extra_entities_;
+  std::vector<std::string> dynamic_items_;
+  std::vector<SpawnVars> pending_spawns_;
   std::vector<CustomAction> custom_actions_;
   std::vector<double> player_rewards_;  // game:addScore's, not yet given
   PlayerState player_;

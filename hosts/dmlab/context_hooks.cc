@@ -189,10 +189,10 @@ DmlabHooks MakeHooks() {
                                    int* num_vars) {
     return Of(u).UpdateSpawnVars(chars, num_chars, offsets, num_vars);
   };
-  h.pickups.make_extra_entities = [](void*) { return 0; };
-  h.pickups.read_extra_entity = [](void*, int, char*, int* num_chars, int (*)[2], int* num_vars) {
-    *num_chars = 0;
-    *num_vars = 0;
+  h.pickups.make_extra_entities = [](void* u) { return Of(u).MakeExtraEntities(); };
+  h.pickups.read_extra_entity = [](void* u, int index, char* chars, int* num_chars,
+                                   int offsets[][2], int* num_vars) {
+    Of(u).ReadExtraEntity(index, chars, num_chars, offsets, num_vars);
   };
   h.pickups.find_item = [](void* u, const char* class_name, int* index) {
     return Of(u).FindItem(class_name, index);
@@ -205,15 +205,16 @@ DmlabHooks MakeHooks() {
                       quantity, type, tag, move_type);
   };
   h.pickups.clear_items = [](void* u) { Of(u).ClearItems(); };
-  h.pickups.dynamic_spawn_entity_count = [](void*) { return 0; };
-  h.pickups.read_dynamic_spawn_entity = [](void*, int, char*, int* num_chars, int (*)[2],
-                                           int* num_vars) {
-    *num_chars = 0;
-    *num_vars = 0;
+  h.pickups.dynamic_spawn_entity_count = [](void* u) { return Of(u).DynamicSpawnEntityCount(); };
+  h.pickups.read_dynamic_spawn_entity = [](void* u, int index, char* chars, int* num_chars,
+                                           int offsets[][2], int* num_vars) {
+    Of(u).ReadDynamicSpawnEntity(index, chars, num_chars, offsets, num_vars);
   };
-  h.pickups.clear_dynamic_spawn_entities = [](void*) {};
-  h.pickups.register_dynamic_items = [](void*) { return 0; };
-  h.pickups.read_dynamic_item_name = [](void*, int, char* name) { name[0] = '\0'; };
+  h.pickups.clear_dynamic_spawn_entities = [](void* u) { Of(u).ClearDynamicSpawnEntities(); };
+  h.pickups.register_dynamic_items = [](void* u) { return Of(u).RegisterDynamicItems(); };
+  h.pickups.read_dynamic_item_name = [](void* u, int index, char* name) {
+    Of(u).ReadDynamicItemName(index, name);
+  };
   // Properties are the plugin's (level_properties.cc).
   h.properties.write = [](void*, const char*, const char*) { return DmlabProperty_NotFound; };
   h.properties.read = [](void*, const char*, const char**) { return DmlabProperty_NotFound; };

@@ -11,80 +11,18 @@
 #include "absl/strings/str_cat.h"
 #include "hosts/dmlab/context.h"
 #include "hosts/dmlab/lua_fields.h"
+#include "hosts/dmlab/spawn_vars.h"
 #include "lua_api/lua/lua.h"
 #include "lua_api/lua/read.h"
 
 namespace hosts::dmlab {
 namespace {
 
-// The engine's buffers for spawn variables (its g_spawn.c).
-constexpr int kMaxSpawnVars = 64;
-constexpr int kMaxSpawnVarChars = 4096;
-
 // The most of game:addScore's points one frame hands the engine.
 constexpr double kMaxPointsAFrame = 1e9;
 
 // DeepMind Lab's team names, by the engine's team number.
 constexpr const char* kTeamNames[] = {"free", "red", "blue", "spectator"};
-
-// [-0, +0, -] A table of string keys and string (or number) values, as
-// spawn variables, in key order (as DeepMind Lab's std::map holds them).
-absl::Status ReadSpawnTable(lua_State* L, int index, const char* callback,
-                            std::map<std::string, std::string>* out) {
-  if (!lua_istable(L, index)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "[", callback, "] - must return a table of spawn variables or nil, not ",
-        luaL_typename(L, index)));
-  }
-  lua_pushnil(L);
-  while (lua_next(L, index) != 0) {
-    if (lua_type(L, -2) != LUA_TSTRING ||
-        (lua_type(L, -1) != LUA_TSTRING && lua_type(L, -1) != LUA_TNUMBER)) {
-      lua_pop(L, 2);
-      return absl::InvalidArgumentError(absl::StrCat(
-          "[", callback, "] - spawn variables must be strings keyed by strings"));
-    }
-    lua_pushvalue(L, -2);
-    std::string key = lua_tostring(L, -1);
-    lua_pop(L, 1);
-    (*out)[std::move(key)] = lua_tostring(L, -1);  // a number becomes its string
-    lua_pop(L, 1);
-  }
-  return absl::OkStatus();
-}
-
-// Writes `vars` into the engine's buffers, or an error when they do not fit
-// (the buffers are left as they were).
-absl::Status WriteSpawnVars(const std::map<std::string, std::string>& vars, const char* callback,
-                            char* chars, int* num_chars, int offsets[][2], int* num_vars) {
-  if (vars.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("[", callback, "] - returned no spawn variables: return nil to remove "
-                                    "the entity"));
-  }
-  std::size_t total = 0;
-  for (const auto& [key, value] : vars) total += key.size() + value.size() + 2;
-  if (vars.size() >= kMaxSpawnVars || total >= kMaxSpawnVarChars) {
-    return absl::InvalidArgumentError(absl::StrCat("[", callback, "] - ", vars.size(),
-                                                   " spawn variables of ", total,
-                                                   " characters: the engine holds fewer than ",
-                                                   kMaxSpawnVars, " and ", kMaxSpawnVarChars));
-  }
-  int at = 0;
-  int i = 0;
-  for (const auto& [key, value] : vars) {
-    offsets[i][0] = at;
-    std::memcpy(chars + at, key.c_str(), key.size() + 1);
-    at += static_cast<int>(key.size()) + 1;
-    offsets[i][1] = at;
-    std::memcpy(chars + at, value.c_str(), value.size() + 1);
-    at += static_cast<int>(value.size()) + 1;
-    ++i;
-  }
-  *num_chars = at;
-  *num_vars = i;
-  return absl::OkStatus();
-}
 
 }  // namespace
 
@@ -106,11 +44,13 @@ int Context::UpdateSpawnVars(char* chars, int* num_chars, int offsets[][2], int*
           keep = false;
           return absl::OkStatus();
         }
-        std::map<std::string, std::string> vars;
+        SpawnVars vars;
         if (absl::Status s = ReadSpawnTable(L, first, "updateSpawnVars", &vars); !s.ok()) {
           return s;
         }
-        return WriteSpawnVars(vars, "updateSpawnVars", chars, num_chars, offsets, num_vars);
+        if (absl::Status s = CheckSpawnVars(vars, "updateSpawnVars"); !s.ok()) return s;
+        WriteSpawnVars(vars, chars, num_chars, offsets, num_vars);
+        return absl::OkStatus();
       });
   return keep ? 1 : 0;
 }

@@ -11,6 +11,7 @@
 #include "engine_plugin/level_files.h"
 #include "engine_plugin/module_support.h"
 #include "hosts/dmlab/map_maker_module.h"
+#include "hosts/dmlab/pickups_spawn_module.h"
 #include "hosts/maze/maze_generation_module.h"
 #include "hosts/maze/model_module.h"
 #include "lua_api/lua/lua_memory.h"
@@ -404,6 +405,7 @@ int OpenEntities(lua_State* L) {
 void RegisterGameModules(lua_State* L, GameModuleTarget* target) {
   lua_api::SetPreload(L, "dmlab.system.game", &OpenGame, target);
   RegisterMapMakerModule(L, target->context);
+  RegisterPickupsSpawnModule(L, target->context);
   hosts::maze::RegisterModelModule(
       L, "building models is not served by the dmlab host yet (its engine draws the models of "
          "its assets)");

@@ -39,6 +39,9 @@
 // dmlab.system.map_maker: DeepMind Lab's text levels compiled through the
 // engine's q3map2 (map_maker_module.h).
 //
+// dmlab.system.pickups_spawn: entities spawned during play
+// (pickups_spawn_module.h).
+//
 // dmlab.system.model: requirable; its functions refuse, naming themselves
 // (hosts/maze/model_module.h): the host calls no createModel yet.
 #ifndef HOSTS_DMLAB_GAME_MODULE_H_
@@ -57,8 +60,8 @@ struct GameModuleTarget {
   engine_plugin::Level* level;
 };
 
-// Adds dmlab.system.game, .game_entities, .maze_generation, .map_maker and
-// .model to package.preload; `target` outlives L.
+// Adds dmlab.system.game, .game_entities, .maze_generation, .map_maker,
+// .pickups_spawn and .model to package.preload; `target` outlives L.
 void RegisterGameModules(lua_State* L, GameModuleTarget* target);
 
 }  // namespace hosts::dmlab

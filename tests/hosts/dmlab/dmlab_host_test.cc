@@ -386,6 +386,11 @@ function api:gameType() log('gameType') return 0 end
 function api:nextMap() log('nextMap') return 'corridor_apple' end
 function api:mapLoaded() log('mapLoaded') end
 function api:updateSpawnVars(vars) log('updateSpawnVars') return vars end
+function api:extraEntities()
+  log('extraEntities')
+  return {{classname = 'apple_reward', origin = '150 0 0'}}
+end
+function api:registerDynamicItems() log('registerDynamicItems') return {'lemon_reward'} end
 function api:createPickup(c)
   log('createPickup')
   return {name = c, classname = c, model = '', quantity = 1, type = 9}
@@ -409,26 +414,106 @@ std::string Trace(Engine& engine) {
 }
 
 // The order DeepMind Lab's engine reached these callbacks in, recorded in
-// this project's session of 2026-11-28 with the level above on the real
-// engine (./lab dmlab from deepmind/lab's HEAD; seekavoid_arena_01 for the
-// map, and Touch_Item in its game/g_items.c for a pickup: can_pickup, then
-// override_pickup, then the score's reward_override):
-//   start: gameType commandLine nextMap (updateSpawnVars createPickup?)+
-//          mapLoaded
+// this project's sessions of 2026-11-28 and 2026-11-29 with the level
+// above on the real engine (./lab dmlab from deepmind/lab's HEAD;
+// seekavoid_arena_01 for the map, and Touch_Item in its game/g_items.c for
+// a pickup: can_pickup, then override_pickup, then the score's
+// reward_override; createPickup once per class and item list):
+//   start: gameType commandLine nextMap registerDynamicItems createPickup
+//          (updateSpawnVars createPickup?)+ extraEntities
+//          registerDynamicItems createPickup mapLoaded
 //   step:  modifyControl [canPickup pickup rewardOverride] hasEpisodeFinished
 // The test engine must call them so.
 TEST(DmlabHostTest, HooksRunInTheRealEnginesOrder) {
   std::unique_ptr<Engine> engine = Started(WriteLevel("tracing", kTracing));
   ASSERT_NE(engine, nullptr);
-  EXPECT_EQ(Trace(*engine),
-            "gameType commandLine nextMap updateSpawnVars createPickup mapLoaded");
+  constexpr char kMapLoad[] =
+      "nextMap registerDynamicItems createPickup updateSpawnVars createPickup extraEntities "
+      "registerDynamicItems createPickup mapLoaded";
+  EXPECT_EQ(Trace(*engine), absl::StrCat("gameType commandLine ", kMapLoad));
   Forward(*engine, 1);
   EXPECT_EQ(Trace(*engine), "modifyControl hasEpisodeFinished");
   Forward(*engine, 1);  // the apple at x = 100
   EXPECT_EQ(Trace(*engine), "modifyControl canPickup pickup rewardOverride hasEpisodeFinished");
   // The first start only asks gameType and commandLine.
   ASSERT_TRUE(engine->Start(1, 2).ok());
-  EXPECT_EQ(Trace(*engine), "nextMap updateSpawnVars createPickup mapLoaded");
+  EXPECT_EQ(Trace(*engine), kMapLoad);
+}
+
+// DeepMind Lab's extra entities and dynamic spawns: api:extraEntities adds
+// to the map at load, pickups_spawn:spawn during play (at the engine's next
+// frame), and api:registerDynamicItems names the pickups the map lacks.
+TEST(DmlabHostTest, LevelsAddEntitiesAtLoadAndDuringPlay) {
+  std::unique_ptr<Engine> engine = Started(WriteLevel("dynamic", std::string(kPickups) + R"(
+local pickups_spawn = require 'dmlab.system.pickups_spawn'
+function api:nextMap() return 'corridor_apple' end
+function api:extraEntities()
+  return {{classname = 'apple_reward', origin = '150 0 0', id = '7'}}
+end
+function api:registerDynamicItems() return {'lemon_reward'} end
+api.picked = {}
+function api:pickup(id)
+  api.picked[#api.picked + 1] = id
+  if id == 7 then pickups_spawn:spawn{classname = 'lemon_reward', origin = '300 0 0', id = 9} end
+end
+function api:readProperty() return table.concat(api.picked, ' ') end
+)"));
+  ASSERT_NE(engine, nullptr);
+  // The map's apple at x = 100, the extra one at 150, then the lemon the
+  // second spawned at 300.
+  EXPECT_DOUBLE_EQ(Forward(*engine, 3), 2);
+  EXPECT_DOUBLE_EQ(Forward(*engine, 3), -1);
+  std::string picked;
+  ASSERT_TRUE(engine->ReadProperty("picked", &picked).ok());
+  EXPECT_EQ(picked, "1 7 9");
+  // A new episode has the map's and the extra apple again, and no lemon.
+  ASSERT_TRUE(engine->Start(1, 3).ok());
+  EXPECT_DOUBLE_EQ(Forward(*engine, 2), 1);
+}
+
+TEST(DmlabHostTest, BadSpawnsAndDynamicItemsAreErrorsNamingTheirFunction) {
+  const struct {
+    const char* body;
+    const char* message;
+  } cases[] = {
+      {"function api:extraEntities() return 5 end",
+       "[extraEntities] - must return a list or nil, not number"},
+      {"function api:extraEntities() return {{classname = {}}} end",
+       "[extraEntities] - spawn variables must be strings keyed by strings (entry 1)"},
+      {"function api:extraEntities() return {{}, {}} end",
+       "[extraEntities] - no spawn variables: an entity needs at least its classname (entry 1)"},
+      {"function api:registerDynamicItems() return {'lemon_reward', 3} end",
+       "[registerDynamicItems] - class names must be strings (entry 2)"},
+      {"function api:registerDynamicItems() return {string.rep('x', 256)} end",
+       "[registerDynamicItems] - a class name of 1 to 255 characters, without NUL, expected "
+       "(entry 1)"},
+      {"function api:modifyControl(a) require('dmlab.system.pickups_spawn'):spawn(1) end",
+       "'pickups_spawn:spawn': [spawn] - expected a table of spawn variables, got number"},
+      {"function api:modifyControl(a)\n"
+       "  require('dmlab.system.pickups_spawn'):spawn{a = string.rep('x', 5000)} end",
+       "'pickups_spawn:spawn': [spawn] - 1 spawn variables of 5003 characters: the engine holds "
+       "fewer than 64 and 4096"},
+      {"function api:modifyControl(a)\n"
+       "  local spawn = require('dmlab.system.pickups_spawn')\n"
+       "  for i = 1, 1025 do spawn:spawn{classname = 'x'} end end",
+       "'pickups_spawn:spawn': [spawn] - 1024 entities already wait for the engine's next frame"},
+      {"function api:modifyControl(a) require('dmlab.system.pickups_spawn').spawn('x') end",
+       "'pickups_spawn.spawn' must be called with ':'"},
+  };
+  for (const auto& c : cases) {
+    std::unique_ptr<Engine> engine =
+        Created(WriteLevel("bad_spawns", absl::StrCat(kPickups, c.body)));
+    ASSERT_NE(engine, nullptr);
+    ASSERT_TRUE(engine->Init().ok());
+    absl::Status failed = engine->Start(0, 1);
+    if (failed.ok()) {
+      engine->Act({0, 0, 0, 1, 0, 0, 0});
+      double reward = 0;
+      failed = engine->Advance(1, &reward).status();
+    }
+    ASSERT_FALSE(failed.ok()) << c.body;
+    EXPECT_THAT(failed.message(), HasSubstr(c.message)) << c.body;
+  }
 }
 
 // Each callback a hook reaches, raising: the start or step it runs in
@@ -437,7 +522,8 @@ TEST(DmlabHostTest, HooksRunInTheRealEnginesOrder) {
 TEST(DmlabHostTest, ACallbackThatRaisesInAnyHookFailsOnlyItsCall) {
   const char* callbacks[] = {"commandLine",     "gameType",   "nextMap",       "mapLoaded",
                              "updateSpawnVars", "createPickup", "canPickup",   "pickup",
-                             "rewardOverride",  "modifyControl", "hasEpisodeFinished", "addBots"};
+                             "rewardOverride",  "modifyControl", "hasEpisodeFinished", "addBots",
+                             "extraEntities",   "registerDynamicItems"};
   for (const char* callback : callbacks) {
     const std::string level = WriteLevel(
         absl::StrCat("raising_", callback),

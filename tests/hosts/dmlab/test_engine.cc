@@ -7,11 +7,16 @@
 //   init:    set_level_cache_settings, init
 //   start:   events.clear, start(episode, seed); the first time
 //            get_temporary_folder, game_type, replace_command_line; then
-//            next_map, pickups.clear_items, update_spawn_vars for each of
-//            the map's entities and find_item for each pickup kept,
-//            add_bots (unless the map restarted), player_state, map_loaded
+//            next_map, pickups.clear_items, register_dynamic_items (and
+//            find_item for each), update_spawn_vars for each of the map's
+//            entities and find_item for each pickup kept,
+//            make_extra_entities (read_extra_entity and find_item for
+//            each), register_dynamic_items again, add_bots (unless the map
+//            restarted), player_state, map_loaded
 //   advance: events.clear, map_finished (if so: next_map and the map's
 //            load again, map_loaded, set_map_finished(false)); a frame:
+//            the dynamic spawns (dynamic_spawn_entity_count,
+//            read_dynamic_spawn_entity, clear_dynamic_spawn_entities),
 //            get_actions, the move, can_pickup and override_pickup for a
 //            pickup reached (and its reward_override unless overridden),
 //            reward_override, player_state, entities; then
@@ -29,6 +34,7 @@
 #include <cstdlib>
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -56,6 +62,9 @@ struct Engine {
   bool first_start = true;
   std::string map;
   std::vector<Pickup> pickups;
+  // Class name -> find_item's index: the item lists of the engine's game
+  // module and of its other module.
+  std::map<std::string, int> game_items, other_items;
   float x = 0;
   std::int64_t score = 0;  // the real engine's is an int, which a level can overflow
   int frames = 0;
@@ -104,8 +113,71 @@ bool CompiledInHome(const std::string& name) {
   return true;
 }
 
-// Loads the map the level names: its entities through update_spawn_vars,
-// its pickups through find_item.
+// find_item, asked once per class of an item list: the real engine keeps
+// one in each of its game modules (bg_itemlist), cleared each map load.
+bool FindItem(std::map<std::string, int>& items, const std::string& class_name, int* index) {
+  if (auto found = items.find(class_name); found != items.end()) {
+    *index = found->second;
+    return true;
+  }
+  if (!H().pickups.find_item(U(), class_name.c_str(), index)) return false;
+  items[class_name] = *index;
+  return true;
+}
+
+// Spawns the entity of these spawn variables (G_SpawnGEntityFromSpawnVars):
+// a pickup if find_item knows its class, at its origin's x, with its `id`
+// or `default_id`.
+void Spawn(const char* chars, const int offsets[][2], int num_vars, int default_id) {
+  std::string class_name, id = std::to_string(default_id);
+  float x = 0;
+  for (int v = 0; v < num_vars; ++v) {
+    const std::string key = chars + offsets[v][0], value = chars + offsets[v][1];
+    if (key == "classname") class_name = value;
+    if (key == "origin") x = std::strtof(value.c_str(), nullptr);
+    if (key == "id") id = value;
+  }
+  int index = 0;
+  if (!FindItem(engine.game_items, class_name, &index)) return;
+  char name[256], item_class[256], model[256];
+  int quantity = 0, type = 0, tag = 0, move_type = 0;
+  if (!H().pickups.item(U(), index, name, 256, item_class, 256, model, 256, &quantity, &type, &tag,
+                        &move_type)) {
+    return;
+  }
+  engine.pickups.push_back({std::atoi(id.c_str()), class_name, x, quantity, false});
+}
+
+// The level's dynamic items, each registered in `items`, as the real
+// engine does twice a map load, in its two modules' lists (BG_InitItemList
+// and G_RegisterDynamicPickups).
+void RegisterDynamicItems(std::map<std::string, int>& items) {
+  const int count = H().pickups.register_dynamic_items(U());
+  for (int i = 0; i < count; ++i) {
+    char class_name[256];
+    H().pickups.read_dynamic_item_name(U(), i, class_name);
+    int index = 0;
+    FindItem(items, class_name, &index);
+  }
+}
+
+// The entities pickups_spawn:spawn queued, at the start of a frame (the
+// real engine's G_SpawnDynamicPickups), with ids from 200.
+void SpawnDynamicEntities() {
+  const int count = H().pickups.dynamic_spawn_entity_count(U());
+  for (int i = 0; i < count; ++i) {
+    char chars[4096];
+    int offsets[64][2];
+    int num_chars = 0, num_vars = 0;
+    H().pickups.read_dynamic_spawn_entity(U(), i, chars, &num_chars, offsets, &num_vars);
+    Spawn(chars, offsets, num_vars, 200 + i);
+  }
+  if (count > 0) H().pickups.clear_dynamic_spawn_entities(U());
+}
+
+// Loads the map the level names: the level's dynamic items, the map's
+// entities through update_spawn_vars, its pickups through find_item, the
+// level's extra entities, and its dynamic items again.
 void LoadMap() {
   const char* next = H().next_map(U());
   const bool restart = next[0] == '\0';
@@ -128,6 +200,9 @@ void LoadMap() {
   H().pickups.clear_items(U());
   engine.pickups.clear();
   engine.x = 0;
+  engine.game_items.clear();
+  engine.other_items.clear();
+  RegisterDynamicItems(engine.other_items);  // BG_InitItemList's
   for (std::size_t i = 0; i < classes.size(); ++i) {
     char chars[4096];
     int offsets[64][2];
@@ -141,24 +216,17 @@ void LoadMap() {
     }
     int num_chars = at, num_vars = 2;
     if (!H().pickups.update_spawn_vars(U(), chars, &num_chars, offsets, &num_vars)) continue;
-    std::string class_name, id = std::to_string(i + 1);
-    float x = 100.0f * (i + 1);
-    for (int v = 0; v < num_vars; ++v) {
-      const std::string key = chars + offsets[v][0], value = chars + offsets[v][1];
-      if (key == "classname") class_name = value;
-      if (key == "origin") x = std::strtof(value.c_str(), nullptr);
-      if (key == "id") id = value;
-    }
-    int index = 0;
-    if (!H().pickups.find_item(U(), class_name.c_str(), &index)) continue;
-    char name[256], item_class[256], model[256];
-    int quantity = 0, type = 0, tag = 0, move_type = 0;
-    if (!H().pickups.item(U(), index, name, 256, item_class, 256, model, 256, &quantity, &type,
-                          &tag, &move_type)) {
-      continue;
-    }
-    engine.pickups.push_back({std::atoi(id.c_str()), class_name, x, quantity, false});
+    Spawn(chars, offsets, num_vars, static_cast<int>(i + 1));
   }
+  const int extra = H().pickups.make_extra_entities(U());
+  for (int i = 0; i < extra; ++i) {
+    char chars[4096];
+    int offsets[64][2];
+    int num_chars = 0, num_vars = 0;
+    H().pickups.read_extra_entity(U(), i, chars, &num_chars, offsets, &num_vars);
+    Spawn(chars, offsets, num_vars, 100 + i);
+  }
+  RegisterDynamicItems(engine.game_items);  // G_RegisterDynamicPickups'
   // As dev_map: bots join a map that was loaded, not restarted.
   if (!restart) H().add_bots(U());
   if (!restart) LoadWallTexture();
@@ -177,6 +245,7 @@ void ReportPlayer() {
 }
 
 void Frame() {
+  SpawnDynamicEntities();
   double look_down_up, look_left_right;
   signed char move, strafe, crouch_jump;
   int buttons;
