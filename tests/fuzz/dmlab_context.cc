@@ -4,13 +4,15 @@
 // process on a map it cannot load or a restart with none loaded.
 //
 // The input bytes are decisions (decisions.h) that write a level whose
-// hook callbacks (nextMap, updateSpawnVars, createPickup, canPickup,
-// pickup, rewardOverride, modifyControl, hasEpisodeFinished, mapLoaded,
-// commandLine, gameType, addBots, playerMover) return odd values (wrong types, huge or
+// hook callbacks (nextMap, updateSpawnVars, extraEntities,
+// registerDynamicItems, createPickup, canPickup, pickup, rewardOverride,
+// modifyControl, hasEpisodeFinished, mapLoaded, commandLine, gameType,
+// addBots, playerMover) return odd values (wrong types, huge or
 // NaN numbers, too many or too long spawn variables, missing maps, names
 // with paths), raise, or call the engine back (dmlab.system.game and
 // .game_entities with odd arguments: huge custom views, addScore of NaN,
-// raycasts of non-vectors, finishMap inside any hook; map_maker:
+// raycasts of non-vectors, finishMap inside any hook, pickups_spawn's
+// spawns past the queue's bound; map_maker:
 // mapFromTextLevel with odd layers, themes and callbacks, a maker kept
 // past its call or used from a coroutine); then the decisions
 // drive the host: start, advance with any actions, observations.
@@ -73,6 +75,12 @@ constexpr const char* kStatements[] = {
     "cellSize = 1e308, callback = CALLBACK}",
     "if KEPT then V = KEPT:addPlatform{i = 1, j = 1, height = 3} end",
     "MAP:randomGen():seed(7)",
+    // Dynamic spawns, at the engine's next frame.
+    "SPAWN:spawn{classname = 'lemon_reward', origin = '300 0 0', id = 9}",
+    "SPAWN:spawn{classname = 'apple_reward', origin = {}}",
+    "for i = 1, 2000 do SPAWN:spawn{classname = 'x' .. i} end",
+    "SPAWN:spawn{big = string.rep('x', 5000)}",
+    "SPAWN.spawn(7)",
 };
 
 // The theme and the callback a level's map maker calls get.
@@ -111,7 +119,7 @@ constexpr const char* kCallbacks[] = {"nextMap",       "updateSpawnVars",    "cr
                                       "canPickup",     "pickup",             "rewardOverride",
                                       "modifyControl", "hasEpisodeFinished", "mapLoaded",
                                       "commandLine",   "gameType",           "addBots",
-                                      "playerMover"};
+                                      "playerMover",   "extraEntities",      "registerDynamicItems"};
 
 // What each callback returns (`a` is its first argument).
 constexpr const char* kMaps[] = {"'corridor'", "'corridor_pickups'", "'corridor_apple'", "''", "'made'",
@@ -138,7 +146,17 @@ constexpr const char* kMoves[] = {"nil", "{1, 2, 3}, {0, 0, 0}", "{0/0, 1e308, 0
 constexpr const char* kBots[] = {"nil", "{}", "7", "{{name = 'x'}}", "{{name = 'x', skill = 9}}",
                                  "{{name = 'x', team = 'green'}}", "{{}}"};
 
+constexpr const char* kExtras[] = {"nil", "7", "{}", "{{classname = 'apple_reward', origin = '150 0 0'}}",
+                                   "{{}}", "{7}", "{{classname = 'goal', id = 1e308}}",
+                                   "(function() local t = {} for i = 1, 2000 do "
+                                   "t[i] = {classname = 'apple_reward'} end return t end)()"};
+constexpr const char* kDynamicItems[] = {"nil", "{'lemon_reward'}", "{7}", "{''}",
+                                         "{string.rep('x', 300)}", "{'a\\0b'}", "'x'",
+                                         "{'nowhere_reward', 'goal'}"};
+
 const char* ResultFor(Decisions& in, const std::string& callback) {
+  if (callback == "extraEntities") return PickFrom(in, kExtras);
+  if (callback == "registerDynamicItems") return PickFrom(in, kDynamicItems);
   if (callback == "nextMap") return PickFrom(in, kMaps);
   if (callback == "updateSpawnVars") return PickFrom(in, kSpawnVars);
   if (callback == "createPickup") return PickFrom(in, kPickups);
@@ -154,6 +172,7 @@ std::string WriteLevel(Decisions& in) {
   level << "local GAME = require 'dmlab.system.game'\n"
         << "local ENTITIES = require 'dmlab.system.game_entities'\n"
         << "local MAP = require 'dmlab.system.map_maker'\n"
+        << "local SPAWN = require 'dmlab.system.pickups_spawn'\n"
         << "local THEME = " << PickFrom(in, kThemes) << "\n"
         << "local CALLBACK = " << PickFrom(in, kMakers) << "\n"
         << "KEPT = nil\n"
