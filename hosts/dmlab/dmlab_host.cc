@@ -12,9 +12,13 @@
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "engine_plugin/host_registry.h"
+#include "engine_plugin/observation.h"
+#include "tensor/tensor.h"
 
 namespace hosts::dmlab {
 namespace {
@@ -24,6 +28,35 @@ using engine_plugin::ObservationSpec;
 using engine_plugin::ObservationValue;
 
 constexpr char kFrameName[] = "RGB_INTERLEAVED";
+
+// The plugin's spec of an engine observation: bytes or doubles of a fixed
+// shape (the engine's strings and dynamic extents are not served), at most
+// 2^31 elements.
+absl::StatusOr<ObservationSpec> PluginSpec(absl::string_view name,
+                                           const DmlabObservationSpec& spec) {
+  const auto refuse = [&](absl::string_view why) {
+    return absl::InternalError(
+        absl::StrCat("DeepMind Lab's observation ", name, ": ", why, " (not served)"));
+  };
+  if (spec.type != DmlabObservation_Bytes && spec.type != DmlabObservation_Doubles) {
+    return refuse("neither bytes nor doubles");
+  }
+  if (spec.dims < 0 || spec.dims > 8 || (spec.dims > 0 && spec.shape == nullptr)) {
+    return refuse(absl::StrCat("a shape of ", spec.dims, " extents"));
+  }
+  ObservationSpec ours{std::string(name),
+                       spec.type == DmlabObservation_Bytes ? engine_plugin::ObservationType::kBytes
+                                                           : engine_plugin::ObservationType::kDoubles,
+                       {}};
+  std::int64_t elements = 1;
+  for (int d = 0; d < spec.dims; ++d) {
+    if (spec.shape[d] < 0) return refuse("a dynamic extent");
+    elements *= spec.shape[d];
+    if (elements > (std::int64_t{1} << 31)) return refuse("over 2^31 elements");
+    ours.shape.push_back(spec.shape[d]);
+  }
+  return ours;
+}
 // DeepMind Lab's engine renders frames up to this size (its framebuffer).
 constexpr int kMaxExtent = 4096;
 
@@ -230,8 +263,21 @@ absl::Status DmlabHost::Init(Level& level) {
   context_->Attach(nullptr);
   if (initialised != 0) return EngineError("init");
   if (absl::Status s = HookError("init"); !s.ok()) return s;
+  rgb_index_ = -1;
+  engine_observations_.clear();
   for (int i = 0, n = api_.observation_count(env_); i < n; ++i) {
-    if (std::strcmp(api_.observation_name(env_, i), kFrameName) == 0) rgb_index_ = i;
+    const absl::string_view name = api_.observation_name(env_, i);
+    if (name == kFrameName) {
+      rgb_index_ = i;
+      continue;
+    }
+    // DeepMind Lab's deprecated spellings of RGB(D)_INTERLEAVED.
+    if (absl::EndsWith(name, "_INTERLACED")) continue;
+    DmlabObservationSpec spec{};
+    api_.observation_spec(env_, i, &spec);
+    absl::StatusOr<engine_plugin::ObservationSpec> ours = PluginSpec(name, spec);
+    if (!ours.ok()) return ours.status();
+    engine_observations_.push_back({i, *std::move(ours)});
   }
   if (rgb_index_ < 0) return absl::InternalError("DeepMind Lab's engine offers no RGB_INTERLEAVED");
   actions_.clear();
@@ -245,8 +291,12 @@ absl::Status DmlabHost::Init(Level& level) {
 }
 
 std::vector<ObservationSpec> DmlabHost::ObservationSpecs() const {
-  return {
+  std::vector<ObservationSpec> specs = {
       ObservationSpec{kFrameName, engine_plugin::ObservationType::kBytes, {height_, width_, 3}}};
+  for (const EngineObservation& observation : engine_observations_) {
+    specs.push_back(observation.spec);
+  }
+  return specs;
 }
 
 std::uint64_t DmlabHost::LevelSeed(std::uint64_t seed) {
@@ -310,8 +360,35 @@ absl::Status DmlabHost::Render(Level& level, const tensor::Tensor& frame) {
 }
 
 absl::StatusOr<ObservationValue> DmlabHost::Observe(int index,
-                                                    engine_plugin::ObservationBuffers&) {
-  return absl::InvalidArgumentError(absl::StrCat("no engine observation ", index));
+                                                    engine_plugin::ObservationBuffers& buffers) {
+  // Index 0 is the frame, which Render draws.
+  if (index < 1 || index > static_cast<int>(engine_observations_.size())) {
+    return absl::OutOfRangeError(absl::StrCat("the engine has no observation ", index));
+  }
+  const EngineObservation& wanted = engine_observations_[index - 1];
+  // After Render, the engine has drawn this frame: its HUD asks no hook.
+  DmlabObservation observation{};
+  api_.observation(env_, wanted.index, &observation);
+  if (absl::Status s = HookError("observation"); !s.ok()) return s;
+  absl::StatusOr<ObservationSpec> got = PluginSpec(wanted.spec.name, observation.spec);
+  if (!got.ok()) return got.status();
+  const bool bytes = wanted.spec.type == engine_plugin::ObservationType::kBytes;
+  if (got->type != wanted.spec.type || got->shape != wanted.spec.shape ||
+      (bytes ? observation.payload.bytes == nullptr : observation.payload.doubles == nullptr)) {
+    return absl::InternalError(
+        absl::StrCat("DeepMind Lab's ", wanted.spec.name, " is not the observation it declared"));
+  }
+  absl::StatusOr<tensor::Tensor> value =
+      buffers.Acquire(bytes ? tensor::DType::kUInt8 : tensor::DType::kFloat64, wanted.spec.shape);
+  if (!value.ok()) return value.status();
+  std::memcpy(*value->data(),
+              bytes ? static_cast<const void*>(observation.payload.bytes)
+                    : static_cast<const void*>(observation.payload.doubles),
+              static_cast<std::size_t>(value->num_elements()) * (bytes ? 1 : sizeof(double)));
+  ObservationValue result;
+  result.type = wanted.spec.type;
+  result.tensor = *std::move(value);
+  return result;
 }
 
 void DmlabHost::ListProperties(

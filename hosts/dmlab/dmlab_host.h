@@ -24,7 +24,10 @@
 //                  library was built
 //   logToStdErr, minimalUI, reducedUI, vmMode, appendCommand, playerName,
 //   use_pbos       DeepMind Lab's own engine settings, handed to the engine
-// Observations: RGB_INTERLEAVED (height x width x 3), then the level's.
+// Observations: RGB_INTERLEAVED (height x width x 3, the frame), then the
+// engine's others as it declares them (DeepMind Lab's RGBD_INTERLEAVED,
+// RGB, RGBD, BGR_INTERLEAVED, BGRD_INTERLEAVED, MAP_FRAME_NUMBER; not its
+// deprecated *_INTERLACED), then the level's.
 // Actions: the engine's seven (LOOK_LEFT_RIGHT_PIXELS_PER_FRAME, ...).
 #ifndef HOSTS_DMLAB_DMLAB_HOST_H_
 #define HOSTS_DMLAB_DMLAB_HOST_H_
@@ -96,6 +99,12 @@ class DmlabHost final : public engine_plugin::Host {
   DmlabEnvApi api_{};
   void* env_ = nullptr;
   int rgb_index_ = -1;
+  // The engine's observations beyond the frame: its index, and the spec.
+  struct EngineObservation {
+    int index;
+    engine_plugin::ObservationSpec spec;
+  };
+  std::vector<EngineObservation> engine_observations_;
   int episode_ = 0;
   std::vector<engine_plugin::DiscreteActionSpec> actions_;
   std::vector<int> pending_actions_;

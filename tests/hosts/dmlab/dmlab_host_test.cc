@@ -85,6 +85,44 @@ TEST(DmlabHostTest, TheFrameIsTheEngines) {
   EXPECT_EQ(reinterpret_cast<const std::uint8_t*>(*frame->tensor.data())[0], 150);
 }
 
+// The engine's other observations, as it declares them: DeepMind Lab's
+// RGBD_INTERLEAVED, planar RGB, MAP_FRAME_NUMBER; not its deprecated
+// spellings.
+TEST(DmlabHostTest, TheEnginesOwnObservationsAreServed) {
+  std::unique_ptr<Engine> engine = Started(WriteLevel("observations", kPickups));
+  ASSERT_NE(engine, nullptr);
+  std::vector<std::string> names;
+  for (const auto& spec : engine->observation_specs()) names.push_back(spec.name);
+  ASSERT_GE(names.size(), 4u);
+  EXPECT_EQ(std::vector<std::string>(names.begin(), names.begin() + 4),
+            (std::vector<std::string>{"RGB_INTERLEAVED", "RGBD_INTERLEAVED", "RGB",
+                                      "MAP_FRAME_NUMBER"}));
+  Forward(*engine, 3);
+  const auto bytes = [](const engine_plugin::ObservationValue& v) {
+    return reinterpret_cast<const std::uint8_t*>(*v.tensor.data());
+  };
+  const auto shape = [](const engine_plugin::ObservationValue& v) {
+    const auto& s = v.tensor.layout().shape();
+    return std::vector<std::int64_t>(s.begin(), s.end());
+  };
+  absl::StatusOr<engine_plugin::ObservationValue> frame = engine->Observation(0);
+  absl::StatusOr<engine_plugin::ObservationValue> rgbd = engine->Observation(1);
+  absl::StatusOr<engine_plugin::ObservationValue> planar = engine->Observation(2);
+  absl::StatusOr<engine_plugin::ObservationValue> number = engine->Observation(3);
+  ASSERT_TRUE(frame.ok() && rgbd.ok() && planar.ok() && number.ok());
+  EXPECT_EQ(shape(*rgbd), (std::vector<std::int64_t>{6, 8, 4}));
+  EXPECT_EQ(shape(*planar), (std::vector<std::int64_t>{3, 6, 8}));
+  EXPECT_EQ(number->type, engine_plugin::ObservationType::kDoubles);
+  EXPECT_EQ(reinterpret_cast<const double*>(*number->tensor.data())[0], 3);
+  for (int p = 0; p < 6 * 8; ++p) {
+    for (int c = 0; c < 3; ++c) {
+      ASSERT_EQ(bytes(*rgbd)[4 * p + c], bytes(*frame)[3 * p + c]) << p;
+      ASSERT_EQ(bytes(*planar)[c * 48 + p], bytes(*frame)[3 * p + c]) << p;
+    }
+    ASSERT_EQ(bytes(*rgbd)[4 * p + 3], 150) << "the test engine's depth is x";
+  }
+}
+
 TEST(DmlabHostTest, TheHudDrawsTheLevelsRectanglesAndMessages) {
   std::unique_ptr<Engine> engine = Started(WriteLevel("hud", std::string(kPickups) + R"(
 function api:filledRectangles(args)

@@ -74,6 +74,9 @@ struct Engine {
   bool log = false;  // logToStdErr: the console to stderr
   std::vector<unsigned char> texture;  // the corridor's wall
   int shape[3] = {0, 0, 3};
+  int one = 1;  // MAP_FRAME_NUMBER's shape
+  double frame_number = 0;
+  std::vector<unsigned char> other;  // RGBD_INTERLEAVED's or RGB's
 } engine;
 
 const DmlabHooks& H() { return engine.context.hooks; }
@@ -375,14 +378,45 @@ void DrawOverlays() {
   }
 }
 
-void Observation(void*, int, DmlabObservation* observation) {
+// The real engine's observations (its dmlab_connect.c), in its order:
+// the frame, RGBD_INTERLEAVED (depth: x, as the frame's bytes are),
+// planar RGB, MAP_FRAME_NUMBER (the frames since the map loaded, as
+// doubles), and a deprecated spelling the host must not offer.
+constexpr const char* kObservationNames[] = {"RGB_INTERLEAVED", "RGBD_INTERLEAVED", "RGB",
+                                             "MAP_FRAME_NUMBER", "RGB_INTERLACED"};
+
+void ObservationSpec(void*, int index, DmlabObservationSpec* spec) {
+  const bool planar = index == 2;
+  engine.shape[0] = planar ? 3 : engine.height;
+  engine.shape[1] = planar ? engine.height : engine.width;
+  engine.shape[2] = planar ? engine.width : index == 1 ? 4 : 3;
+  spec->type = index == 3 ? DmlabObservation_Doubles : DmlabObservation_Bytes;
+  spec->dims = index == 3 ? 1 : 3;
+  spec->shape = index == 3 ? &engine.one : engine.shape;
+}
+
+void Observation(void* env, int index, DmlabObservation* observation) {
+  ObservationSpec(env, index, &observation->spec);
+  if (index == 3) {
+    engine.frame_number = engine.frames;
+    observation->payload.doubles = &engine.frame_number;
+    return;
+  }
   DrawOverlays();
   if (!engine.texture.empty()) engine.frame[(engine.width - 1) * 3] = engine.texture[0];
-  engine.shape[0] = engine.height;
-  engine.shape[1] = engine.width;
-  observation->spec.type = DmlabObservation_Bytes;
-  observation->spec.dims = 3;
-  observation->spec.shape = engine.shape;
+  const std::size_t pixels = static_cast<std::size_t>(engine.width) * engine.height;
+  if (index == 1 || index == 2) {
+    engine.other.assign(pixels * (index == 1 ? 4 : 3), 0);
+    for (std::size_t p = 0; p < pixels; ++p) {
+      for (int c = 0; c < 3; ++c) {
+        (index == 1 ? engine.other[4 * p + c] : engine.other[c * pixels + p]) =
+            engine.frame[3 * p + c];
+      }
+      if (index == 1) engine.other[4 * p + 3] = static_cast<unsigned char>(engine.x);
+    }
+    observation->payload.bytes = engine.other.data();
+    return;
+  }
   observation->payload.bytes = engine.frame.data();
 }
 
@@ -455,8 +489,9 @@ extern "C" __attribute__((visibility("default"))) int dmlab_connect(const DmlabL
     *min = i < 2 ? -512 : i < 4 ? -1 : 0;
     *max = i < 2 ? 512 : 1;
   };
-  api->observation_count = [](void*) { return 1; };
-  api->observation_name = [](void*, int) { return "RGB_INTERLEAVED"; };
+  api->observation_count = [](void*) { return 5; };
+  api->observation_name = [](void*, int i) { return kObservationNames[i]; };
+  api->observation_spec = &ObservationSpec;
   api->observation = &Observation;
   api->act_discrete = &ActDiscrete;
   api->advance = &Advance;
