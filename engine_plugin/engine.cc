@@ -16,6 +16,7 @@
 #include "engine_plugin/players_module.h"
 #include "engine_plugin/plugin_settings.h"
 #include "engine_plugin/sandbox.h"
+#include "lua_api/tensor/random.h"
 
 namespace engine_plugin {
 
@@ -237,6 +238,7 @@ absl::Status Engine::Init() {
   absl::StatusOr<std::unique_ptr<LevelScript>> script = LevelScript::Load(
       s.level.source, s.level.chunk_name, s.paths(), limits,
       [&](lua_State* L) {
+        lua_api::SetSeedMixer(L, s.plugin.mixer_seed);
         RegisterPlayersModule(L, &s);
         s.host->RegisterModules(L, s);
       },
@@ -246,6 +248,7 @@ absl::Status Engine::Init() {
   s.script = *std::move(script);
   absl::Status ready = [&] {
     if (absl::Status status = s.script->Init(s.settings); !status.ok()) return status;
+    s.host->SetMixerSeed(s.plugin.mixer_seed);
     if (absl::Status status = s.host->Init(s); !status.ok()) return status;
     absl::StatusOr<std::vector<ObservationSpec>> custom = s.script->CustomObservationSpecs();
     if (!custom.ok()) return custom.status();

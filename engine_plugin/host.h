@@ -194,6 +194,10 @@ class Host {
   // p's frame (from 0) is spec frame_observation() + p.
   virtual int frame_observation() const = 0;
 
+  // DeepMind Lab's mixerSeed (PluginSettings::mixer_seed), before Init: a
+  // host that draws from the episode's seed mixes it in, as seed ^ (mixer
+  // << 32).
+  virtual void SetMixerSeed(std::uint32_t /*mixer*/) {}
   // The seed the level's start(episode, seed) receives for an episode the
   // caller seeded with `seed`: `seed` itself, unless the host's engine
   // derives the level's seed from its own (DeepMind Lab's does).

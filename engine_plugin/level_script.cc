@@ -276,7 +276,8 @@ absl::Status LevelScript::Start(int episode, std::uint64_t seed) {
         "require 'dmlab.system.random' gave ", got, ", not the random module: the level "
         "replaced it, so the engine cannot seed it"));
   }
-  generator->Seed(seed);
+  // As the level's own random:seed(seed) would (mixed with mixerSeed).
+  generator->Seed(lua_api::MixSeed(L_, seed));
   if (!PushCallback("start")) return absl::OkStatus();
   lua_pushinteger(L_, episode);
   lua_pushnumber(L_, static_cast<lua_Number>(seed));

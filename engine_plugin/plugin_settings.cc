@@ -92,6 +92,11 @@ absl::StatusOr<bool> ApplyPluginSetting(absl::string_view key, absl::string_view
     absl::StatusOr<int> players = ParseSettingInt(key, value, 1, kMaxPlayers);
     if (!players.ok()) return players.status();
     settings->players = *players;
+  } else if (key == "mixerSeed") {
+    absl::StatusOr<std::int64_t> mixer =
+        ParseSettingInt<std::int64_t>(key, value, 0, std::int64_t{0xffffffff});
+    if (!mixer.ok()) return mixer.status();
+    settings->mixer_seed = static_cast<std::uint32_t>(*mixer);
   } else if (key == "pinnedStaging") {
     absl::StatusOr<bool> pinned = ParseSettingBool(key, value);
     if (!pinned.ok()) return pinned.status();

@@ -4,6 +4,7 @@
 #ifndef ENGINE_PLUGIN_PLUGIN_SETTINGS_H_
 #define ENGINE_PLUGIN_PLUGIN_SETTINGS_H_
 
+#include <cstdint>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -25,6 +26,10 @@ struct PluginSettings {
   bool pinned_staging = false;
   // Players in the level (players); the host says how many it carries.
   int players = 1;
+  // DeepMind Lab's mixerSeed, in [0, 2^32): mixed into every seed (the
+  // level's generator's and maze seeds, lua_api::SetSeedMixer; the host's,
+  // Host::SetMixerSeed), so that different mixers give disjoint episodes.
+  std::uint32_t mixer_seed = 0;
 };
 
 // The most players any instance carries (the players setting's bound).

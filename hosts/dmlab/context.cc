@@ -171,12 +171,12 @@ int Context::MapLoaded() {
 
 
 void Context::Start(int seed) {
-  prbg_.seed(static_cast<std::uint64_t>(seed));
+  prbg_.seed(static_cast<std::uint64_t>(seed) ^ (std::uint64_t{mixer_} << 32));
   DrawSeed(prbg_);
 }
 
-int Context::LevelSeed(int seed) {
-  std::mt19937_64 prbg(static_cast<std::uint64_t>(seed));
+int Context::LevelSeed(int seed) const {
+  std::mt19937_64 prbg(static_cast<std::uint64_t>(seed) ^ (std::uint64_t{mixer_} << 32));
   return DrawSeed(prbg);
 }
 

@@ -219,7 +219,10 @@ class Context {
   // seed. Its first draw was the level's seed (LevelSeed), as DeepMind
   // Lab's context draws it for api:start; make_random_seed draws the rest.
   void Start(int seed);
-  static int LevelSeed(int seed);
+  int LevelSeed(int seed) const;
+  // DeepMind Lab's mixerSeed: the engine's generator is seeded with
+  // seed ^ (mixer << 32).
+  void SetMixerSeed(std::uint32_t mixer) { mixer_ = mixer; }
   int MakeRandomSeed();
   bool HasEpisodeFinished(double episode_time_seconds);
   // How the level last said its episode ended (hasEpisodeFinished: true
@@ -288,6 +291,7 @@ class Context {
   // The engine's generator: make_random_seed, seeded by each start as
   // DeepMind Lab's context seeds its own.
   std::mt19937_64 prbg_;
+  std::uint32_t mixer_ = 0;
 };
 
 }  // namespace hosts::dmlab

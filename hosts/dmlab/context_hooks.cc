@@ -35,7 +35,7 @@ DmlabHooks MakeHooks() {
   h.run_lua_snippet = [](void*, const char*) { return 0; };
   h.set_native_app = [](void*, bool) {};
   h.get_native_app = [](void*) { return false; };
-  h.set_mixer_seed = [](void*, int) {};
+  h.set_mixer_seed = [](void* u, int mixer) { Of(u).SetMixerSeed(static_cast<std::uint32_t>(mixer)); };
   h.set_actions = [](void* u, double look_down_up, double look_left_right, signed char move,
                      signed char strafe, signed char crouch_jump, int buttons) {
     Of(u).SetActions({look_down_up, look_left_right, move, strafe, crouch_jump, buttons});

@@ -300,7 +300,7 @@ std::vector<ObservationSpec> DmlabHost::ObservationSpecs() const {
 }
 
 std::uint64_t DmlabHost::LevelSeed(std::uint64_t seed) {
-  return static_cast<std::uint64_t>(Context::LevelSeed(EngineSeed(seed)));
+  return static_cast<std::uint64_t>(context_->LevelSeed(EngineSeed(seed)));
 }
 
 absl::Status DmlabHost::Start(Level& level, std::uint64_t seed) {

@@ -66,6 +66,7 @@ class DmlabHost final : public engine_plugin::Host {
   // DeepMind Lab's: the engine's generator, seeded with `seed`, draws the
   // level's (context.h), so that a level gets the seed it gets there.
   std::uint64_t LevelSeed(std::uint64_t seed) override;
+  void SetMixerSeed(std::uint32_t mixer) override { context_->SetMixerSeed(mixer); }
   absl::Status Start(engine_plugin::Level& level, std::uint64_t seed) override;
   void Act(absl::Span<const int> discrete, absl::Span<const double> continuous) override;
   absl::Status Step(engine_plugin::Level& level) override;

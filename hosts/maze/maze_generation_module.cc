@@ -133,7 +133,7 @@ std::string ReadGenerator(lua_State* L, int index, const char* function,
   }
   std::uint64_t seed;
   if (std::string e = ReadField(L, index, function, "seed", ReadSeed, &seed); !e.empty()) return e;
-  seeded->Seed(seed);
+  seeded->Seed(lua_api::MixSeed(L, seed));  // DeepMind Lab's mixerSeed
   *random = seeded;
   return {};
 }

@@ -339,7 +339,7 @@ absl::Status MazeHost::ColourSkins(Level& level, std::vector<Pickup>* pickups) {
 }
 
 absl::Status MazeHost::Start(Level& level, std::uint64_t seed) {
-  spawn_random_.seed(seed);
+  spawn_random_.seed(seed ^ (std::uint64_t{mixer_} << 32));
   actions_.assign(players_, Actions{});
   map_finished_ = false;
   if (absl::Status s = RefuseBots(level); !s.ok()) return s;

@@ -77,6 +77,7 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
   int max_players() const override { return kMaxPlayers; }
   void SetPlayers(int players) override { players_ = players; }
   int frame_observation() const override { return 0; }
+  void SetMixerSeed(std::uint32_t mixer) override { mixer_ = mixer; }
   absl::Status Start(engine_plugin::Level& level, std::uint64_t seed) override;
   void Act(absl::Span<const int> discrete, absl::Span<const double> continuous) override;
   absl::Status Step(engine_plugin::Level& level) override;
@@ -148,6 +149,7 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
   // Doors open for a while: map time from which each closes, by cell.
   std::map<std::pair<int, int>, double> closing_;
   std::mt19937_64 spawn_random_;
+  std::uint32_t mixer_ = 0;  // SetMixerSeed's
   std::vector<Actions> actions_;  // per player
   // The level's own discrete actions (customDiscreteActionSpec), after the
   // seven, and each player's values from the last Act (players x

@@ -101,6 +101,27 @@ LuaRandom* LuaRandom::Read(lua_State* L, int index) {
 
 namespace {
 
+// The registry key of L's mixer (a number; absent: 0).
+char mixer_key;
+
+}  // namespace
+
+void SetSeedMixer(lua_State* L, std::uint32_t mixer) {
+  lua_pushlightuserdata(L, &mixer_key);
+  lua_pushnumber(L, mixer);
+  lua_rawset(L, LUA_REGISTRYINDEX);
+}
+
+std::uint64_t MixSeed(lua_State* L, std::uint64_t seed) {
+  lua_pushlightuserdata(L, &mixer_key);
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  const auto mixer = static_cast<std::uint64_t>(lua_isnumber(L, -1) ? lua_tonumber(L, -1) : 0);
+  lua_pop(L, 1);
+  return seed ^ (mixer << 32);
+}
+
+namespace {
+
 // ---- Lua methods. Stack index 1 is self, so argument #k is index k + 1. ----
 
 // [-0, +0, e] gen:seed(n)
@@ -109,7 +130,7 @@ NResultsOr SeedMethod(LuaRandom& self, lua_State* L) {
   if (std::string why = ReadInteger(L, 2, &seed); !why.empty()) {
     return ArgumentError("seed", 1, why);
   }
-  self.Seed(static_cast<std::uint64_t>(seed));
+  self.Seed(MixSeed(L, static_cast<std::uint64_t>(seed)));
   return 0;
 }
 
@@ -216,7 +237,8 @@ NResultsOr NewGenerator(lua_State* L) {
       return ArgumentError("Generator", 1, why);
     }
   }
-  Class<LuaRandom>::CreateObject(L, LuaRandom::kTypeName, static_cast<std::uint64_t>(seed));
+  Class<LuaRandom>::CreateObject(L, LuaRandom::kTypeName,
+                                 MixSeed(L, static_cast<std::uint64_t>(seed)));
   return 1;
 }
 

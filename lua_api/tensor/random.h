@@ -11,7 +11,8 @@
 // Lua API (`local random = require 'dmlab.system.random'`):
 //   The module value IS the default generator, seeded with 0 when the
 //   module is first required in a lua_State, as in DeepMind Lab:
-//     random:seed(n)                       n: any integer (taken mod 2^64)
+//     random:seed(n)                       n: any integer (taken mod 2^64;
+//                                          mixed with mixerSeed, below)
 //     random:uniformInt(a, b)              integer in [a, b]; a > b is an error
 //     random:uniformReal(a, b)             number in [a, b) (a when a == b)
 //     random:normalDistribution(mean, sd)  sd >= 0 (sd == 0 gives mean)
@@ -114,6 +115,15 @@ void LuaRandom::Shuffle(absl::Span<T> values) {
     i += 2;
   }
 }
+
+// DeepMind Lab's mixerSeed: in L, every seed a level gives (gen:seed(n),
+// random.Generator(n), maze_generation's seeds) becomes n ^ (mixer << 32),
+// so that different mixers draw from disjoint seed spaces. 0 (the
+// default) leaves seeds as they are.
+// [-0, +0, m]
+void SetSeedMixer(lua_State* L, std::uint32_t mixer);
+// [-0, +0, -] n ^ (mixer << 32) for L's mixer.
+std::uint64_t MixSeed(lua_State* L, std::uint64_t seed);
 
 // [-0, +0, m] Makes `require 'dmlab.system.random'` work in L.
 void RegisterRandomModule(lua_State* L);

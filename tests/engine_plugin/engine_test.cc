@@ -158,6 +158,32 @@ TEST(EngineTest, RandomMazeLoadsGeneratedMaps) {
   EXPECT_EQ(MazeWorldOf(*engine)->map().cols(), 11);
 }
 
+// DeepMind Lab's mixerSeed: the same seed with another mixer is another
+// episode (another maze here); mixer 0 is no mixer.
+TEST(EngineTest, TheMixerSeedGivesDisjointEpisodes) {
+  const auto maze = [](const char* mixer) {
+    std::vector<std::pair<std::string, std::string>> settings = {{"mazeSize", "15"}};
+    if (mixer != nullptr) settings.push_back({"mixerSeed", mixer});
+    std::unique_ptr<Engine> engine = InitEngine("random_maze", settings);
+    EXPECT_NE(engine, nullptr);
+    if (engine == nullptr || !engine->Start(0, 5).ok()) return std::string();
+    return MazeWorldOf(*engine)->map().EntityLayer();
+  };
+  const std::string plain = maze(nullptr);
+  ASSERT_FALSE(plain.empty());
+  EXPECT_EQ(maze("0"), plain);
+  EXPECT_NE(maze("1"), plain);
+  EXPECT_EQ(maze("1"), maze("1"));
+  EXPECT_NE(maze("4294967295"), plain);
+  absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create("random_maze");
+  ASSERT_TRUE(engine.ok());
+  for (const char* bad : {"-1", "4294967296", "x", "1.5"}) {
+    absl::Status status = (*engine)->SetSetting("mixerSeed", bad);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_THAT(status.message(), HasSubstr("mixerSeed")) << bad;
+  }
+}
+
 TEST(EngineTest, UnknownLevelIsNotFound) {
   absl::StatusOr<std::unique_ptr<Engine>> engine = Engine::Create("no_such_level");
   EXPECT_EQ(engine.status().code(), absl::StatusCode::kNotFound);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -148,6 +149,26 @@ TEST_F(RandomModuleTest, TheModuleIsTheDefaultGenerator) {
   EXPECT_EQ(Run("assert(tostring(random) == 'dmlab.system.random')"), "");
   EXPECT_EQ(Run("assert(tostring(random.Generator()) == 'dmlab.system.random.Generator')"), "");
   EXPECT_EQ(Run("assert(random.Generator(5).Generator == nil, 'only the module makes generators')"),
+            "");
+}
+
+// DeepMind Lab's mixerSeed: every seed a level gives is n ^ (mixer << 32).
+TEST_F(RandomModuleTest, TheMixerMixesEverySeedTheLevelGives) {
+  ASSERT_EQ(Run("random = require 'dmlab.system.random'"), "");
+  EXPECT_EQ(MixSeed(L, 5), 5u) << "no mixer: seeds as they are";
+  SetSeedMixer(L, 3);
+  EXPECT_EQ(MixSeed(L, 5), 5u ^ (std::uint64_t{3} << 32));
+  LuaRandom mixed(5u ^ (std::uint64_t{3} << 32));
+  const std::int64_t expected = mixed.UniformInt(1, 1000000);
+  EXPECT_EQ(Run(absl::StrCat("random:seed(5) assert(random:uniformInt(1, 1000000) == ", expected,
+                             ")")),
+            "");
+  EXPECT_EQ(Run(absl::StrCat("assert(random.Generator(5):uniformInt(1, 1000000) == ", expected,
+                             ")")),
+            "");
+  SetSeedMixer(L, 0);
+  EXPECT_EQ(Run(absl::StrCat("random:seed(5) assert(random:uniformInt(1, 1000000) ~= ", expected,
+                             ")")),
             "");
 }
 

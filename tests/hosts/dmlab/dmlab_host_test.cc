@@ -400,18 +400,25 @@ TEST(DmlabHostTest, AMissingOrForeignLibraryIsAClearError) {
 
 // As DeepMind Lab's context: the engine's generator, seeded with the
 // episode's seed, draws the level's seed.
+// With mixerSeed m, DeepMind Lab's context seeds the engine's generator
+// with seed ^ (m << 32) (its Context::Start).
 TEST(DmlabHostTest, TheLevelsSeedIsTheEnginesFirstDraw) {
-  std::mt19937_64 prbg(7);  // Started's seed
-  const int expected = std::uniform_int_distribution<int>(1, 2147483647)(prbg);
-  EXPECT_NE(expected, 7);
-  std::unique_ptr<Engine> engine = Started(WriteLevel(
-      "seed", absl::StrCat(kPickups, "function api:start(episode, seed) api.seed = seed end\n",
-                           "function api:hasEpisodeFinished() return api.seed == ", expected,
-                           " end\n")));
-  ASSERT_NE(engine, nullptr);
-  EpisodeStatus status = EpisodeStatus::kRunning;
-  Forward(*engine, 1, &status);
-  EXPECT_EQ(status, EpisodeStatus::kTerminated);
+  for (const std::uint32_t mixer : {0u, 1u, 4294967295u}) {
+    std::mt19937_64 prbg(7u ^ (std::uint64_t{mixer} << 32));  // Started's seed
+    const int expected = std::uniform_int_distribution<int>(1, 2147483647)(prbg);
+    EXPECT_NE(expected, 7);
+    std::unique_ptr<Engine> engine = Created(WriteLevel(
+        "seed", absl::StrCat(kPickups, "function api:start(episode, seed) api.seed = seed end\n",
+                             "function api:hasEpisodeFinished() return api.seed == ", expected,
+                             " end\n")));
+    ASSERT_NE(engine, nullptr);
+    ASSERT_TRUE(engine->SetSetting("mixerSeed", absl::StrCat(mixer)).ok());
+    ASSERT_TRUE(engine->Init().ok());
+    ASSERT_TRUE(engine->Start(0, 7).ok());
+    EpisodeStatus status = EpisodeStatus::kRunning;
+    Forward(*engine, 1, &status);
+    EXPECT_EQ(status, EpisodeStatus::kTerminated) << mixer;
+  }
 }
 
 // A level that records the callbacks the engine's hooks reach;

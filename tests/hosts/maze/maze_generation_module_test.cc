@@ -99,6 +99,12 @@ TEST_F(MazeGenerationModuleTest, RandomMazesFollowTheirOptions) {
                 "local c = mg.randomMazeGeneration{random = gen, height = 21, width = 21}\n"
                 "assert(a:entityLayer() ~= c:entityLayer(), 'and has moved on')"),
             "");
+  // DeepMind Lab's mixerSeed mixes the seed: seed ^ (mixer << 32).
+  const std::string unmixed = Out("out = mg.randomMazeGeneration{seed = 4294967301}:entityLayer()");
+  lua_api::SetSeedMixer(L, 1);
+  EXPECT_EQ(Out("out = mg.randomMazeGeneration{seed = 5}:entityLayer()"), unmixed);
+  lua_api::SetSeedMixer(L, 0);
+  EXPECT_NE(Out("out = mg.randomMazeGeneration{seed = 5}:entityLayer()"), unmixed);
   EXPECT_EQ(Run("mg.randomMazeGeneration{random = 8}"),
             "bad argument #1 to 'randomMazeGeneration' (random: dmlab.system.random.Generator "
             "expected, got number 8)");
