@@ -46,6 +46,7 @@ ABSL_FLAG(int, fps, 60, "the engine's frames per second (without it DeepMind's e
 ABSL_FLAG(int, steps, 600, "steps compared, and steps per timed block");
 ABSL_FLAG(int, blocks, 5, "timed blocks per side (medians reported)");
 ABSL_FLAG(int, seed, 1, "the episode's seed");
+ABSL_FLAG(std::string, mixer, "0", "DeepMind Lab's mixerSeed, given to both sides");
 ABSL_FLAG(int, trace, 0, "print both sides' first this many steps");
 
 namespace {
@@ -110,6 +111,7 @@ class Theirs {
     t->api_.setting(t->ctx_, "width", w.c_str());
     t->api_.setting(t->ctx_, "height", h.c_str());
     t->api_.setting(t->ctx_, "fps", std::to_string(absl::GetFlag(FLAGS_fps)).c_str());
+    t->api_.setting(t->ctx_, "mixerSeed", absl::GetFlag(FLAGS_mixer).c_str());
     if (t->api_.init(t->ctx_) != 0) {
       std::fprintf(stderr, "theirs: init: %s\n", t->api_.error_message(t->ctx_));
       return nullptr;
@@ -177,7 +179,8 @@ class Ours {
         {"gameScriptsDirectory", scripts},
         {"width", std::to_string(absl::GetFlag(FLAGS_width))},
         {"height", std::to_string(absl::GetFlag(FLAGS_height))},
-        {"fps", std::to_string(absl::GetFlag(FLAGS_fps))}};
+        {"fps", std::to_string(absl::GetFlag(FLAGS_fps))},
+        {"mixerSeed", absl::GetFlag(FLAGS_mixer)}};
     for (const auto& [key, value] : settings) {
       if (absl::Status s = o->engine_->SetSetting(key, value); !s.ok()) {
         std::fprintf(stderr, "ours: %s\n", std::string(s.message()).c_str());
