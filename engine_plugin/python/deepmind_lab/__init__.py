@@ -29,8 +29,9 @@ run unchanged:
   settings (logToStdErr, minimalUI, ...) reach it.
 - temp_folder= is accepted and checked: labenv's hosts write no files.
 - Settings DeepMind Lab's own engine consumes (playerName, use_pbos,
-  logToStdErr, ...: _ENGINE_ONLY) are accepted and dropped; mixerSeed and
-  appendCommand only at their defaults ('0', ''), refused otherwise.
+  logToStdErr, ...: _ENGINE_ONLY) are accepted and dropped; appendCommand
+  only at its default (''), refused otherwise. mixerSeed is the plugin's
+  (docs/levels.md), as DeepMind Lab's: it never reaches the level.
 
 Which of DeepMind Lab's levels run here, and which of its python/tests
 pass, is in docs/python.md.
@@ -60,7 +61,7 @@ _DMLAB_ENGINE = frozenset([
 ])
 # DeepMind Lab's engine settings that would change the game: accepted at
 # their defaults only, refused otherwise rather than silently ignored.
-_DEFAULT_ONLY = {"mixerSeed": "0", "appendCommand": ""}
+_DEFAULT_ONLY = {"appendCommand": ""}
 
 
 def _engine_settings(config):
