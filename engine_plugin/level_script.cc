@@ -382,8 +382,13 @@ absl::StatusOr<LevelObservation> LevelScript::CustomObservation(const Observatio
     return absl::InvalidArgumentError(absl::StrCat(what, ": ", valid.message()));
   }
   const auto& shape = value.layout().shape();
+  // An extent of 0 in the spec is dynamic (DeepMind Lab's): any extent.
+  const auto extent_fits = [](std::int64_t got, std::int64_t declared) {
+    return declared == 0 || got == declared;
+  };
   if (value.dtype() != expected ||
-      !std::equal(shape.begin(), shape.end(), spec.shape.begin(), spec.shape.end())) {
+      !std::equal(shape.begin(), shape.end(), spec.shape.begin(), spec.shape.end(),
+                  extent_fits)) {
     return absl::InvalidArgumentError(absl::StrCat(
         what, ": ", TypeName(spec.type), " ", ShapeText(spec.shape), " (",
         lua_api::LuaTensor::TypeName(expected), ") expected, got ",

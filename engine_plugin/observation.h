@@ -37,7 +37,8 @@ struct ObservationBounds {
 struct ObservationSpec {
   std::string name;
   ObservationType type = ObservationType::kBytes;
-  // Extents; empty for strings. For tensors, every extent is fixed.
+  // Extents; empty for strings. A level's extent of 0 is dynamic, as in
+  // DeepMind Lab: each value has its own (a host's are all fixed).
   std::vector<std::int64_t> shape;
   // Declared by the level (customObservationSpec's min= and max=), which
   // then answers for its values: one outside is an error. None: the type's

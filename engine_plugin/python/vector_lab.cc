@@ -258,6 +258,12 @@ int VectorLabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
     Batched batched{indices[b], NumpyTypeOf(spec.type), {}, 0};
     std::size_t elements = 1;
     for (int d = 0; d < spec.dims; ++d) {
+      if (spec.shape[d] == 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "VectorLab batches fixed-shape arrays; '%s' has a dynamic extent (0 in its "
+                     "spec)", name);
+        return -1;
+      }
       batched.shape.push_back(spec.shape[d]);
       elements *= static_cast<std::size_t>(spec.shape[d]);
     }

@@ -226,6 +226,41 @@ end
             3);
 }
 
+// DeepMind Lab's dynamic extents: 0 in the spec takes any extent (its
+// DEBUG.PICKUPS is {0, 5}); a fixed one and the rank still must match.
+TEST(EngineObservationsTest, AZeroExtentIsDynamic) {
+  std::unique_ptr<Engine> engine = InitEngine(WriteLevel("dynamic", Level(R"(
+function api:customObservationSpec()
+  return {{name = 'ROWS', type = 'Doubles', shape = {0, 2}}}
+end
+api.rows = 0
+function api:customObservation(name)
+  api.rows = api.rows + 1
+  if api.rows == 3 then return tensor.DoubleTensor(2, 3) end
+  if api.rows == 4 then return tensor.DoubleTensor(2) end
+  return tensor.DoubleTensor(api.rows, 2):fill(api.rows)
+end
+)")));
+  ASSERT_TRUE(engine->Start(0, 0).ok());
+  const int rows = static_cast<int>(engine->observation_specs().size()) - 1;
+  ASSERT_EQ(engine->observation_specs()[rows].name, "ROWS");
+  EXPECT_EQ(engine->observation_specs()[rows].shape, (std::vector<std::int64_t>{0, 2}));
+  double reward = 0;
+  for (std::int64_t expected : {1, 2}) {
+    absl::StatusOr<ObservationValue> value = engine->Observation(rows);
+    ASSERT_TRUE(value.ok()) << value.status();
+    const auto& shape = value->tensor.layout().shape();
+    EXPECT_EQ(std::vector<std::int64_t>(shape.begin(), shape.end()),
+              (std::vector<std::int64_t>{expected, 2}));
+    ASSERT_TRUE(engine->Advance(1, &reward).ok());
+  }
+  EXPECT_THAT(engine->Observation(rows).status().message(),
+              HasSubstr("Doubles [0, 2] (dmlab.system.tensor.DoubleTensor) expected, got "
+                        "dmlab.system.tensor.DoubleTensor [2, 3]"));
+  ASSERT_TRUE(engine->Advance(1, &reward).ok());
+  EXPECT_THAT(engine->Observation(rows).status().message(), HasSubstr("got dmlab.system.tensor.DoubleTensor [2]"));
+}
+
 TEST(EngineObservationsTest, RetainingAScriptTensorCopiesIt) {
   std::unique_ptr<Engine> engine = InitEngine(WriteLevel("retain", Level(kCustomLevel)));
   ASSERT_TRUE(engine->Start(0, 0).ok());

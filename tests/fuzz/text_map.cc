@@ -146,7 +146,12 @@ void FuzzLayers(absl::string_view text) {
   }
 }
 
-// Floor cells reachable from the first spawn, by 4-neighbour steps.
+// A cell a player can stand on once the doors are open.
+bool Open(const TextMap& map, int row, int col) {
+  return !map.IsWall(row, col) || map.IsDoor(row, col);
+}
+
+// Open cells reachable from the first spawn, by 4-neighbour steps.
 int ReachableFloor(const TextMap& map) {
   std::vector<char> seen(static_cast<std::size_t>(map.rows() * map.cols()), 0);
   std::vector<GridCell> stack = {map.spawns().front()};
@@ -161,7 +166,7 @@ int ReachableFloor(const TextMap& map) {
                              {cell.row, cell.col - 1},
                              {cell.row, cell.col + 1}};
     for (const GridCell& n : next) {
-      if (map.IsWall(n.row, n.col)) continue;
+      if (!Open(map, n.row, n.col)) continue;
       char& mark = seen[n.row * map.cols() + n.col];
       if (mark) continue;
       mark = 1;
@@ -204,7 +209,10 @@ void FuzzMaze(Bytes& in) {
               twin->VariationsLayer() == layers->VariationsLayer(),
           "equal options give equal mazes");
   absl::StatusOr<TextMap> map = TextMap::FromLayers(*layers);
-  Require(map.ok(), "a maze is a playable map");
+  // Playable once it has a spawn point: none is asked for by default.
+  const bool has_spawn = layers->EntityLayer().find('P') != std::string::npos;
+  Require(map.ok() == has_spawn, "a maze with a spawn point is a playable map");
+  if (!map.ok()) return;
   Require(static_cast<int>(map->spawns().size()) >= options.spawns, "the spawns asked for");
   int apples = 0;
   int goals = 0;
@@ -218,10 +226,10 @@ void FuzzMaze(Bytes& in) {
     for (int col = 0; col < map->cols(); ++col) {
       const bool border = row == 0 || col == 0 || row == map->rows() - 1 || col == map->cols() - 1;
       Require(!border || map->IsWall(row, col), "the outer wall is closed");
-      floor += map->IsWall(row, col) ? 0 : 1;
+      floor += Open(*map, row, col) ? 1 : 0;
     }
   }
-  Require(ReachableFloor(*map) == floor, "every floor cell is reachable");
+  Require(ReachableFloor(*map) == floor, "every open cell (floor and doors) is reachable");
 }
 
 }  // namespace
