@@ -86,7 +86,8 @@ absl::StatusOr<std::string> MakeTempFolder() {
 // dmlab_connect.c), which the host hands it as they are: its console to
 // stderr, its HUD, its virtual machines' mode, extra console commands.
 const absl::flat_hash_set<std::string> kEngineSettings = {
-    "logToStdErr", "minimalUI", "reducedUI", "vmMode", "appendCommand", "playerName", "use_pbos"};
+    "logToStdErr", "minimalUI", "reducedUI", "vmMode", "appendCommand", "playerName", "use_pbos",
+    "hasAltCameras", "maxAltCameraWidth", "maxAltCameraHeight"};
 
 // EnvCApi's seeds are non-negative ints.
 int EngineSeed(std::uint64_t seed) { return static_cast<int>(seed & 0x7fffffffu); }

@@ -23,7 +23,9 @@
 //   renderer       'software' (OSMesa, default) or 'hardware' (EGL), as the
 //                  library was built
 //   logToStdErr, minimalUI, reducedUI, vmMode, appendCommand, playerName,
-//   use_pbos       DeepMind Lab's own engine settings, handed to the engine
+//   use_pbos, hasAltCameras, maxAltCameraWidth, maxAltCameraHeight
+//                  DeepMind Lab's own engine settings, handed to the engine
+//                  (the last two size game:renderCustomView's largest view)
 // Observations: RGB_INTERLEAVED (height x width x 3, the frame), then the
 // engine's others as it declares them (DeepMind Lab's RGBD_INTERLEAVED,
 // RGB, RGBD, BGR_INTERLEAVED, BGRD_INTERLEAVED, MAP_FRAME_NUMBER; not its

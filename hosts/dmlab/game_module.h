@@ -19,7 +19,8 @@
 //                         look = {pitch, yaw, roll}[, renderPlayer = b]}
 //                           a second camera, rendered by the engine into a
 //                           new ByteTensor height x width x 3 (at most the
-//                           engine's frame)
+//                           engine's frame or maxAltCameraWidth x
+//                           maxAltCameraHeight, whichever is larger)
 //   game:updateTexture(name, image)
 //                           the engine's texture `name` becomes `image`, a
 //                           contiguous ByteTensor H x W x 4 (RGBA), copied

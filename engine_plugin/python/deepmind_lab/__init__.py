@@ -58,6 +58,7 @@ _ENGINE_ONLY = frozenset([
 # Those the dmlab host hands DeepMind Lab's engine (hosts/dmlab/dmlab_host.h).
 _DMLAB_ENGINE = frozenset([
     "logToStdErr", "minimalUI", "reducedUI", "vmMode", "appendCommand", "playerName", "use_pbos",
+    "hasAltCameras", "maxAltCameraWidth", "maxAltCameraHeight",
 ])
 # DeepMind Lab's engine settings that would change the game: accepted at
 # their defaults only, refused otherwise rather than silently ignored.
