@@ -145,7 +145,7 @@ DmlabHost::DmlabHost() {
 DmlabHost::~DmlabHost() {
   if (env_ != nullptr) api_.release_context(env_);
   library_ = nullptr;
-  if (!temp_folder_.empty()) {
+  if (owns_temp_folder_) {
     std::error_code ignored;
     std::filesystem::remove_all(temp_folder_, ignored);
   }
@@ -158,6 +158,9 @@ absl::StatusOr<bool> DmlabHost::SetSetting(absl::string_view key, absl::string_v
     runfiles_ = std::string(value);
   } else if (key == "dmlabTools") {
     tools_ = std::string(value);
+  } else if (key == "dmlabTempFolder") {
+    if (value.empty()) return absl::InvalidArgumentError("setting 'dmlabTempFolder': a folder expected, got ''");
+    given_temp_folder_ = std::string(value);
   } else if (key == "width" || key == "height") {
     absl::StatusOr<int> extent = ParseExtent(key, value, kMaxExtent);
     if (!extent.ok()) return extent.status();
@@ -213,9 +216,20 @@ absl::Status DmlabHost::Connect() {
   if (runfiles_.empty()) {
     runfiles_ = (std::filesystem::path(library_path_).parent_path() / "run").string();
   }
-  absl::StatusOr<std::string> folder = MakeTempFolder();
-  if (!folder.ok()) return folder.status();
-  temp_folder_ = *folder;
+  if (given_temp_folder_.empty()) {
+    absl::StatusOr<std::string> folder = MakeTempFolder();
+    if (!folder.ok()) return folder.status();
+    temp_folder_ = *folder;
+    owns_temp_folder_ = true;
+  } else {
+    std::error_code error;
+    std::filesystem::create_directories(given_temp_folder_, error);
+    if (error || !std::filesystem::is_directory(given_temp_folder_, error)) {
+      return absl::InvalidArgumentError(absl::StrCat("setting 'dmlabTempFolder': cannot make '",
+                                                     given_temp_folder_, "' a folder"));
+    }
+    temp_folder_ = given_temp_folder_;
+  }
   context_->set_temp_folder(temp_folder_);
   context_->set_runfiles(runfiles_);
   if (tools_.empty()) tools_ = std::filesystem::path(library_path_).parent_path().string();
@@ -400,6 +414,7 @@ void DmlabHost::ListProperties(
   visit("dmlabLibrary", library_path_);
   visit("dmlabRunfiles", runfiles_);
   visit("dmlabTools", tools_);
+  visit("dmlabTempFolder", temp_folder_);
 }
 
 namespace {

@@ -18,6 +18,9 @@
 //                  game_scripts); default: run/ beside the library
 //   dmlabTools     the folder of the engine's q3map2 and bspc, which compile
 //                  text levels (map_maker_module.h); default: the library's
+//   dmlabTempFolder the engine's writable folder (DeepMind Lab's
+//                  temp_folder: compiled maps, logs), made if missing and
+//                  kept; default: a new one, removed with the host
 //   width, height  the frame (default 320 x 240, DeepMind Lab's)
 //   fps            the engine's frames per second (default 60)
 //   renderer       'software' (OSMesa, default) or 'hardware' (EGL), as the
@@ -91,7 +94,11 @@ class DmlabHost final : public engine_plugin::Host {
   std::string library_path_;
   std::string runfiles_;
   std::string tools_;  // q3map2 and bspc (map_maker_module.h)
-  std::string temp_folder_;  // made in Init, removed with the host
+  std::string given_temp_folder_;  // dmlabTempFolder
+  // The engine's writable folder: dmlabTempFolder (kept), or one made in
+  // Connect and removed with the host.
+  std::string temp_folder_;
+  bool owns_temp_folder_ = false;
   bool hardware_ = false;
   int width_ = 320;
   int height_ = 240;

@@ -27,7 +27,8 @@ run unchanged:
   levels run on that engine (the dmlab host: docs/dmlab.md), unless
   `config` names another host; there the engine's own display and log
   settings (logToStdErr, minimalUI, ...) reach it.
-- temp_folder= is accepted and checked: labenv's hosts write no files.
+- temp_folder= is the dmlab host's dmlabTempFolder; elsewhere it is
+  accepted and checked (the other hosts write no files).
 - Settings DeepMind Lab's own engine consumes (playerName, use_pbos,
   logToStdErr, ...: _ENGINE_ONLY) are accepted and dropped; appendCommand
   only at its default (''), refused otherwise. mixerSeed is the plugin's
@@ -117,7 +118,8 @@ class Lab(labenv.Lab):
     def __init__(self, level, observations, config=None, renderer="software",
                  level_cache=None, temp_folder=None):
         # DeepMind Lab's engine writes compiled maps and logs under
-        # temp_folder; labenv's hosts write no files, so it is only checked.
+        # temp_folder: so does the dmlab host's (dmlabTempFolder); the other
+        # hosts write no files, so there it is only checked.
         if temp_folder is not None and not isinstance(temp_folder, str):
             raise TypeError("temp_folder must be str, not {}".format(type(temp_folder).__name__))
         scripts = _game_scripts()
@@ -140,6 +142,8 @@ class Lab(labenv.Lab):
         if isinstance(config, dict) and config.get("host") == "dmlab":
             # DeepMind Lab's engine takes its own settings itself.
             kept = {key: value for key, value in config.items() if key in _DMLAB_ENGINE}
+            if temp_folder is not None:
+                kept["dmlabTempFolder"] = temp_folder
             config = dict(_engine_settings(config), **kept)
         else:
             config = _engine_settings(config)

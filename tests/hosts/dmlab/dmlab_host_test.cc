@@ -123,6 +123,27 @@ TEST(DmlabHostTest, TheEnginesOwnObservationsAreServed) {
   }
 }
 
+// DeepMind Lab's temp_folder: the engine's writable folder, made if
+// missing and kept (without the setting, a new one goes with the host).
+TEST(DmlabHostTest, TheEnginesFolderMayBeGiven) {
+  const std::filesystem::path folder =
+      std::filesystem::path(std::getenv("TEST_TMPDIR")) / "given" / "engine_home";
+  {
+    std::unique_ptr<Engine> engine = Created(WriteLevel("home", kPickups));
+    ASSERT_NE(engine, nullptr);
+    ASSERT_TRUE(engine->SetSetting("dmlabTempFolder", folder.string()).ok());
+    ASSERT_TRUE(engine->Init().ok());
+    std::string home;
+    ASSERT_TRUE(engine->ReadProperty("engine.dmlabTempFolder", &home).ok());
+    EXPECT_EQ(home, folder.string());
+    EXPECT_TRUE(std::filesystem::is_directory(folder));
+  }
+  EXPECT_TRUE(std::filesystem::is_directory(folder)) << "a given folder is kept";
+  std::unique_ptr<Engine> engine = Created(WriteLevel("home", kPickups));
+  ASSERT_NE(engine, nullptr);
+  EXPECT_THAT(engine->SetSetting("dmlabTempFolder", "").message(), HasSubstr("dmlabTempFolder"));
+}
+
 TEST(DmlabHostTest, TheHudDrawsTheLevelsRectanglesAndMessages) {
   std::unique_ptr<Engine> engine = Started(WriteLevel("hud", std::string(kPickups) + R"(
 function api:filledRectangles(args)
