@@ -52,6 +52,19 @@ absl::Status ReadList(lua_State* L, int first, const char* callback, std::vector
   }
 }
 
+// Writes entity `index` of `entities` into the engine's buffers; none, and
+// an error naming `what`, for an index out of range.
+absl::Status WriteEntity(const std::vector<SpawnVars>& entities, int index, const char* what,
+                         char* chars, int* num_chars, int offsets[][2], int* num_vars) {
+  *num_chars = *num_vars = 0;
+  if (index < 0 || static_cast<std::size_t>(index) >= entities.size()) {
+    return absl::InternalError(
+        absl::StrCat("the engine read ", what, " ", index, " of ", entities.size()));
+  }
+  WriteSpawnVars(entities[index], chars, num_chars, offsets, num_vars);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 int Context::MakeExtraEntities() {
@@ -70,13 +83,7 @@ int Context::MakeExtraEntities() {
 
 void Context::ReadExtraEntity(int index, char* chars, int* num_chars, int offsets[][2],
                               int* num_vars) {
-  *num_chars = *num_vars = 0;
-  if (index < 0 || static_cast<std::size_t>(index) >= extra_entities_.size()) {
-    Record(absl::InternalError(absl::StrCat("the engine read extra entity ", index, " of ",
-                                            extra_entities_.size())));
-    return;
-  }
-  WriteSpawnVars(extra_entities_[index], chars, num_chars, offsets, num_vars);
+  Record(WriteEntity(extra_entities_, index, "extra entity", chars, num_chars, offsets, num_vars));
 }
 
 int Context::RegisterDynamicItems() {
@@ -129,13 +136,8 @@ absl::Status Context::SpawnDynamicEntity(SpawnVars vars) {
 
 void Context::ReadDynamicSpawnEntity(int index, char* chars, int* num_chars, int offsets[][2],
                                      int* num_vars) {
-  *num_chars = *num_vars = 0;
-  if (index < 0 || static_cast<std::size_t>(index) >= pending_spawns_.size()) {
-    Record(absl::InternalError(absl::StrCat("the engine read dynamic spawn ", index, " of ",
-                                            pending_spawns_.size())));
-    return;
-  }
-  WriteSpawnVars(pending_spawns_[index], chars, num_chars, offsets, num_vars);
+  Record(WriteEntity(pending_spawns_, index, "dynamic spawn", chars, num_chars, offsets,
+                     num_vars));
 }
 
 }  // namespace hosts::dmlab
