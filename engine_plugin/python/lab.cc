@@ -60,7 +60,11 @@ LabState* Usable(PyObject* self) {
     return nullptr;
   }
   if (state->status == kClosed) {
-    PyErr_SetString(PyExc_RuntimeError, "labenv.Lab is closed: close() was called");
+    // DeepMind Lab's words too ("wrong status to advance"), which its
+    // users' code and tests match.
+    PyErr_SetString(PyExc_RuntimeError,
+                    "labenv.Lab is closed: close() was called (wrong status to advance, reset or "
+                    "observe)");
     return nullptr;
   }
   if (state->busy) {
