@@ -4,14 +4,13 @@
 #include <cmath>
 #include <numbers>
 #include <string>
-#include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engine_plugin/model/affine.h"
+#include "engine_plugin/model/model_lua.h"
 #include "lua_api/lua/n_results_or.h"
 #include "lua_api/lua/preload.h"
 #include "lua_api/lua/read.h"
-#include "lua_api/tensor/lua_tensor.h"
-#include "lua_api/tensor/tensor_limits.h"
 
 namespace engine_plugin {
 namespace {
@@ -19,14 +18,7 @@ namespace {
 using lua_api::ArgumentError;
 using lua_api::NResultsOr;
 
-// Column-major 4x4, as Eigen stores an Affine3f: m[col * 4 + row].
-using Matrix = std::array<float, 16>;
-
-Matrix Identity() {
-  Matrix m{};
-  for (int i = 0; i < 4; ++i) m[i * 4 + i] = 1;
-  return m;
-}
+using model::Affine;
 
 // The list of three numbers at stack `index` (read raw), as floats.
 std::string ReadVector(lua_State* L, int index, const char* function, int argument,
@@ -49,12 +41,10 @@ std::string ReadVector(lua_State* L, int index, const char* function, int argume
 
 // [-0, +1, e] Pushes `m` as DeepMind Lab does: a {4, 4} FloatTensor over the
 // column-major coefficients.
-NResultsOr PushMatrix(lua_State* L, const Matrix& m, const char* function) {
-  absl::StatusOr<tensor::Tensor> t =
-      tensor::Tensor::Uninitialized(tensor::DType::kFloat32, {4, 4}, lua_api::TensorAllocator(L));
-  if (!t.ok()) return lua_api::StatusError(function, t.status());
-  std::copy(m.begin(), m.end(), reinterpret_cast<float*>(*t->data()));
-  lua_api::LuaTensor::Push(L, *std::move(t));
+NResultsOr PushMatrix(lua_State* L, const Affine& m, const char* function) {
+  if (std::string why = model::PushAffine(L, m); !why.empty()) {
+    return absl::StrCat("'", function, "': ", why);
+  }
   return 1;
 }
 
@@ -62,17 +52,15 @@ NResultsOr PushMatrix(lua_State* L, const Matrix& m, const char* function) {
 NResultsOr Translate(lua_State* L) {
   std::array<float, 3> offset;
   if (std::string e = ReadVector(L, 1, "transform.translate", 1, &offset); !e.empty()) return e;
-  Matrix m = Identity();
-  for (int i = 0; i < 3; ++i) m[12 + i] = offset[i];
-  return PushMatrix(L, m, "transform.translate");
+  return PushMatrix(L, Affine::Translation(offset), "transform.translate");
 }
 
 // [-0, +1, e]
 NResultsOr Scale(lua_State* L) {
   std::array<float, 3> factors;
   if (std::string e = ReadVector(L, 1, "transform.scale", 1, &factors); !e.empty()) return e;
-  Matrix m = Identity();
-  for (int i = 0; i < 3; ++i) m[i * 4 + i] = factors[i];
+  Affine m = Affine::Identity();
+  for (int i = 0; i < 3; ++i) m.at(i, i) = factors[i];
   return PushMatrix(L, m, "transform.scale");
 }
 
@@ -90,8 +78,8 @@ NResultsOr Rotate(lua_State* L) {
   const float c = std::cos(angle), s = std::sin(angle);
   const float sin_axis[3] = {s * a[0], s * a[1], s * a[2]};
   const float cos1_axis[3] = {(1 - c) * a[0], (1 - c) * a[1], (1 - c) * a[2]};
-  Matrix m = Identity();
-  auto at = [&m](int row, int col) -> float& { return m[col * 4 + row]; };
+  Affine m = Affine::Identity();
+  auto at = [&m](int row, int col) -> float& { return m.at(row, col); };
   float t = cos1_axis[0] * a[1];
   at(0, 1) = t - sin_axis[2];
   at(1, 0) = t + sin_axis[2];

@@ -15,8 +15,13 @@
 // api:hasEpisodeFinished is asked by the engine after each frame, so that
 // it runs its closing frame, whose rewards count, as under DeepMind's
 // context; the plugin does not ask again (Host::AsksEpisodeEnd). Hooks
-// this host does not serve yet (models, inventory, teams, game events) answer as a level without those
+// this host does not serve yet (inventory, teams, game events) answer as a level without those
 // callbacks does in DeepMind Lab: the engine's defaults.
+//
+// Models: api:createModel(name) builds one the engine cannot find as a
+// file, api:replaceModelName(name) renames any (context_models.cc);
+// model:loadMD3 and model:saveMD3 reach the engine's file system through
+// model_files().
 //
 // Entities a level adds: api:extraEntities() at map load,
 // pickups_spawn:spawn{...} (pickups_spawn_module.h) during play, each a
@@ -41,6 +46,8 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "engine_plugin/host.h"
+#include "engine_plugin/model/model.h"
+#include "engine_plugin/model/model_module.h"
 #include "hosts/dmlab/dmlab_abi.h"
 #include "hosts/dmlab/spawn_vars.h"
 
@@ -245,11 +252,31 @@ class Context {
   bool ModifyRgbaTexture(const char* name, unsigned char* data, int width, int height);
   void SetCustomView(const CustomView& view) { custom_view_ = view; }
   const CustomView& custom_view() const { return custom_view_; }
+  // api:createModel(name): whether the level built a model, kept for the
+  // engine's GetModelGetters until ClearModel.
+  bool FindModel(const char* name);
+  void GetModelGetters(DmlabModelGetters* getters, void** model_data);
+  void ClearModel() { model_.reset(); }
+  bool ReplaceModelName(const char* name, char* new_name, int new_name_size,
+                        char* texture_prefix, int texture_prefix_size);
+  // dmlab.system.model's loadMD3 and saveMD3: the engine's model files.
+  engine_plugin::model::ModelFiles* model_files() { return &model_files_; }
   void ClearEntities() { entities_.clear(); }
   void AddEntity(Entity entity) { entities_.push_back(std::move(entity)); }
   const std::vector<Entity>& entities() const { return entities_; }
 
  private:
+  // The engine's load_model and save_model, on paths of its file system.
+  class EngineModelFiles : public engine_plugin::model::ModelFiles {
+   public:
+    explicit EngineModelFiles(Context* context) : context_(context) {}
+    std::string Load(const std::string& path, engine_plugin::model::Model* out) override;
+    std::string Save(const engine_plugin::model::Model& model, const std::string& path) override;
+
+   private:
+    Context* context_;
+  };
+
   // "" when the engine can load map `name`, else why not: the engine
   // ends the process (exit) on a map it cannot find.
   std::string MissingMap(const std::string& name) const;
@@ -288,6 +315,8 @@ class Context {
   std::vector<ScreenMessage> screen_messages_;
   int screen_message_bytes_ = 0;  // the engine's buffer for one message
   std::vector<FilledRectangle> rectangles_;
+  std::optional<engine_plugin::model::Model> model_;  // createModel's, until ClearModel
+  EngineModelFiles model_files_{this};
   // The engine's generator: make_random_seed, seeded by each start as
   // DeepMind Lab's context seeds its own.
   std::mt19937_64 prbg_;

@@ -51,9 +51,11 @@ DmlabHooks MakeHooks() {
     *buttons = a.buttons_down;
   };
   h.issue_console_commands = [](void*) {};
-  h.find_model = [](void*, const char*) { return false; };
-  h.model_getters = [](void*, DmlabModelGetters*, void** model_data) { *model_data = nullptr; };
-  h.clear_model = [](void*) {};
+  h.find_model = [](void* u, const char* name) { return Of(u).FindModel(name); };
+  h.model_getters = [](void* u, DmlabModelGetters* getters, void** model_data) {
+    Of(u).GetModelGetters(getters, model_data);
+  };
+  h.clear_model = [](void* u) { Of(u).ClearModel(); };
   h.map_finished = [](void* u) { return Of(u).MapFinished(); };
   h.set_map_finished = [](void* u, bool finished) { Of(u).SetMapFinished(finished); };
   h.can_pickup = [](void* u, int id, int player) { return Of(u).CanPickup(id, player); };
@@ -90,7 +92,10 @@ DmlabHooks MakeHooks() {
                              int height) {
     return Of(u).ModifyRgbaTexture(name, data, width, height);
   };
-  h.replace_model_name = [](void*, const char*, char*, int, char*, int) { return false; };
+  h.replace_model_name = [](void* u, const char* name, char* new_name, int new_name_size,
+                            char* prefix, int prefix_size) {
+    return Of(u).ReplaceModelName(name, new_name, new_name_size, prefix, prefix_size);
+  };
   h.custom_action_discrete_count = [](void* u) {
     return static_cast<int>(Of(u).custom_actions().size());
   };

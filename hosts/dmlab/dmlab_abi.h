@@ -158,11 +158,55 @@ typedef struct DmlabLaunchParams_s {
 typedef int (*DmlabConnect)(const DmlabLaunchParams* params, DmlabEnvApi* api,
                             void** context);
 
-/* ---- The engine's calls (deepmind_calls.h). Model getters and setters
- * are only passed through: opaque here. ---- */
+/* ---- Models (deepmind_model_getters.h, deepmind_model_setters.h): how
+ * a model crosses the line. The engine reads one the level built through
+ * the getters (to make an MD3 of it), and hands one it loaded to the
+ * setters, each over the model_data pointer that comes with them. ---- */
 
-typedef struct DmlabModelGetters_s DmlabModelGetters;
-typedef struct DmlabModelSetters_s DmlabModelSetters;
+typedef struct DmlabModelGetters_s {
+  void (*get_name)(const void* model_data, size_t max_length, char* name);
+  size_t (*get_surface_count)(const void* model_data);
+  void (*get_surface_name)(const void* model_data, size_t surface, size_t max_length,
+                           char* name);
+  size_t (*get_surface_vertex_count)(const void* model_data, size_t surface);
+  void (*get_surface_vertex_location)(const void* model_data, size_t surface, size_t vertex,
+                                      float location[3]);
+  void (*get_surface_vertex_normal)(const void* model_data, size_t surface, size_t vertex,
+                                    float normal[3]);
+  void (*get_surface_vertex_st)(const void* model_data, size_t surface, size_t vertex,
+                                float st[2]);
+  size_t (*get_surface_face_count)(const void* model_data, size_t surface);
+  void (*get_surface_face)(const void* model_data, size_t surface, size_t face, int indices[3]);
+  size_t (*get_surface_shader_count)(const void* model_data, size_t surface);
+  void (*get_surface_shader)(const void* model_data, size_t surface, size_t shader,
+                             size_t max_length, char* name);
+  size_t (*get_tag_count)(const void* model_data);
+  void (*get_tag_name)(const void* model_data, size_t tag, size_t max_length, char* name);
+  void (*get_tag_axis)(const void* model_data, size_t tag, size_t axis, float values[3]);
+  void (*get_tag_origin)(const void* model_data, size_t tag, float origin[3]);
+} DmlabModelGetters;
+
+typedef struct DmlabModelSetters_s {
+  void (*set_name)(void* model_data, const char* name);
+  void (*set_surface_count)(void* model_data, size_t count);
+  void (*set_surface_name)(void* model_data, size_t surface, const char* name);
+  void (*set_surface_vertex_count)(void* model_data, size_t surface, size_t count);
+  void (*set_surface_vertex_location)(void* model_data, size_t surface, size_t vertex,
+                                      float location[3]);
+  void (*set_surface_vertex_normal)(void* model_data, size_t surface, size_t vertex,
+                                    float normal[3]);
+  void (*set_surface_vertex_st)(void* model_data, size_t surface, size_t vertex, float st[2]);
+  void (*set_surface_face_count)(void* model_data, size_t surface, size_t count);
+  void (*set_surface_face)(void* model_data, size_t surface, size_t face, int indices[3]);
+  void (*set_surface_shader_count)(void* model_data, size_t surface, size_t count);
+  void (*set_surface_shader)(void* model_data, size_t surface, size_t shader, const char* name);
+  void (*set_tag_count)(void* model_data, size_t count);
+  void (*set_tag_name)(void* model_data, size_t tag, const char* name);
+  void (*set_tag_axis)(void* model_data, size_t tag, size_t axis, float values[3]);
+  void (*set_tag_origin)(void* model_data, size_t tag, float origin[3]);
+} DmlabModelSetters;
+
+/* ---- The engine's calls (deepmind_calls.h). ---- */
 
 typedef struct DmlabCalls_s {
   void (*add_score)(int player_id, double score);

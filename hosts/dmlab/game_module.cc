@@ -13,7 +13,7 @@
 #include "hosts/dmlab/map_maker_module.h"
 #include "hosts/dmlab/pickups_spawn_module.h"
 #include "hosts/maze/maze_generation_module.h"
-#include "hosts/maze/model_module.h"
+#include "engine_plugin/model/model_module.h"
 #include "lua_api/lua/lua_memory.h"
 #include "lua_api/lua/n_results_or.h"
 #include "lua_api/lua/preload.h"
@@ -406,9 +406,7 @@ void RegisterGameModules(lua_State* L, GameModuleTarget* target) {
   lua_api::SetPreload(L, "dmlab.system.game", &OpenGame, target);
   RegisterMapMakerModule(L, target->context);
   RegisterPickupsSpawnModule(L, target->context);
-  hosts::maze::RegisterModelModule(
-      L, "building models is not served by the dmlab host yet (its engine draws the models of "
-         "its assets)");
+  engine_plugin::model::RegisterModelModule(L, target->context->model_files());
   lua_api::SetPreload(L, "dmlab.system.game_entities", &OpenEntities, target);
   // DeepMind Lab's maze generator is the engine's no more than the maze's:
   // one module serves both hosts.

@@ -43,8 +43,8 @@
 // dmlab.system.pickups_spawn: entities spawned during play
 // (pickups_spawn_module.h).
 //
-// dmlab.system.model: requirable; its functions refuse, naming themselves
-// (hosts/maze/model_module.h): the host calls no createModel yet.
+// dmlab.system.model: DeepMind Lab's model generation
+// (engine_plugin/model/model_module.h), its MD3 files the engine's.
 #ifndef HOSTS_DMLAB_GAME_MODULE_H_
 #define HOSTS_DMLAB_GAME_MODULE_H_
 

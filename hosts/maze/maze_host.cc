@@ -19,7 +19,6 @@
 #include "hosts/maze/game_entities_module.h"
 #include "hosts/maze/level_callbacks.h"
 #include "hosts/maze/maze_generation_module.h"
-#include "hosts/maze/model_module.h"
 #include "hosts/maze/raycaster.h"
 #include "hosts/maze/screen_overlay.h"
 #include "hosts/maze/spawn_entities.h"
@@ -178,8 +177,7 @@ void MazeHost::RegisterModules(lua_State* L, Level& level) {
   RegisterGameModule(L, this);
   RegisterGameEntitiesModule(L, this);
   RegisterMapMakerModule(L, &made_maps_);
-  RegisterModelModule(L, "the maze engine has no 3D models (it draws walls and pickups only), so "
-                         "a level cannot build or load one");
+  engine_plugin::model::RegisterModelModule(L, &no_model_files_);
   RegisterMazeGenerationModule(L);
 }
 

@@ -202,3 +202,37 @@ static_assert(+DmlabProperty_InvalidArgument == +EnvCApi_PropertyResult_InvalidA
               "DmlabPropertyResult");
 static_assert(+DmlabProperty_Listable == +EnvCApi_PropertyAttributes_Listable, "attributes");
 static_assert(+DmlabRenderer_Hardware == +DeepMindLabRenderer_Hardware, "DmlabRenderer");
+
+// The model tables (deepmind_model_getters.h, deepmind_model_setters.h).
+static_assert(sizeof(DmlabModelGetters) == sizeof(DeepmindModelGetters), "DmlabModelGetters");
+static_assert(offsetof(DmlabModelGetters, get_name) == offsetof(DeepmindModelGetters, get_name), "DmlabModelGetters.get_name");
+static_assert(offsetof(DmlabModelGetters, get_surface_count) == offsetof(DeepmindModelGetters, get_surface_count), "DmlabModelGetters.get_surface_count");
+static_assert(offsetof(DmlabModelGetters, get_surface_name) == offsetof(DeepmindModelGetters, get_surface_name), "DmlabModelGetters.get_surface_name");
+static_assert(offsetof(DmlabModelGetters, get_surface_vertex_count) == offsetof(DeepmindModelGetters, get_surface_vertex_count), "DmlabModelGetters.get_surface_vertex_count");
+static_assert(offsetof(DmlabModelGetters, get_surface_vertex_location) == offsetof(DeepmindModelGetters, get_surface_vertex_location), "DmlabModelGetters.get_surface_vertex_location");
+static_assert(offsetof(DmlabModelGetters, get_surface_vertex_normal) == offsetof(DeepmindModelGetters, get_surface_vertex_normal), "DmlabModelGetters.get_surface_vertex_normal");
+static_assert(offsetof(DmlabModelGetters, get_surface_vertex_st) == offsetof(DeepmindModelGetters, get_surface_vertex_st), "DmlabModelGetters.get_surface_vertex_st");
+static_assert(offsetof(DmlabModelGetters, get_surface_face_count) == offsetof(DeepmindModelGetters, get_surface_face_count), "DmlabModelGetters.get_surface_face_count");
+static_assert(offsetof(DmlabModelGetters, get_surface_face) == offsetof(DeepmindModelGetters, get_surface_face), "DmlabModelGetters.get_surface_face");
+static_assert(offsetof(DmlabModelGetters, get_surface_shader_count) == offsetof(DeepmindModelGetters, get_surface_shader_count), "DmlabModelGetters.get_surface_shader_count");
+static_assert(offsetof(DmlabModelGetters, get_surface_shader) == offsetof(DeepmindModelGetters, get_surface_shader), "DmlabModelGetters.get_surface_shader");
+static_assert(offsetof(DmlabModelGetters, get_tag_count) == offsetof(DeepmindModelGetters, get_tag_count), "DmlabModelGetters.get_tag_count");
+static_assert(offsetof(DmlabModelGetters, get_tag_name) == offsetof(DeepmindModelGetters, get_tag_name), "DmlabModelGetters.get_tag_name");
+static_assert(offsetof(DmlabModelGetters, get_tag_axis) == offsetof(DeepmindModelGetters, get_tag_axis), "DmlabModelGetters.get_tag_axis");
+static_assert(offsetof(DmlabModelGetters, get_tag_origin) == offsetof(DeepmindModelGetters, get_tag_origin), "DmlabModelGetters.get_tag_origin");
+static_assert(sizeof(DmlabModelSetters) == sizeof(DeepmindModelSetters), "DmlabModelSetters");
+static_assert(offsetof(DmlabModelSetters, set_name) == offsetof(DeepmindModelSetters, set_name), "DmlabModelSetters.set_name");
+static_assert(offsetof(DmlabModelSetters, set_surface_count) == offsetof(DeepmindModelSetters, set_surface_count), "DmlabModelSetters.set_surface_count");
+static_assert(offsetof(DmlabModelSetters, set_surface_name) == offsetof(DeepmindModelSetters, set_surface_name), "DmlabModelSetters.set_surface_name");
+static_assert(offsetof(DmlabModelSetters, set_surface_vertex_count) == offsetof(DeepmindModelSetters, set_surface_vertex_count), "DmlabModelSetters.set_surface_vertex_count");
+static_assert(offsetof(DmlabModelSetters, set_surface_vertex_location) == offsetof(DeepmindModelSetters, set_surface_vertex_location), "DmlabModelSetters.set_surface_vertex_location");
+static_assert(offsetof(DmlabModelSetters, set_surface_vertex_normal) == offsetof(DeepmindModelSetters, set_surface_vertex_normal), "DmlabModelSetters.set_surface_vertex_normal");
+static_assert(offsetof(DmlabModelSetters, set_surface_vertex_st) == offsetof(DeepmindModelSetters, set_surface_vertex_st), "DmlabModelSetters.set_surface_vertex_st");
+static_assert(offsetof(DmlabModelSetters, set_surface_face_count) == offsetof(DeepmindModelSetters, set_surface_face_count), "DmlabModelSetters.set_surface_face_count");
+static_assert(offsetof(DmlabModelSetters, set_surface_face) == offsetof(DeepmindModelSetters, set_surface_face), "DmlabModelSetters.set_surface_face");
+static_assert(offsetof(DmlabModelSetters, set_surface_shader_count) == offsetof(DeepmindModelSetters, set_surface_shader_count), "DmlabModelSetters.set_surface_shader_count");
+static_assert(offsetof(DmlabModelSetters, set_surface_shader) == offsetof(DeepmindModelSetters, set_surface_shader), "DmlabModelSetters.set_surface_shader");
+static_assert(offsetof(DmlabModelSetters, set_tag_count) == offsetof(DeepmindModelSetters, set_tag_count), "DmlabModelSetters.set_tag_count");
+static_assert(offsetof(DmlabModelSetters, set_tag_name) == offsetof(DeepmindModelSetters, set_tag_name), "DmlabModelSetters.set_tag_name");
+static_assert(offsetof(DmlabModelSetters, set_tag_axis) == offsetof(DeepmindModelSetters, set_tag_axis), "DmlabModelSetters.set_tag_axis");
+static_assert(offsetof(DmlabModelSetters, set_tag_origin) == offsetof(DeepmindModelSetters, set_tag_origin), "DmlabModelSetters.set_tag_origin");

@@ -3,6 +3,7 @@
 # host (hosts/dmlab/), from the DeepMind Lab checkout LAB, into OUT:
 #   OUT/libdmlab_engine.so  the engine with hosts/dmlab/context_link.c in
 #                           DeepMind's context's place (Makefile)
+#   OUT/q3map2, OUT/bspc    its map tools, which compile text levels
 #   OUT/run/                its runfiles: baselab/ with the game's virtual
 #                           machines (vm.pk3), the assets' pk3s, the
 #                           compiled maps and game_scripts/
@@ -17,7 +18,7 @@ PROJECT=$(cd "$(dirname "$0")/../.." && pwd)
 JOBS=${JOBS:-$(nproc)}
 CODE=$LAB/engine/code
 
-for needed in engine/code/deepmind/dmlab_connect.c deepmind/include/deepmind_hooks.h BUILD \
+for needed in engine/code/deepmind/dmlab_connect.c deepmind/include/deepmind_hooks.h BUILD q3map2 \
               game_scripts assets; do
   if [ ! -e "$LAB/$needed" ]; then
     echo "build.sh: '$LAB' is not a DeepMind Lab checkout: it has no $needed" >&2
@@ -80,7 +81,13 @@ make -s -f "$PROJECT/tools/dmlab/Makefile" LAB="$LAB" OUT="$OUT" PROJECT="$PROJE
   --no-print-directory
 echo "engine: $OUT/libdmlab_engine.so"
 
-# 4. The runfiles: what DeepMind Lab's Bazel build lays out beside its
+# 4. Its map tools, q3map2 and bspc, beside it (where the host looks for
+# them: the dmlabTools setting's default), for the text levels.
+make -s -f "$PROJECT/tools/dmlab/Makefile" LAB="$LAB" OUT="$OUT" PROJECT="$PROJECT" -j"$JOBS" \
+  --no-print-directory tools
+echo "map tools: $OUT/q3map2, $OUT/bspc"
+
+# 5. The runfiles: what DeepMind Lab's Bazel build lays out beside its
 # library. Binary assets missing from a checkout are left out (the engine
 # draws their surfaces in its default texture and says so in its log).
 RUN=$OUT/run

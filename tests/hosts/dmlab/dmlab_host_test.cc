@@ -688,21 +688,5 @@ TEST(DmlabHostTest, BadSettingsAreErrors) {
   EXPECT_THAT(unknown.message(), HasSubstr("quake5"));
 }
 
-// dmlab.system.model loads (DeepMind Lab's pickup decorators require it),
-// and its functions refuse, naming themselves: the host builds no models.
-TEST(DmlabHostTest, TheModelModuleLoadsAndRefusesToBuild) {
-  std::unique_ptr<Engine> engine = Started(WriteLevel("models", absl::StrCat(kPickups, R"(
-local model = require 'dmlab.system.model'
-function api:readProperty(key)
-  local ok, why = pcall(model.cube, model, {})
-  return tostring(ok) .. ' ' .. why
-end
-)")));
-  std::string value;
-  ASSERT_TRUE(engine->ReadProperty("cube", &value).ok());
-  EXPECT_THAT(value, HasSubstr("false 'model:cube': building models is not served by the dmlab "
-                               "host yet"));
-}
-
 }  // namespace
 }  // namespace hosts::dmlab

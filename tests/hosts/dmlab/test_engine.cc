@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "hosts/dmlab/dmlab_abi.h"
+#include "tests/hosts/dmlab/test_engine_models.h"
 
 extern "C" int dmlab_create_context(const char* runfiles_path, DmlabContext* context,
                                     DmlabFileReader* file_reader_override,
@@ -71,6 +72,7 @@ struct Engine {
   std::vector<unsigned char> frame;
   std::vector<std::string> console;
   std::vector<std::string> bots;
+  std::vector<std::string> models;  // of the map's pickups, for the renderer
   bool log = false;  // logToStdErr: the console to stderr
   std::vector<unsigned char> texture;  // the corridor's wall
   int shape[3] = {0, 0, 3};
@@ -149,6 +151,9 @@ void Spawn(const char* chars, const int offsets[][2], int num_vars, int default_
     return;
   }
   engine.pickups.push_back({std::atoi(id.c_str()), class_name, x, quantity, false});
+  if (std::find(engine.models.begin(), engine.models.end(), model) == engine.models.end()) {
+    engine.models.push_back(model);
+  }
 }
 
 // The level's dynamic items, each registered in `items`, as the real
@@ -202,6 +207,7 @@ void LoadMap() {
   }
   H().pickups.clear_items(U());
   engine.pickups.clear();
+  engine.models.clear();
   engine.x = 0;
   engine.game_items.clear();
   engine.other_items.clear();
@@ -233,6 +239,12 @@ void LoadMap() {
   // As dev_map: bots join a map that was loaded, not restarted.
   if (!restart) H().add_bots(U());
   if (!restart) LoadWallTexture();
+  // As the client's renderer: the models of the map's pickups.
+  if (!restart) {
+    for (const std::string& model : engine.models) {
+      test_engine::RegisterModel(engine.context, model, H().get_temporary_folder(U()));
+    }
+  }
 }
 
 void ReportPlayer() {
@@ -456,12 +468,7 @@ extern "C" __attribute__((visibility("default"))) int dmlab_connect(const DmlabL
     std::fill(buffer, buffer + static_cast<std::size_t>(width) * height * 3,
               static_cast<unsigned char>(static_cast<int>(position[0]) & 0xff));
   };
-  // No models or textures in the corridor.
-  calls.deserialise_model = [](const void*, const DmlabModelSetters*, void*) { return false; };
-  calls.load_model = [](const char*, const DmlabModelSetters*, void*) { return false; };
-  calls.serialised_model_size = [](const DmlabModelGetters*, void*) { return std::size_t{0}; };
-  calls.serialise_model = [](const DmlabModelGetters*, void*, void*) {};
-  calls.save_model = [](const DmlabModelGetters*, void*, const char*) { return false; };
+  test_engine::InstallModelCalls(&calls);
   // One texture, "screen".
   calls.update_rgba_texture = [](const char* name, int, int, const unsigned char*) {
     return std::string(name) == "screen";
