@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "engine_plugin/image_module.h"
 #include "engine_plugin/stack_scope.h"
+#include "engine_plugin/model/model_module.h"
 #include "engine_plugin/transform_module.h"
 #include "lua_api/lua/call.h"
 #include "lua_api/lua/n_results_or.h"
@@ -168,6 +169,10 @@ absl::StatusOr<std::unique_ptr<LevelScript>> LevelScript::Load(
   RegisterEventsModule(L, events);
   RegisterImageModule(L, &script->paths_);
   RegisterTransformModule(L);
+  // A host whose engine has model files registers the module again, over
+  // its own (the DeepMind Lab host).
+  static model::NoModelFiles no_model_files("this host has no model files (its engine loads no MD3)");
+  model::RegisterModelModule(L, &no_model_files);
   register_host_modules(L);
   if (!limits.restrict_libraries) {
     // The same directories first, in the same order, as the sandbox's searcher.

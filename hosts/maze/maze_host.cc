@@ -177,7 +177,6 @@ void MazeHost::RegisterModules(lua_State* L, Level& level) {
   RegisterGameModule(L, this);
   RegisterGameEntitiesModule(L, this);
   RegisterMapMakerModule(L, &made_maps_);
-  engine_plugin::model::RegisterModelModule(L, &no_model_files_);
   RegisterMazeGenerationModule(L);
 }
 

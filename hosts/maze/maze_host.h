@@ -22,8 +22,7 @@
 // rgb and depth are then every player's, n x height x width (x 3). Lua modules:
 // dmlab.system.game (game_module.h), dmlab.system.game_entities,
 // dmlab.system.map_maker (whose maps nextMap() may name),
-// dmlab.system.maze_generation and dmlab.system.model (which builds models
-// the maze never draws, and has no model files). Actions: DeepMind Lab's seven, then the level's own
+// dmlab.system.maze_generation. Actions: DeepMind Lab's seven, then the level's own
 // (customDiscreteActionSpec); level_callbacks.h lists the other callbacks
 // the host makes (pickups, triggers, modifyControl, addBots), and
 // screen_overlay.h screenMessages and filledRectangles, texture_hooks.h
@@ -44,7 +43,6 @@
 #include <vector>
 
 #include "engine_plugin/host.h"
-#include "engine_plugin/model/model_module.h"
 #include "hosts/maze/game_module.h"
 #include "hosts/maze/map_maker_module.h"
 #include "hosts/maze/maze_tools.h"
@@ -137,8 +135,6 @@ class MazeHost final : public engine_plugin::Host, public GameHost {
 
   std::optional<World> world_;
   MadeMaps made_maps_;        // by dmlab.system.map_maker, for nextMap to name
-  engine_plugin::model::NoModelFiles no_model_files_{
-      "the maze engine has no model files (it draws walls and pickups only)"};
   MapText loaded_;            // the map last loaded, for nextMap's '' (the same again)
   // The spawn variables updateSpawnVars returned for the map loaded last.
   lua_api::TensorMemoryCharge spawn_vars_charge_;

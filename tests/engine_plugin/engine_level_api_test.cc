@@ -269,8 +269,8 @@ return api
 }
 
 // The maze draws no 3D models, but dmlab.system.model is the plugin's
-// (DeepMind Lab's decorators require it at load): models build, and the
-// maze's want of model files is the error of loadMD3 and saveMD3.
+// (DeepMind Lab's decorators require it at load): models build, and a
+// host without model files makes loadMD3 and saveMD3 errors.
 TEST(EngineLevelApiTest, TheModelModuleBuildsButHasNoFilesOnTheMaze) {
   absl::StatusOr<std::unique_ptr<Engine>> engine = Create(R"(
 local model = require 'dmlab.system.model'
@@ -279,7 +279,7 @@ function api:init()
   assert(cube.surfaces.cube_surface.vertices:size(1) == 24)
   for _, name in ipairs{'loadMD3', 'saveMD3'} do
     local ok, err = pcall(model[name], model, cube, 'models/cube.md3')
-    assert(not ok and err:find("'model:" .. name .. "': the maze engine has no model files", 1,
+    assert(not ok and err:find("'model:" .. name .. "': this host has no model files", 1,
                                true), tostring(err))
   end
 end

@@ -459,8 +459,10 @@ end
 function api:registerDynamicItems() log('registerDynamicItems') return {'lemon_reward'} end
 function api:createPickup(c)
   log('createPickup')
-  return {name = c, classname = c, model = '', quantity = 1, type = 9}
+  return {name = c, classname = c, model = 'fruit', quantity = 1, type = 9}
 end
+function api:replaceModelName(name) log('replaceModelName') end
+function api:createModel(name) log('createModel') end
 function api:canPickup(id) log('canPickup') return true end
 function api:pickup(id) log('pickup') end
 function api:rewardOverride(args) log('rewardOverride') end
@@ -487,15 +489,20 @@ std::string Trace(Engine& engine) {
 // reward_override; createPickup once per class and item list):
 //   start: gameType commandLine nextMap registerDynamicItems createPickup
 //          (updateSpawnVars createPickup?)+ extraEntities
-//          registerDynamicItems createPickup mapLoaded
+//          registerDynamicItems createPickup
+//          (replaceModelName createModel?)+ mapLoaded
 //   step:  modifyControl [canPickup pickup rewardOverride] hasEpisodeFinished
+// The models: the renderer's, each asked for another name, then built by
+// the level when no file has it (once, or once per level of detail while
+// the level builds one), after the map's entities and before mapLoaded
+// (recorded 2026-11-29 with createModel and replaceModelName added).
 // The test engine must call them so.
 TEST(DmlabHostTest, HooksRunInTheRealEnginesOrder) {
   std::unique_ptr<Engine> engine = Started(WriteLevel("tracing", kTracing));
   ASSERT_NE(engine, nullptr);
   constexpr char kMapLoad[] =
       "nextMap registerDynamicItems createPickup updateSpawnVars createPickup extraEntities "
-      "registerDynamicItems createPickup mapLoaded";
+      "registerDynamicItems createPickup replaceModelName createModel mapLoaded";
   EXPECT_EQ(Trace(*engine), absl::StrCat("gameType commandLine ", kMapLoad));
   Forward(*engine, 1);
   EXPECT_EQ(Trace(*engine), "modifyControl hasEpisodeFinished");
