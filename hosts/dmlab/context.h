@@ -15,8 +15,11 @@
 // api:hasEpisodeFinished is asked by the engine after each frame, so that
 // it runs its closing frame, whose rewards count, as under DeepMind's
 // context; the plugin does not ask again (Host::AsksEpisodeEnd). Hooks
-// this host does not serve yet (inventory, teams, game events) answer as a level without those
-// callbacks does in DeepMind Lab: the engine's defaults.
+// this host does not serve yet (make_pk3_from_map) answer as a level
+// without the callback does in DeepMind Lab: the engine's defaults.
+//
+// Players: game events, inventories, teams, player models and new clients
+// go to the level's callbacks of DeepMind Lab's names (context_players.cc).
 //
 // Models: api:createModel(name) builds one the engine cannot find as a
 // file, api:replaceModelName(name) renames any (context_models.cc);
@@ -119,6 +122,27 @@ struct FilledRectangle {
   int width = 0;
   int height = 0;
   std::array<float, 4> rgba{};
+};
+
+// A player's inventory as the engine reports it (update_inventory): the
+// amounts and stats the level may change; the lists are the engine's.
+struct Inventory {
+  bool spawning = false;
+  bool bot = false;
+  int player_id = 0;  // the engine's, 0-based
+  int* amounts = nullptr;
+  int amount_count = 0;
+  const int* persistents = nullptr;
+  int persistent_count = 0;
+  int* stats = nullptr;
+  int stat_count = 0;
+  const int* powerups = nullptr;
+  int powerup_count = 0;
+  int gadget = 0;  // the engine's, 0-based
+  float height = 0;
+  const float* position = nullptr;
+  const float* velocity = nullptr;
+  const float* angles = nullptr;
 };
 
 // One of the level's own discrete actions (api:customDiscreteActionSpec).
@@ -259,6 +283,16 @@ class Context {
   void ClearModel() { model_.reset(); }
   bool ReplaceModelName(const char* name, char* new_name, int new_name_size,
                         char* texture_prefix, int texture_prefix_size);
+  // The player hooks (context_players.cc).
+  void GameEvent(const char* name, int count, const float* values);
+  void UpdateInventory(const Inventory& inventory);
+  char TeamSelect(int player_id, const char* player_name);
+  bool UpdatePlayerInfo(int player_id, char* info, int info_size);
+  void NewClientInfo(int player_id, const char* player_name, const char* player_model);
+  // The hasAltCameras setting, as the engine reports it: its server then
+  // sends every entity to the client, for the views of other cameras.
+  void SetHasAltCameras(bool has) { has_alt_cameras_ = has; }
+  bool HasAltCameras() const { return has_alt_cameras_; }
   // dmlab.system.model's loadMD3 and saveMD3: the engine's model files.
   engine_plugin::model::ModelFiles* model_files() { return &model_files_; }
   void ClearEntities() { entities_.clear(); }
@@ -317,6 +351,7 @@ class Context {
   std::vector<FilledRectangle> rectangles_;
   std::optional<engine_plugin::model::Model> model_;  // createModel's, until ClearModel
   EngineModelFiles model_files_{this};
+  bool has_alt_cameras_ = false;
   // The engine's generator: make_random_seed, seeded by each start as
   // DeepMind Lab's context seeds its own.
   std::mt19937_64 prbg_;

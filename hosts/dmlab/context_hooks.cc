@@ -157,13 +157,23 @@ DmlabHooks MakeHooks() {
     Of(u).MovePlayer(mover_id, mover_position, player_position, player_velocity, position_delta,
                      velocity_delta);
   };
-  h.game_event = [](void*, const char*, int, const float*) {};
-  h.update_inventory = [](void*, bool, bool, int, int, int*, int, int*, int, int*, int, int*,
-                          int, float, float*, float*, float*) {};
-  h.team_select = [](void*, int, const char*) { return '\0'; };
-  h.update_player_info = [](void*, int, char*, int) { return false; };
-  h.set_has_alt_cameras = [](void*, bool) {};
-  h.has_alt_cameras = [](void*) { return false; };
+  h.game_event = [](void* u, const char* name, int count, const float* values) {
+    Of(u).GameEvent(name, count, values);
+  };
+  h.update_inventory = [](void* u, bool spawning, bool bot, int player, int amount_count,
+                          int* amounts, int persistent_count, int* persistents, int stat_count,
+                          int* stats, int powerup_count, int* powerups, int gadget, float height,
+                          float* position, float* velocity, float* angles) {
+    Of(u).UpdateInventory({spawning, bot, player, amounts, amount_count, persistents,
+                           persistent_count, stats, stat_count, powerups, powerup_count, gadget,
+                           height, position, velocity, angles});
+  };
+  h.team_select = [](void* u, int player, const char* name) { return Of(u).TeamSelect(player, name); };
+  h.update_player_info = [](void* u, int player, char* info, int size) {
+    return Of(u).UpdatePlayerInfo(player, info, size);
+  };
+  h.set_has_alt_cameras = [](void* u, bool has) { Of(u).SetHasAltCameras(has); };
+  h.has_alt_cameras = [](void* u) { return Of(u).HasAltCameras(); };
   h.custom_view = [](void* u, int* width, int* height, float position[3], float angles[3],
                      bool* render_player) {
     const CustomView& view = Of(u).custom_view();
@@ -175,7 +185,9 @@ DmlabHooks MakeHooks() {
     }
     *render_player = view.render_player;
   };
-  h.new_client_info = [](void*, int, const char*, const char*) {};
+  h.new_client_info = [](void* u, int player, const char* name, const char* model) {
+    Of(u).NewClientInfo(player, name, model);
+  };
   h.set_error_message = [](void* u, const char* message) { Of(u).SetEngineError(message); };
   h.error_message = [](void* u) { return Of(u).ErrorMessage(); };
   // Events are the plugin's (events_module.h).

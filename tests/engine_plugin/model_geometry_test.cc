@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "engine_plugin/model/affine.h"
 #include "engine_plugin/model/geometry.h"
@@ -65,6 +66,31 @@ TEST(ModelGeometryTest, PrimitivesAreDeepMindLabsBitForBit) {
   EXPECT_EQ(DigestOf(sphere.surfaces[0], sphere), (Digest{166, 200, 54, 0x866c91e0706dd992}));
   EXPECT_EQ(sphere.name, "sphere");
   EXPECT_EQ(sphere.surfaces[0].name, "sphere_surface");
+}
+
+// DeepMind Lab's own model tests' figures (its lua_model_test.cc, on its
+// tests/model_test level: four segments everywhere).
+TEST(ModelGeometryTest, DeepMindLabsModelTestFigures) {
+  auto face = [](const Surface& s, std::size_t f) {
+    return std::vector<int>(s.indices.begin() + 3 * f, s.indices.begin() + 3 * f + 3);
+  };
+  const Surface cone = Built(Cone{0.5f, 0.5f, 1, 4, 4, 4, ""}).surfaces[0];
+  EXPECT_EQ(cone.vertex_count(), 168u);
+  EXPECT_EQ(cone.face_count(), 224u);
+  EXPECT_EQ(face(cone, 0), (std::vector<int>{5, 4, 0}));
+  EXPECT_EQ(face(cone, 112), (std::vector<int>{89, 88, 84}));
+  const Surface cube = Built(Cube{1, 1, 1, 4, 4, 4, ""}).surfaces[0];
+  EXPECT_EQ(cube.vertex_count(), 150u);
+  EXPECT_EQ(cube.face_count(), 192u);
+  EXPECT_EQ(face(cube, 0), (std::vector<int>{0, 5, 6}));
+  EXPECT_EQ(face(cube, 1), (std::vector<int>{0, 6, 1}));
+  const Surface cylinder = Built(Cylinder{0.5f, 0.5f, 1, 4, 4, 4, ""}).surfaces[0];
+  EXPECT_EQ(cylinder.vertex_count(), 253u);
+  EXPECT_EQ(cylinder.face_count(), 352u);
+  const Surface sphere = Built(Sphere{0.5f, 0.5f, 0.5f, 4, 4, ""}).surfaces[0];
+  EXPECT_EQ(sphere.vertex_count(), 168u);
+  EXPECT_EQ(sphere.face_count(), 224u);
+  EXPECT_EQ(face(sphere, 112), (std::vector<int>{89, 88, 84}));
 }
 
 // A hierarchy's step: the sphere moved by scale * translation * a plug *

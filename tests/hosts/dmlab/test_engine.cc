@@ -40,6 +40,7 @@
 
 #include "hosts/dmlab/dmlab_abi.h"
 #include "tests/hosts/dmlab/test_engine_models.h"
+#include "tests/hosts/dmlab/test_engine_players.h"
 
 extern "C" int dmlab_create_context(const char* runfiles_path, DmlabContext* context,
                                     DmlabFileReader* file_reader_override,
@@ -73,6 +74,7 @@ struct Engine {
   std::vector<std::string> console;
   std::vector<std::string> bots;
   std::vector<std::string> models;  // of the map's pickups, for the renderer
+  test_engine::Player player;
   bool log = false;  // logToStdErr: the console to stderr
   std::vector<unsigned char> texture;  // the corridor's wall
   int shape[3] = {0, 0, 3};
@@ -245,6 +247,7 @@ void LoadMap() {
       test_engine::RegisterModel(engine.context, model, H().get_temporary_folder(U()));
     }
   }
+  engine.player.Join(engine.context);
 }
 
 void ReportPlayer() {
@@ -295,6 +298,7 @@ void Frame() {
     }
   }
   ReportPlayer();
+  engine.player.Frame(engine.context, engine.frames, engine.x);
   std::fill(engine.frame.begin(), engine.frame.end(),
             static_cast<unsigned char>(static_cast<int>(engine.x) & 0xff));
 }
@@ -305,6 +309,7 @@ int Setting(void*, const char* key, const char* value) {
   else if (!std::strcmp(key, "height")) engine.height = std::atoi(value);
   else if (!std::strcmp(key, "fps")) engine.fps = std::atoi(value);
   else if (!std::strcmp(key, "logToStdErr")) engine.log = !std::strcmp(value, "true");
+  else if (!std::strcmp(key, "hasAltCameras")) H().set_has_alt_cameras(U(), !std::strcmp(value, "true"));
   else H().add_setting(U(), key, value);
   return 0;
 }
@@ -416,6 +421,7 @@ void Observation(void* env, int index, DmlabObservation* observation) {
   }
   DrawOverlays();
   if (!engine.texture.empty()) engine.frame[(engine.width - 1) * 3] = engine.texture[0];
+  engine.player.Show(engine.context, &engine.frame, engine.width, engine.height);
   const std::size_t pixels = static_cast<std::size_t>(engine.width) * engine.height;
   if (index == 1 || index == 2) {
     engine.other.assign(pixels * (index == 1 ? 4 : 3), 0);
