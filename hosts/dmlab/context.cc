@@ -261,8 +261,12 @@ void Context::AddBots() {
 }
 
 void Context::PlayerStateUpdate(const PlayerState& state) {
+  if (has_player_ && player_.timestamp_msec > 0 && state.timestamp_msec == player_.timestamp_msec) {
+    return;
+  }
   const int elapsed_msec = state.timestamp_msec - player_.timestamp_msec;
   PlayerState next = state;
+  next.teleported = state.teleport_flip != (has_player_ && player_.teleport_flip);
   if (has_player_ && elapsed_msec > 0) {
     for (int i = 0; i < 3; ++i) {
       // The shorter way round, in degrees per second.

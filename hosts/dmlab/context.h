@@ -68,6 +68,9 @@ struct PlayerState {
   int team_score = 0;
   int other_team_score = 0;
   int player_id = 0;  // the engine's, 0-based
+  // The engine's teleport bit, which flips at each teleport; teleported:
+  // whether it flipped since the state before (DeepMind Lab's playerInfo).
+  bool teleport_flip = false;
   bool teleported = false;
   int timestamp_msec = 0;
 };
@@ -262,6 +265,8 @@ class Context {
     return std::exchange(episode_end_, {});
   }
   void AddBots();
+  // The engine's player_state: asked more than once a frame, it keeps the
+  // frame's first (the same timestamp), as DeepMind Lab's context does.
   void PlayerStateUpdate(const PlayerState& state);
   void SetEngineError(const char* message) { engine_error_ = message == nullptr ? "" : message; }
   const char* ErrorMessage();

@@ -119,7 +119,7 @@ DmlabHooks MakeHooks() {
   h.custom_observation = [](void*, int, DmlabObservation* observation) { *observation = {}; };
   h.player_state = [](void* u, const float origin[3], const float velocity[3],
                       const float view_angles[3], float height, const float eye[3],
-                      int team_score, int other_team_score, int player_id, bool teleported,
+                      int team_score, int other_team_score, int player_id, bool teleport_flip,
                       int timestamp_msec) {
     PlayerState s;
     for (int i = 0; i < 3; ++i) {
@@ -132,7 +132,7 @@ DmlabHooks MakeHooks() {
     s.team_score = team_score;
     s.other_team_score = other_team_score;
     s.player_id = player_id;
-    s.teleported = teleported;
+    s.teleport_flip = teleport_flip;
     s.timestamp_msec = timestamp_msec;
     Of(u).PlayerStateUpdate(s);
   };

@@ -117,6 +117,22 @@ function api:newClientInfo(playerId, name, model) see('client ' .. name .. ' ' .
   EXPECT_EQ(Pixel(*run.engine)[2], 'r');
 }
 
+// playerInfo().teleported is DeepMind Lab's: true on the frame the
+// engine's teleport bit flips, false before and after.
+TEST(DmlabPlayersTest, TeleportedIsTheFrameOfTheTeleport) {
+  Started run = Start("teleport", R"(
+function api:canTrigger() return false end  -- the corridor's door
+function api:hasEpisodeFinished()
+  local p = game:playerInfo()
+  if p.teleported then see('teleported@' .. p.pos[1]) end
+  return false
+end
+)");
+  ASSERT_TRUE(run.start.ok()) << run.start;
+  for (int i = 0; i < 41; ++i) ASSERT_TRUE(Step(*run.engine).ok());
+  EXPECT_EQ(Seen(*run.engine), "teleported@0");
+}
+
 TEST(DmlabPlayersTest, WithoutCallbacksTheEnginesDefaultsStand) {
   Started run = Start("defaults", "");
   ASSERT_TRUE(run.start.ok()) << run.start;

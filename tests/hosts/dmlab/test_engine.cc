@@ -24,7 +24,8 @@
 // dmlab_host_test.cc's HooksRunInTheRealEnginesOrder pins the order of the
 // level callbacks these reach against a trace of the real engine.
 // Its world: a corridor along x, the player starting at x = 0; moving
-// forward goes 50 units a frame. Its maps: "corridor" (empty),
+// forward goes 50 units a frame, and a teleporter at x = 2000 takes it back
+// to 0 (flipping the teleport bit player_state reports, as the real one). Its maps: "corridor" (empty),
 // "corridor_apple" (an apple_reward at x = 100) and "corridor_pickups"
 // (apple_reward, lemon_reward and goal at x = 100, 200, 300).
 // A pickup's quantity is the score it gives. game:addScore's points reach
@@ -74,6 +75,7 @@ struct Engine {
   std::vector<std::string> console;
   std::vector<std::string> bots;
   std::vector<std::string> models;  // of the map's pickups, for the renderer
+  bool teleport_flip = false;  // the real engine's EF_TELEPORT_BIT
   test_engine::Player player;
   bool log = false;  // logToStdErr: the console to stderr
   std::vector<unsigned char> texture;  // the corridor's wall
@@ -253,7 +255,7 @@ void LoadMap() {
 void ReportPlayer() {
   const float origin[3] = {engine.x, 0, 0}, velocity[3] = {0, 0, 0}, angles[3] = {0, 0, 0},
               eye[3] = {engine.x, 0, 40};
-  H().player_state(U(), origin, velocity, angles, 40, eye, 0, 0, 0, false,
+  H().player_state(U(), origin, velocity, angles, 40, eye, 0, 0, 0, engine.teleport_flip,
                    engine.frames * 1000 / engine.fps);
   H().entities.clear(U());
   for (const Pickup& p : engine.pickups) {
@@ -296,6 +298,11 @@ void Frame() {
         !H().override_trigger(U(), 98, "door", 0)) {
       engine.x = 0;  // the door's own effect: back to the start
     }
+  }
+  // A teleporter at x = 2000 takes the player back to 0.
+  if (engine.x >= 2000) {
+    engine.x = 0;
+    engine.teleport_flip = !engine.teleport_flip;
   }
   ReportPlayer();
   engine.player.Frame(engine.context, engine.frames, engine.x);
