@@ -266,8 +266,17 @@ class Context {
   }
   void AddBots();
   // The engine's player_state: asked more than once a frame, it keeps the
-  // frame's first (the same timestamp), as DeepMind Lab's context does.
+  // frame's first (the same timestamp), as DeepMind Lab's context does;
+  // and it ignores what the engine reports as it renders the frame (the
+  // state it simulated, under the next frame's timestamp). DeepMind Lab's
+  // engine renders only when its frame is read, and when it is, the next
+  // frame's report comes under that timestamp and is ignored, so its
+  // level sees each frame one late; this host renders every step, so
+  // without the rule every level would, and with it none does: the
+  // state DeepMind Lab's levels see when their frame is not read.
   void PlayerStateUpdate(const PlayerState& state);
+  // Whether the engine is rendering for the host (Render, custom views).
+  void SetRendering(bool rendering) { rendering_ = rendering; }
   void SetEngineError(const char* message) { engine_error_ = message == nullptr ? "" : message; }
   const char* ErrorMessage();
   int MakeScreenMessages(int width, int height, int line_height, int buffer_size);
@@ -357,6 +366,7 @@ class Context {
   std::optional<engine_plugin::model::Model> model_;  // createModel's, until ClearModel
   EngineModelFiles model_files_{this};
   bool has_alt_cameras_ = false;
+  bool rendering_ = false;
   // The engine's generator: make_random_seed, seeded by each start as
   // DeepMind Lab's context seeds its own.
   std::mt19937_64 prbg_;

@@ -360,7 +360,9 @@ absl::Status DmlabHost::Render(Level& level, const tensor::Tensor& frame) {
   // The engine renders the frame now, and its HUD asks the level for its
   // screen messages and rectangles.
   context_->Attach(&level);
+  context_->SetRendering(true);
   api_.observation(env_, rgb_index_, &observation);
+  context_->SetRendering(false);
   context_->Attach(nullptr);
   if (absl::Status s = HookError("observation"); !s.ok()) return s;
   const int* shape = observation.spec.shape;

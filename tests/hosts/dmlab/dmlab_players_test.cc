@@ -118,19 +118,26 @@ function api:newClientInfo(playerId, name, model) see('client ' .. name .. ' ' .
 }
 
 // playerInfo().teleported is DeepMind Lab's: true on the frame the
-// engine's teleport bit flips, false before and after.
+// engine's teleport bit flips, false before and after; and the level sees
+// each frame's state in that frame, though the engine reports it again,
+// stamped with the next frame's time, as it renders the frame.
 TEST(DmlabPlayersTest, TeleportedIsTheFrameOfTheTeleport) {
   Started run = Start("teleport", R"(
 function api:canTrigger() return false end  -- the corridor's door
+local frames = 0
 function api:hasEpisodeFinished()
+  frames = frames + 1
   local p = game:playerInfo()
-  if p.teleported then see('teleported@' .. p.pos[1]) end
+  if p.teleported then see('teleported@' .. p.pos[1] .. ' in frame ' .. frames) end
   return false
 end
 )");
   ASSERT_TRUE(run.start.ok()) << run.start;
-  for (int i = 0; i < 41; ++i) ASSERT_TRUE(Step(*run.engine).ok());
-  EXPECT_EQ(Seen(*run.engine), "teleported@0");
+  for (int i = 0; i < 42; ++i) {
+    ASSERT_TRUE(Step(*run.engine).ok());
+    ASSERT_TRUE(run.engine->Observation(0).ok());
+  }
+  EXPECT_EQ(Seen(*run.engine), "teleported@0 in frame 40");
 }
 
 TEST(DmlabPlayersTest, WithoutCallbacksTheEnginesDefaultsStand) {

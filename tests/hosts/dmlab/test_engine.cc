@@ -252,11 +252,19 @@ void LoadMap() {
   engine.player.Join(engine.context);
 }
 
-void ReportPlayer() {
+// player_state, stamped with the engine's time after `frame` frames: the
+// real engine's cgame reports it as it draws, during a frame (stamped with
+// the frame before's time, the engine's clock moving after it) and again
+// when the frame is rendered for its observation (stamped with the
+// frame's).
+void ReportPlayer(int frame) {
   const float origin[3] = {engine.x, 0, 0}, velocity[3] = {0, 0, 0}, angles[3] = {0, 0, 0},
               eye[3] = {engine.x, 0, 40};
   H().player_state(U(), origin, velocity, angles, 40, eye, 0, 0, 0, engine.teleport_flip,
-                   engine.frames * 1000 / engine.fps);
+                   frame * 1000 / engine.fps);
+}
+
+void ReportEntities() {
   H().entities.clear(U());
   for (const Pickup& p : engine.pickups) {
     float position[3] = {p.x, 0, 0};
@@ -304,7 +312,8 @@ void Frame() {
     engine.x = 0;
     engine.teleport_flip = !engine.teleport_flip;
   }
-  ReportPlayer();
+  ReportPlayer(engine.frames - 1);
+  ReportEntities();
   engine.player.Frame(engine.context, engine.frames, engine.x);
   std::fill(engine.frame.begin(), engine.frame.end(),
             static_cast<unsigned char>(static_cast<int>(engine.x) & 0xff));
@@ -340,7 +349,8 @@ int Start(void*, int episode, int seed) {
     engine.first_start = false;
   }
   LoadMap();
-  ReportPlayer();
+  ReportPlayer(0);
+  ReportEntities();
   return H().map_loaded(U());
 }
 
@@ -426,6 +436,7 @@ void Observation(void* env, int index, DmlabObservation* observation) {
     observation->payload.doubles = &engine.frame_number;
     return;
   }
+  ReportPlayer(engine.frames);
   DrawOverlays();
   if (!engine.texture.empty()) engine.frame[(engine.width - 1) * 3] = engine.texture[0];
   engine.player.Show(engine.context, &engine.frame, engine.width, engine.height);
