@@ -31,6 +31,7 @@ struct Engine::State final : Level, Observations::Sources, PlayerRoster {
   std::int64_t episode_length_frames = 0;  // episodeLengthSeconds in steps
   std::vector<DiscreteActionSpec> discrete_specs;
   std::vector<ContinuousActionSpec> continuous_specs;
+  LevelCache level_cache;  // the caller's, if given: the host holds its address
 
   // The episode.
   bool started = false;
@@ -200,6 +201,16 @@ absl::Status Engine::SetSetting(absl::string_view key, absl::string_view value) 
   return absl::OkStatus();
 }
 
+absl::Status Engine::SetLevelCache(LevelCache cache) {
+  State& s = *state_;
+  if (s.script != nullptr) {
+    return absl::FailedPreconditionError("the level cache after init: give it before init");
+  }
+  s.level_cache = std::move(cache);
+  s.host->SetLevelCache(&s.level_cache);
+  return absl::OkStatus();
+}
+
 // The host setting: the level runs on host `name` rather than the one it
 // names, before any setting has gone to a host.
 absl::Status Engine::SetHost(absl::string_view name) {
@@ -212,6 +223,7 @@ absl::Status Engine::SetHost(absl::string_view name) {
   if (!host.ok()) return absl::Status(host.status().code(), absl::StrCat("setting 'host': ",
                                                                           host.status().message()));
   s.host = *std::move(host);
+  if (s.level_cache.fetch) s.host->SetLevelCache(&s.level_cache);
   s.level.host = std::string(name);
   s.discrete_specs = s.host->DiscreteActions();
   s.continuous_specs = s.host->ContinuousActions();

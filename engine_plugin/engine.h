@@ -49,6 +49,7 @@
 #include "absl/types/span.h"
 #include "engine_plugin/event_log.h"
 #include "engine_plugin/host.h"
+#include "engine_plugin/level_cache.h"
 #include "engine_plugin/observation.h"
 #include "engine_plugin/property.h"
 
@@ -98,6 +99,10 @@ class Engine {
   // reaches the level's init(settings) as a string, and so do
   // episodeLengthSeconds and players, a level's own parameters too.
   absl::Status SetSetting(absl::string_view key, absl::string_view value);
+  // Before Init: the caller's cache of compiled maps (level_cache.h),
+  // which the host asks before it compiles a level's map (the DeepMind Lab
+  // host; others compile none).
+  absl::Status SetLevelCache(LevelCache cache);
   // Loads the level script and calls its init(settings).
   absl::Status Init();
   // Seeds dmlab.system.random with `seed`, calls start(episode, seed),

@@ -526,6 +526,32 @@ extern "C" int env_connect_sized(const char* level, EnvCApi* api, size_t api_siz
   }
 }
 
+extern "C" int env_set_level_cache(void* context, const EnvLevelCache* cache) {
+  using namespace engine_plugin;  // NOLINT: the C entry point sits outside the namespace
+  LevelCache level_cache;
+  if (cache != nullptr && cache->fetch != nullptr && cache->write != nullptr) {
+    const EnvLevelCache c = *cache;
+    level_cache.fetch = [c](const std::string& key,
+                            const std::string& path) -> absl::StatusOr<bool> {
+      const int found = c.fetch(c.cache_context, key.c_str(), path.c_str());
+      if (found < 0) return absl::UnknownError("the level cache's fetch failed");
+      return found > 0;
+    };
+    level_cache.write = [c](const std::string& key, const std::string& path) {
+      return c.write(c.cache_context, key.c_str(), path.c_str()) < 0
+                 ? absl::UnknownError("the level cache's write failed")
+                 : absl::OkStatus();
+    };
+  }
+  return c_api::Guarded(context, 1, [&](c_api::Context& ctx) {
+    if (ctx.initialised || !ctx.init_failure.empty()) {
+      return c_api::Fail(ctx, 1, "env_set_level_cache: the level cache must come before init");
+    }
+    absl::Status status = ctx.engine->SetLevelCache(std::move(level_cache));
+    return status.ok() ? 0 : c_api::Fail(ctx, 1, absl::StrCat("env_set_level_cache: ", status.message()));
+  });
+}
+
 namespace {
 
 // Listed once: hosts register before main, so the list never changes.

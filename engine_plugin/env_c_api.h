@@ -326,6 +326,25 @@ int env_level_count(void);
 const char* env_level_name(int level_idx);
 const char* env_level_host(int level_idx);
 
+/* DeepMind Lab's level cache (engine_plugin/level_cache.h): a host that
+ * compiles its levels' maps (the DeepMind Lab host) calls fetch before it
+ * compiles one, and write after. fetch copies the compiled map of `key` to
+ * `pk3_path` and returns 1, or returns 0 when it has none; write stores the
+ * map at `pk3_path` under `key` and returns 0. A return of -1 is the
+ * cache's error: the start that asked fails (a client keeps its own
+ * account of why; DeepMind Lab's Python module, its pending exception).
+ * Both are called on the thread of the start that compiles. */
+typedef struct EnvLevelCache_s {
+  void* cache_context;
+  int (*fetch)(void* cache_context, const char* key, const char* pk3_path);
+  int (*write)(void* cache_context, const char* key, const char* pk3_path);
+} EnvLevelCache;
+
+/* Sets the level cache of `context` (from env_connect) before init; NULL
+ * removes it. `cache` is copied; its cache_context must outlive the
+ * context. Returns 0, or non-zero after init (error_message says why). */
+int env_set_level_cache(void* context, const EnvLevelCache* cache);
+
 /* Releases a handle from retain_observation. Any thread, any time, also
  * after the context is released. NULL is ignored. */
 void env_release_observation(EnvCApi_RetainedObservation* handle);

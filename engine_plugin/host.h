@@ -32,6 +32,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "engine_plugin/level_cache.h"
 #include "engine_plugin/observation.h"
 #include "lua_api/lua/lua.h"
 #include "tensor/tensor.h"
@@ -198,6 +199,9 @@ class Host {
   // host that draws from the episode's seed mixes it in, as seed ^ (mixer
   // << 32).
   virtual void SetMixerSeed(std::uint32_t /*mixer*/) {}
+  // The caller's cache of compiled maps (level_cache.h), before Init; it
+  // outlives the host. Hosts that compile no maps ignore it.
+  virtual void SetLevelCache(const LevelCache* /*cache*/) {}
   // The seed the level's start(episode, seed) receives for an episode the
   // caller seeded with `seed`: `seed` itself, unless the host's engine
   // derives the level's seed from its own (DeepMind Lab's does).

@@ -55,7 +55,8 @@ bool ReadCounts(PyObject* value, const char* what, std::vector<int>* counts) {
   return ok;
 }
 
-bool Connect(const char* level, PyObject* config, Connection* connection) {
+bool Connect(const char* level, PyObject* config, Connection* connection,
+             const EnvLevelCache* level_cache) {
   if (config != Py_None && !PyDict_Check(config)) {
     // DeepMind Lab's words first (its tests match them), then ours.
     PyErr_Format(PyExc_TypeError, "config must be dict, not %s: a dict of str to str",
@@ -105,6 +106,11 @@ bool Connect(const char* level, PyObject* config, Connection* connection) {
         return false;
       }
     }
+  }
+  if (level_cache != nullptr && env_set_level_cache(context, level_cache) != 0) {
+    PyErr_Format(PyExc_RuntimeError, "Failed to set the level cache - \"%s\"",
+                 api.error_message(context));
+    return false;
   }
   if (api.init(context) != 0) {
     PyErr_Format(PyExc_RuntimeError, "Failed to init environment - \"%s\"",

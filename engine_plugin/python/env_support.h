@@ -34,9 +34,11 @@ struct Connection {
 };
 
 // Connects `level`, applies `config` (a dict of str to str, or None) and
-// inits. RuntimeError with the engine's message for a bad level, setting
-// or a failing init; TypeError for a config that is not all strings.
-bool Connect(const char* level, PyObject* config, Connection* connection);
+// `level_cache` (or none: null), and inits. RuntimeError with the engine's
+// message for a bad level, setting or a failing init; TypeError for a
+// config that is not all strings.
+bool Connect(const char* level, PyObject* config, Connection* connection,
+             const EnvLevelCache* level_cache = nullptr);
 
 // The indices of `names` (a list or tuple of str). ValueError
 // "Unknown observation 'X'." as deepmind_lab. When `keys` is not null it

@@ -24,6 +24,9 @@ constexpr int kInitialised = -2;  // after init, before the first reset
 constexpr int kStarted = -1;      // after reset, before the first step
 
 struct LabState {
+  // DeepMind Lab's level_cache object (fetch, write), owned; it outlives
+  // the connection, whose engine calls it.
+  PyObject* level_cache = nullptr;
   Connection connection;
   std::vector<int> indices;     // of the requested observations
   std::vector<PyObject*> keys;  // their names, owned: observations()' keys
@@ -41,8 +44,42 @@ struct LabState {
 
   ~LabState() {
     for (PyObject* key : keys) Py_DECREF(key);
+    connection.Release();
+    Py_XDECREF(level_cache);
   }
 };
+
+// The level cache's calls, as DeepMind Lab's module makes them: the
+// object's fetch(key, pk3_path) and write(key, pk3_path), on the thread of
+// the start that compiles, which runs without the GIL. A Python exception
+// stays pending on that thread, and the start, failing, raises it.
+int CallLevelCache(void* cache, const char* method, const char* key, const char* pk3_path) {
+  PyGILState_STATE gil = PyGILState_Ensure();
+  int result = -1;
+  if (!PyErr_Occurred()) {
+    PyObject* output =
+        PyObject_CallMethod(static_cast<PyObject*>(cache), method, "ss", key, pk3_path);
+    if (output != nullptr) {
+      const int truth = PyObject_IsTrue(output);
+      result = truth < 0 ? -1 : truth;
+      Py_DECREF(output);
+    }
+  }
+  PyGILState_Release(gil);
+  return result;
+}
+
+const EnvLevelCache* LevelCacheOf(PyObject* level_cache, EnvLevelCache* out) {
+  if (level_cache == Py_None) return nullptr;
+  out->cache_context = level_cache;
+  out->fetch = [](void* cache, const char* key, const char* path) {
+    return CallLevelCache(cache, "fetch", key, path);
+  };
+  out->write = [](void* cache, const char* key, const char* path) {
+    return CallLevelCache(cache, "write", key, path) < 0 ? -1 : 0;
+  };
+  return out;
+}
 
 struct LabObject {
   PyObject_HEAD
@@ -99,9 +136,9 @@ int LabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
                                    &level, &observations, &config, &renderer, &level_cache)) {
     return -1;
   }
-  // The hosts render in software (the maze's raycaster, MuJoCo's OSMesa)
-  // and the levels are compiled in: both arguments are accepted for code written for
-  // DeepMind Lab, and checked as it checks them.
+  // The renderer is the host's (the dmlab host's renderer setting chooses
+  // its engine's): the argument is accepted for code written for DeepMind
+  // Lab, and checked as it checks it.
   if (renderer != nullptr && renderer[0] != '\0' && std::strcmp(renderer, "software") != 0 &&
       std::strcmp(renderer, "hardware") != 0) {
     PyErr_Format(PyExc_RuntimeError,
@@ -109,9 +146,15 @@ int LabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
                  renderer);
     return -1;
   }
-  (void)level_cache;
   auto state = std::make_unique<LabState>();
-  if (!Connect(level, config, &state->connection)) return -1;
+  // DeepMind Lab's level cache: compiled maps fetched and written through
+  // it (engine_plugin/level_cache.h).
+  EnvLevelCache cache;
+  if (level_cache != Py_None) {
+    Py_INCREF(level_cache);
+    state->level_cache = level_cache;
+  }
+  if (!Connect(level, config, &state->connection, LevelCacheOf(level_cache, &cache))) return -1;
   if (!FindObservations(state->connection, observations, &state->indices, &state->keys)) {
     return -1;
   }
@@ -153,6 +196,8 @@ PyObject* LabReset(PyObject* self, PyObject* args, PyObject* kwargs) {
   state->busy = false;
   if (result != 0) {
     state->status = EnvCApi_EnvironmentStatus_Error;
+    // The level cache's exception, pending since its call, is the error.
+    if (PyErr_Occurred()) return nullptr;
     PyErr_Format(PyExc_RuntimeError, "Failed to start environment - \"%s\"",
                  connection.api.error_message(connection.context));
     return nullptr;

@@ -261,7 +261,6 @@ void Context::AddBots() {
 }
 
 void Context::PlayerStateUpdate(const PlayerState& state) {
-  if (rendering_) return;
   if (has_player_ && player_.timestamp_msec > 0 && state.timestamp_msec == player_.timestamp_msec) {
     return;
   }

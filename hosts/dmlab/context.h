@@ -266,17 +266,13 @@ class Context {
   }
   void AddBots();
   // The engine's player_state: asked more than once a frame, it keeps the
-  // frame's first (the same timestamp), as DeepMind Lab's context does;
-  // and it ignores what the engine reports as it renders the frame (the
-  // state it simulated, under the next frame's timestamp). DeepMind Lab's
-  // engine renders only when its frame is read, and when it is, the next
-  // frame's report comes under that timestamp and is ignored, so its
-  // level sees each frame one late; this host renders every step, so
-  // without the rule every level would, and with it none does: the
-  // state DeepMind Lab's levels see when their frame is not read.
+  // first report of a timestamp, as DeepMind Lab's context does. The
+  // engine reports again as it renders the frame, stamped with the next
+  // frame's time, so the next frame's own report is ignored and the level
+  // sees each frame's state one frame late during the frame (in
+  // hasEpisodeFinished), as DeepMind Lab's levels do when their frame is
+  // read every step (this host reads it every step).
   void PlayerStateUpdate(const PlayerState& state);
-  // Whether the engine is rendering for the host (Render, custom views).
-  void SetRendering(bool rendering) { rendering_ = rendering; }
   void SetEngineError(const char* message) { engine_error_ = message == nullptr ? "" : message; }
   const char* ErrorMessage();
   int MakeScreenMessages(int width, int height, int line_height, int buffer_size);
@@ -307,6 +303,9 @@ class Context {
   // sends every entity to the client, for the views of other cameras.
   void SetHasAltCameras(bool has) { has_alt_cameras_ = has; }
   bool HasAltCameras() const { return has_alt_cameras_; }
+  // The caller's cache of compiled maps, or null (engine_plugin::LevelCache).
+  void set_level_cache(const engine_plugin::LevelCache* cache) { level_cache_ = cache; }
+  const engine_plugin::LevelCache* level_cache() const { return level_cache_; }
   // dmlab.system.model's loadMD3 and saveMD3: the engine's model files.
   engine_plugin::model::ModelFiles* model_files() { return &model_files_; }
   void ClearEntities() { entities_.clear(); }
@@ -366,7 +365,7 @@ class Context {
   std::optional<engine_plugin::model::Model> model_;  // createModel's, until ClearModel
   EngineModelFiles model_files_{this};
   bool has_alt_cameras_ = false;
-  bool rendering_ = false;
+  const engine_plugin::LevelCache* level_cache_ = nullptr;
   // The engine's generator: make_random_seed, seeded by each start as
   // DeepMind Lab's context seeds its own.
   std::mt19937_64 prbg_;

@@ -208,6 +208,7 @@ absl::Status DmlabHost::HookError(const char* call) {
 // they load.
 absl::Status DmlabHost::Connect() {
   context_ = std::make_unique<Context>();
+  context_->set_level_cache(level_cache_);
   if (library_path_.empty()) {
     return absl::FailedPreconditionError(
         "the dmlab host needs DeepMind Lab's engine: build it with ./lab dmlab --lab=DIR and "
@@ -360,9 +361,7 @@ absl::Status DmlabHost::Render(Level& level, const tensor::Tensor& frame) {
   // The engine renders the frame now, and its HUD asks the level for its
   // screen messages and rectangles.
   context_->Attach(&level);
-  context_->SetRendering(true);
   api_.observation(env_, rgb_index_, &observation);
-  context_->SetRendering(false);
   context_->Attach(nullptr);
   if (absl::Status s = HookError("observation"); !s.ok()) return s;
   const int* shape = observation.spec.shape;

@@ -72,6 +72,10 @@ class DmlabHost final : public engine_plugin::Host {
   // level's (context.h), so that a level gets the seed it gets there.
   std::uint64_t LevelSeed(std::uint64_t seed) override;
   void SetMixerSeed(std::uint32_t mixer) override { context_->SetMixerSeed(mixer); }
+  void SetLevelCache(const engine_plugin::LevelCache* cache) override {
+    level_cache_ = cache;
+    if (context_ != nullptr) context_->set_level_cache(cache);
+  }
   absl::Status Start(engine_plugin::Level& level, std::uint64_t seed) override;
   void Act(absl::Span<const int> discrete, absl::Span<const double> continuous) override;
   absl::Status Step(engine_plugin::Level& level) override;
@@ -104,6 +108,7 @@ class DmlabHost final : public engine_plugin::Host {
   int height_ = 240;
   int fps_ = 60;
   std::unique_ptr<Context> context_;
+  const engine_plugin::LevelCache* level_cache_ = nullptr;
   absl::Status connected_;  // Connect's, reported by Init
   GameModuleTarget modules_{};
   DmlabEnvApi api_{};

@@ -1,6 +1,7 @@
 #include "hosts/dmlab/map_compiler.h"
 
 #include <fcntl.h>
+#include <openssl/evp.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -118,6 +119,15 @@ absl::Status CompileMap(const MapTools& tools, const std::string& folder,
     fs::remove(maps / (name + extension), ignored);
   }
   return status;
+}
+
+std::string LevelCacheKey(const std::string& name, bool bots, const std::string& map_text) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_Digest(map_text.data(), map_text.size(), digest, &length, EVP_md5(), nullptr);
+  std::string hex;
+  for (unsigned int i = 0; i < length; ++i) absl::StrAppend(&hex, absl::Hex(digest[i], absl::kZeroPad2));
+  return absl::StrCat(name, bots ? "_aas_" : "_noaas_", hex);
 }
 
 }  // namespace hosts::dmlab

@@ -28,6 +28,11 @@ struct MapTools {
 absl::Status CompileMap(const MapTools& tools, const std::string& folder,
                         const std::string& name, bool bots);
 
+// DeepMind Lab's level cache key for map `name` of source `map_text`:
+// "<name>_aas_<md5>" with the bots' navigation, else "<name>_noaas_<md5>",
+// the md5 in lower-case hex (engine_plugin/level_cache.h).
+std::string LevelCacheKey(const std::string& name, bool bots, const std::string& map_text);
+
 }  // namespace hosts::dmlab
 
 #endif  // HOSTS_DMLAB_MAP_COMPILER_H_

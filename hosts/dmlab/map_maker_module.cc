@@ -366,6 +366,47 @@ bool WriteIfChanged(const std::string& path, const std::string& text) {
   return true;
 }
 
+// The map's pk3 in `folder`: from the level cache when it has the map
+// (DeepMind Lab asks it first, every time), else compiled when
+// `stale` (the map's text changed or its pk3 is not this one) and then
+// handed to the cache. <name>.bots marks a pk3 with the bots' navigation.
+absl::Status CompileOrFetch(const MapTools& tools, const engine_plugin::LevelCache* cache,
+                            const std::string& folder, const std::string& name, bool bots,
+                            const std::string& map, bool stale) {
+  const std::string base = folder + "/" + name;
+  const std::string key = cache == nullptr ? "" : LevelCacheKey(name, bots, map);
+  std::error_code ignored;
+  if (cache != nullptr) {
+    absl::StatusOr<bool> fetched = cache->fetch(key, base + ".pk3");
+    if (!fetched.ok()) {
+      return absl::Status(fetched.status().code(),
+                          absl::StrCat("the level cache, fetching '", key, "': ",
+                                       fetched.status().message()));
+    }
+    if (*fetched) {
+      if (bots) {
+        std::ofstream(base + ".bots") << "";
+      } else {
+        std::filesystem::remove(base + ".bots", ignored);
+      }
+      return absl::OkStatus();
+    }
+  }
+  if (stale) {
+    std::filesystem::remove(base + ".pk3", ignored);
+    std::filesystem::remove(base + ".bots", ignored);
+    if (absl::Status status = CompileMap(tools, folder, name, bots); !status.ok()) return status;
+    if (bots) std::ofstream(base + ".bots") << "";
+  }
+  if (cache != nullptr) {
+    if (absl::Status written = cache->write(key, base + ".pk3"); !written.ok()) {
+      return absl::Status(written.code(), absl::StrCat("the level cache, writing '", key, "': ",
+                                                       written.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
 // [-0, +1, e]
 NResultsOr MapFromTextLevel(lua_State* L) {
   if (std::string e = engine_plugin::CheckModuleSelf(L, "map_maker", "mapFromTextLevel");
@@ -449,23 +490,20 @@ NResultsOr MapFromTextLevel(lua_State* L) {
   // compiled with the bots' navigation as asked now (<name>.bots marks it).
   const bool compiled = std::filesystem::exists(base + ".pk3", ignored) &&
                         std::filesystem::exists(base + ".bots", ignored) == bots;
-  if (WriteIfChanged(base + ".map", *map) || !compiled) {
-    std::filesystem::remove(base + ".pk3", ignored);
-    std::filesystem::remove(base + ".bots", ignored);
-    // The compile runs outside the VM, bounded by the map's size: its time
-    // is no part of the callback's time bound (DeepMind Lab's own large
-    // mazes take over 10 s here).
-    const auto began = std::chrono::steady_clock::now();
-    const absl::Status status = CompileMap(tools, folder, map_name, bots);
-    engine_plugin::ExcludeFromWatchdogClock(
-        L, std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now() - began)
-               .count());
-    if (!status.ok()) {
-      std::filesystem::remove(base + ".map", ignored);  // compiled again next time
-      return absl::StrCat("'", kMapFromTextLevel, "': map '", map_name, "': ", status.message());
-    }
-    if (bots) std::ofstream(base + ".bots") << "";
+  const bool changed = WriteIfChanged(base + ".map", *map);
+  // The cache, the compile and their copies run outside the VM: their time
+  // is no part of the callback's time bound (DeepMind Lab's own large
+  // mazes take over 10 s here to compile).
+  const auto began = std::chrono::steady_clock::now();
+  const absl::Status status = CompileOrFetch(tools, context.level_cache(), folder, map_name, bots,
+                                             *map, changed || !compiled);
+  engine_plugin::ExcludeFromWatchdogClock(
+      L, std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now() - began)
+             .count());
+  if (!status.ok()) {
+    std::filesystem::remove(base + ".map", ignored);  // compiled again next time
+    return absl::StrCat("'", kMapFromTextLevel, "': map '", map_name, "': ", status.message());
   }
   lua_settop(L, 0);
   lua_pushstring(L, (base + ".pk3").c_str());

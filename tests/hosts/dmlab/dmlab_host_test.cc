@@ -311,7 +311,10 @@ end
   EpisodeStatus status = EpisodeStatus::kRunning;
   Forward(*engine, 10, &status);
   EXPECT_EQ(status, EpisodeStatus::kTerminated);
-  EXPECT_DOUBLE_EQ(engine->episode_time_seconds(), 4.0 / 60);
+  // x = 200 after frame 4; the level sees it in frame 5, as DeepMind Lab's
+  // levels see each frame's state a frame late when the frame is read
+  // (context.h, PlayerStateUpdate).
+  EXPECT_DOUBLE_EQ(engine->episode_time_seconds(), 5.0 / 60);
 }
 
 TEST(DmlabHostTest, FinishMapLoadsTheNextMap) {

@@ -117,10 +117,11 @@ function api:newClientInfo(playerId, name, model) see('client ' .. name .. ' ' .
   EXPECT_EQ(Pixel(*run.engine)[2], 'r');
 }
 
-// playerInfo().teleported is DeepMind Lab's: true on the frame the
-// engine's teleport bit flips, false before and after; and the level sees
-// each frame's state in that frame, though the engine reports it again,
-// stamped with the next frame's time, as it renders the frame.
+// playerInfo().teleported is DeepMind Lab's: true once, after the frame
+// the engine's teleport bit flips, false before and after. The engine
+// reports each frame's state again as it renders it, stamped with the next
+// frame's time, so the level sees each frame's state a frame late, as
+// DeepMind Lab's levels do when their frame is read every step.
 TEST(DmlabPlayersTest, TeleportedIsTheFrameOfTheTeleport) {
   Started run = Start("teleport", R"(
 function api:canTrigger() return false end  -- the corridor's door
@@ -137,7 +138,7 @@ end
     ASSERT_TRUE(Step(*run.engine).ok());
     ASSERT_TRUE(run.engine->Observation(0).ok());
   }
-  EXPECT_EQ(Seen(*run.engine), "teleported@0 in frame 40");
+  EXPECT_EQ(Seen(*run.engine), "teleported@0 in frame 41");
 }
 
 TEST(DmlabPlayersTest, WithoutCallbacksTheEnginesDefaultsStand) {

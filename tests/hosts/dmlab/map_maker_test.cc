@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -20,6 +21,7 @@
 #include "engine_plugin/engine.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "hosts/dmlab/map_compiler.h"
 #include "tests/hosts/dmlab/dmlab_testing.h"
 
 namespace hosts::dmlab {
@@ -156,6 +158,66 @@ TEST(MapMakerTest, TheSameMapIsNotCompiledAgainAndAnotherIs) {
   ASSERT_TRUE(engine->Start(3, 4).ok());
   EXPECT_EQ(Calls(tools, "bspc"), 1);
   EXPECT_THAT(Read(Property(*engine, "pk3")), HasSubstr("maps/room.aas"));
+}
+
+// DeepMind Lab's level cache: asked before each compile with DeepMind
+// Lab's key (the map's name, "_noaas_" or "_aas_", the md5 of its .map),
+// handed each map compiled; a map it has is not compiled.
+TEST(MapMakerTest, TheLevelCacheServesCompiledMaps) {
+  EXPECT_EQ(LevelCacheKey("m", false, "abc"), "m_noaas_900150983cd24fb0d6963f7d28e17f72");
+  EXPECT_EQ(LevelCacheKey("m", true, ""), "m_aas_d41d8cd98f00b204e9800998ecf8427e");
+  std::map<std::string, std::string> stored;
+  int fetches = 0, hits = 0, writes = 0;
+  engine_plugin::LevelCache cache{
+      [&](const std::string& key, const std::string& path) -> absl::StatusOr<bool> {
+        ++fetches;
+        auto found = stored.find(key);
+        if (found == stored.end()) return false;
+        ++hits;
+        std::ofstream(path, std::ios::binary) << found->second;
+        return true;
+      },
+      [&](const std::string& key, const std::string& path) {
+        ++writes;
+        stored[key] = Read(path);
+        return absl::OkStatus();
+      }};
+  const std::string tools = Tools();
+  std::unique_ptr<Engine> first = Created(WriteLevel("cached", kLevel));
+  ASSERT_NE(first, nullptr);
+  ASSERT_TRUE(first->SetSetting("dmlabTools", tools).ok());
+  ASSERT_TRUE(first->SetLevelCache(cache).ok());
+  ASSERT_TRUE(first->Init().ok());
+  ASSERT_TRUE(first->Start(0, 1).ok());
+  EXPECT_EQ(std::tie(fetches, hits, writes), std::make_tuple(1, 0, 1));
+  EXPECT_EQ(Calls(tools, "q3map2"), 3);
+  const std::string pk3 = Property(*first, "pk3");
+  const std::string key = LevelCacheKey("room", false, Read(pk3.substr(0, pk3.size() - 4) + ".map"));
+  ASSERT_EQ(stored.count(key), 1u);
+  EXPECT_EQ(stored[key], Read(pk3));
+  // Another instance (its own engine folder) fetches it, compiling nothing;
+  // as DeepMind Lab does, every start asks.
+  std::unique_ptr<Engine> second = Created(WriteLevel("cached", kLevel));
+  ASSERT_TRUE(second->SetSetting("dmlabTools", tools).ok());
+  ASSERT_TRUE(second->SetLevelCache(cache).ok());
+  ASSERT_TRUE(second->Init().ok());
+  ASSERT_TRUE(second->Start(0, 1).ok());
+  ASSERT_TRUE(second->Start(1, 1).ok());
+  EXPECT_EQ(std::tie(fetches, hits, writes), std::make_tuple(3, 2, 1));
+  EXPECT_EQ(Calls(tools, "q3map2"), 3);
+  EXPECT_EQ(Read(Property(*second, "pk3")), stored[key]);
+  // The cache's failures fail the start, naming the cache and the key.
+  cache.fetch = [](const std::string&, const std::string&) -> absl::StatusOr<bool> {
+    return absl::UnavailableError("the bucket is gone");
+  };
+  std::unique_ptr<Engine> failing = Created(WriteLevel("cached", kLevel));
+  ASSERT_TRUE(failing->SetSetting("dmlabTools", tools).ok());
+  ASSERT_TRUE(failing->SetLevelCache(cache).ok());
+  ASSERT_TRUE(failing->Init().ok());
+  const absl::Status start = failing->Start(0, 1);
+  EXPECT_THAT(start.message(), HasSubstr("the level cache, fetching 'room_noaas_"));
+  EXPECT_THAT(start.message(), HasSubstr("the bucket is gone"));
+  EXPECT_FALSE(failing->SetLevelCache(cache).ok());  // after init
 }
 
 TEST(MapMakerTest, AMakerKeptPastItsCallIsRefused) {
