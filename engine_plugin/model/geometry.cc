@@ -82,6 +82,32 @@ std::string CheckVertices(double vertices, const char* primitive) {
                       kMaxVertices, " allowed");
 }
 
+// A cone's or a cylinder's fields (the same names): "" or the first error.
+template <typename Round>
+std::string CheckRound(const Round& c) {
+  for (const std::string& e :
+       {CheckSize(c.width_radius, "widthRadius"), CheckSize(c.depth_radius, "depthRadius"),
+        CheckSize(c.height, "height"), CheckSegments(c.phi_segments, "phiSegments"),
+        CheckSegments(c.radius_segments, "radiusSegments"),
+        CheckSegments(c.height_segments, "heightSegments")}) {
+    if (!e.empty()) return e;
+  }
+  return {};
+}
+
+// (u, v, w) with (u, v) made a unit vector (left as is at 0), as Eigen's
+// head<2>().normalize(): where a round primitive's locators lie.
+Vec3 RadialUnit(float u, float v, float w) {
+  Vec3 p = {u, v, w};
+  const float squared = u * u + v * v;
+  if (squared > 0) {
+    const float norm = std::sqrt(squared);
+    p[0] /= norm;
+    p[1] /= norm;
+  }
+  return p;
+}
+
 // The frame at `origin` whose z axis is along z_dir and whose x axis is
 // y_vector x z; false when the two are (nearly) parallel.
 bool ZAlignedFrame(const Vec3& origin, const Vec3& z_dir, const Vec3& y_vector, Affine* out) {
@@ -188,13 +214,7 @@ bool AddBoxLocators(float width, float depth, float height, const Vec3& centre, 
 }
 
 std::string Build(const Cone& c, Model* out) {
-  for (const std::string& e :
-       {CheckSize(c.width_radius, "widthRadius"), CheckSize(c.depth_radius, "depthRadius"),
-        CheckSize(c.height, "height"), CheckSegments(c.phi_segments, "phiSegments"),
-        CheckSegments(c.radius_segments, "radiusSegments"),
-        CheckSegments(c.height_segments, "heightSegments")}) {
-    if (!e.empty()) return e;
-  }
+  if (std::string e = CheckRound(c); !e.empty()) return e;
   const double sectors = 4.0 * c.phi_segments;
   if (std::string e = CheckVertices(DiskVertices(sectors, c.height_segments) +
                                         DiskVertices(sectors, c.radius_segments),
@@ -223,13 +243,7 @@ std::string Build(const Cone& c, Model* out) {
   s.shader_name = c.shader_name;
   *out = Model{"cone", {std::move(s)}, {}};
   AddDefaultLocators(r, {0, 0, 0}, [&](float u, float v, float w) -> Vec3 {
-    Vec3 p = {u, v, w};
-    const float squared = u * u + v * v;
-    if (squared > 0) {
-      const float norm = std::sqrt(squared);
-      p[0] /= norm;
-      p[1] /= norm;
-    }
+    Vec3 p = RadialUnit(u, v, w);
     p[0] *= 0.5f * (1.0f - w) * c.width_radius;
     p[1] *= 0.5f * (1.0f - w) * c.depth_radius;
     p[2] *= 0.5f * c.height;
@@ -239,13 +253,7 @@ std::string Build(const Cone& c, Model* out) {
 }
 
 std::string Build(const Cylinder& c, Model* out) {
-  for (const std::string& e :
-       {CheckSize(c.width_radius, "widthRadius"), CheckSize(c.depth_radius, "depthRadius"),
-        CheckSize(c.height, "height"), CheckSegments(c.phi_segments, "phiSegments"),
-        CheckSegments(c.radius_segments, "radiusSegments"),
-        CheckSegments(c.height_segments, "heightSegments")}) {
-    if (!e.empty()) return e;
-  }
+  if (std::string e = CheckRound(c); !e.empty()) return e;
   const double sectors = 4.0 * c.phi_segments;
   if (std::string e = CheckVertices(GridVertices(c.height_segments, sectors) +
                                         2 * DiskVertices(sectors, c.radius_segments),
@@ -277,13 +285,7 @@ std::string Build(const Cylinder& c, Model* out) {
   s.shader_name = c.shader_name;
   *out = Model{"cylinder", {std::move(s)}, {}};
   AddDefaultLocators({rx, ry, 2.0f / c.height}, {0, 0, 0}, [&](float u, float v, float w) -> Vec3 {
-    Vec3 p = {u, v, w};
-    const float squared = u * u + v * v;
-    if (squared > 0) {
-      const float norm = std::sqrt(squared);
-      p[0] /= norm;
-      p[1] /= norm;
-    }
+    Vec3 p = RadialUnit(u, v, w);
     p[0] *= c.width_radius;
     p[1] *= c.depth_radius;
     p[2] = static_cast<float>(p[2] * (0.5 * c.height));  // in double, as DeepMind Lab's
