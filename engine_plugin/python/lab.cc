@@ -12,6 +12,7 @@
 #include "engine_plugin/python/actions.h"
 #include "engine_plugin/python/device_observation.h"
 #include "engine_plugin/python/env_support.h"
+#include "engine_plugin/python/level_cache.h"
 #include "engine_plugin/python/module_type.h"
 #include "engine_plugin/python/observation_array.h"
 
@@ -24,8 +25,7 @@ constexpr int kInitialised = -2;  // after init, before the first reset
 constexpr int kStarted = -1;      // after reset, before the first step
 
 struct LabState {
-  // DeepMind Lab's level_cache object (fetch, write), owned; it outlives
-  // the connection, whose engine calls it.
+  // DeepMind Lab's level_cache object, owned: it outlives the connection.
   PyObject* level_cache = nullptr;
   Connection connection;
   std::vector<int> indices;     // of the requested observations
@@ -49,37 +49,6 @@ struct LabState {
   }
 };
 
-// The level cache's calls, as DeepMind Lab's module makes them: the
-// object's fetch(key, pk3_path) and write(key, pk3_path), on the thread of
-// the start that compiles, which runs without the GIL. A Python exception
-// stays pending on that thread, and the start, failing, raises it.
-int CallLevelCache(void* cache, const char* method, const char* key, const char* pk3_path) {
-  PyGILState_STATE gil = PyGILState_Ensure();
-  int result = -1;
-  if (!PyErr_Occurred()) {
-    PyObject* output =
-        PyObject_CallMethod(static_cast<PyObject*>(cache), method, "ss", key, pk3_path);
-    if (output != nullptr) {
-      const int truth = PyObject_IsTrue(output);
-      result = truth < 0 ? -1 : truth;
-      Py_DECREF(output);
-    }
-  }
-  PyGILState_Release(gil);
-  return result;
-}
-
-const EnvLevelCache* LevelCacheOf(PyObject* level_cache, EnvLevelCache* out) {
-  if (level_cache == Py_None) return nullptr;
-  out->cache_context = level_cache;
-  out->fetch = [](void* cache, const char* key, const char* path) {
-    return CallLevelCache(cache, "fetch", key, path);
-  };
-  out->write = [](void* cache, const char* key, const char* path) {
-    return CallLevelCache(cache, "write", key, path) < 0 ? -1 : 0;
-  };
-  return out;
-}
 
 struct LabObject {
   PyObject_HEAD
@@ -147,9 +116,7 @@ int LabInit(PyObject* self, PyObject* args, PyObject* kwargs) {
     return -1;
   }
   auto state = std::make_unique<LabState>();
-  // DeepMind Lab's level cache: compiled maps fetched and written through
-  // it (engine_plugin/level_cache.h).
-  EnvLevelCache cache;
+  EnvLevelCache cache;  // DeepMind Lab's level cache (level_cache.h)
   if (level_cache != Py_None) {
     Py_INCREF(level_cache);
     state->level_cache = level_cache;
