@@ -7,7 +7,11 @@
 // hook callbacks (nextMap, updateSpawnVars, extraEntities,
 // registerDynamicItems, createPickup, canPickup, pickup, rewardOverride,
 // modifyControl, hasEpisodeFinished, mapLoaded, commandLine, gameType,
-// addBots, playerMover) return odd values (wrong types, huge or
+// addBots, playerMover, createModel, replaceModelName, spawnInventory,
+// updateInventory, team, playerModel, gameEvent, newClientInfo) return
+// odd values (models of bad tables, tensors or sizes, files outside the
+// engine's, inventories of the wrong length or NaN, teams and models that
+// are not names) (wrong types, huge or
 // NaN numbers, too many or too long spawn variables, missing maps, names
 // with paths), raise, or call the engine back (dmlab.system.game and
 // .game_entities with odd arguments: huge custom views, addScore of NaN,
@@ -81,6 +85,13 @@ constexpr const char* kStatements[] = {
     "for i = 1, 2000 do SPAWN:spawn{classname = 'x' .. i} end",
     "SPAWN:spawn{big = string.rep('x', 5000)}",
     "SPAWN.spawn(7)",
+    // Models (dmlab.system.model, with the engine's files).
+    "V = MODEL:sphere{radius = 0/0}",
+    "V = MODEL:hierarchy{model = MODEL:cube{}, children = {centre_top_centre_p = V}}",
+    "MODEL:saveMD3(MODEL:cube{size = 3}, 'models/made.md3')",
+    "V = MODEL:loadMD3('models/made.md3')",
+    "MODEL:saveMD3(MODEL:cube{}, '/tmp/../etc/x')",
+    "V = MODEL:circularLayout(1e308, 2 ^ 40)",
 };
 
 // The theme and the callback a level's map maker calls get.
@@ -119,7 +130,10 @@ constexpr const char* kCallbacks[] = {"nextMap",       "updateSpawnVars",    "cr
                                       "canPickup",     "pickup",             "rewardOverride",
                                       "modifyControl", "hasEpisodeFinished", "mapLoaded",
                                       "commandLine",   "gameType",           "addBots",
-                                      "playerMover",   "extraEntities",      "registerDynamicItems"};
+                                      "playerMover",   "extraEntities",      "registerDynamicItems",
+                                      "createModel",   "replaceModelName",   "spawnInventory",
+                                      "updateInventory", "team",             "playerModel",
+                                      "gameEvent",     "newClientInfo"};
 
 // What each callback returns (`a` is its first argument).
 constexpr const char* kMaps[] = {"'corridor'", "'corridor_pickups'", "'corridor_apple'", "''", "'made'",
@@ -131,6 +145,8 @@ constexpr const char* kSpawnVars[] = {
     "(function() a.id = 1.5 return a end)()"};
 constexpr const char* kPickups[] = {
     "nil", "{name = a, classname = a, model = '', quantity = 1, type = 9}",
+    "{name = a, classname = a, model = 'fruit', quantity = 1, type = 9}",
+    "{name = a, classname = a, model = 'models/box.md3', quantity = 1, type = 9}",
     "{name = a, classname = a, model = '', quantity = 1e308, type = 9}",
     "{name = a, classname = a, model = '', quantity = 0/0, type = 9}",
     "{name = string.rep('n', 300), classname = a, model = '', quantity = 1, type = 9}",
@@ -154,7 +170,30 @@ constexpr const char* kDynamicItems[] = {"nil", "{'lemon_reward'}", "{7}", "{''}
                                          "{string.rep('x', 300)}", "{'a\\0b'}", "'x'",
                                          "{'nowhere_reward', 'goal'}"};
 
+constexpr const char* kModels[] = {
+    "nil", "MODEL:cube{size = 2}", "{surfaces = 7}", "{name = 7, surfaces = {}}",
+    "MODEL:hierarchy{model = MODEL:cube{}, transform = TRANSFORM.scale{1e30, 0, 0/0}}",
+    "MODEL:cube{size = 1, segments = 300}", "MODEL:loadMD3('models/box.md3')",
+    "MODEL:loadMD3('../x')",
+    "(function() local m = MODEL:cube{} m.surfaces.cube_surface.indices:fill(99) return m end)()",
+    "(function() local m = MODEL:cone{} m.surfaces.cone_surface.vertices = 7 return m end)()"};
+constexpr const char* kModelNames[] = {"nil", "'models/box.md3'", "'models/box.md3', 'p_'",
+                                       "nil, 'x'", "7", "string.rep('m', 500)", "'', ''"};
+constexpr const char* kInventories[] = {
+    "a", "nil", "7", "(function() a.amounts = {1} return a end)()",
+    "(function() a.amounts[1] = 1e308 return a end)()",
+    "(function() a.stats[1] = 0/0 return a end)()", "{amounts = {}, stats = {}}"};
+constexpr const char* kTeams[] = {"nil", "'r'", "'blue'", "'x'", "''", "7"};
+constexpr const char* kPlayerModels[] = {"nil", "'sarge'", "7", "string.rep('m', 1000)", "''"};
+
 const char* ResultFor(Decisions& in, const std::string& callback) {
+  if (callback == "createModel") return PickFrom(in, kModels);
+  if (callback == "replaceModelName") return PickFrom(in, kModelNames);
+  if (callback == "spawnInventory" || callback == "updateInventory") {
+    return PickFrom(in, kInventories);
+  }
+  if (callback == "team") return PickFrom(in, kTeams);
+  if (callback == "playerModel") return PickFrom(in, kPlayerModels);
   if (callback == "extraEntities") return PickFrom(in, kExtras);
   if (callback == "registerDynamicItems") return PickFrom(in, kDynamicItems);
   if (callback == "nextMap") return PickFrom(in, kMaps);
@@ -173,6 +212,8 @@ std::string WriteLevel(Decisions& in) {
         << "local ENTITIES = require 'dmlab.system.game_entities'\n"
         << "local MAP = require 'dmlab.system.map_maker'\n"
         << "local SPAWN = require 'dmlab.system.pickups_spawn'\n"
+        << "local MODEL = require 'dmlab.system.model'\n"
+        << "local TRANSFORM = require 'dmlab.system.transform'\n"
         << "local THEME = " << PickFrom(in, kThemes) << "\n"
         << "local CALLBACK = " << PickFrom(in, kMakers) << "\n"
         << "KEPT = nil\n"
