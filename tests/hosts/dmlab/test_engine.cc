@@ -86,6 +86,13 @@ struct Engine {
 } engine;
 
 const DmlabHooks& H() { return engine.context.hooks; }
+
+// The low byte of a coordinate, as the frames show it; 0 for one past
+// int's range or not a number (a level's mover or view can make those).
+unsigned char Byte(double value) {
+  if (!(value > -2147483648.0 && value < 2147483648.0)) return 0;
+  return static_cast<unsigned char>(static_cast<int>(value) & 0xff);
+}
 void* U() { return engine.context.userdata; }
 
 // As the renderer loads a map's texture: its name through
@@ -316,7 +323,7 @@ void Frame() {
   ReportEntities();
   engine.player.Frame(engine.context, engine.frames, engine.x);
   std::fill(engine.frame.begin(), engine.frame.end(),
-            static_cast<unsigned char>(static_cast<int>(engine.x) & 0xff));
+            Byte(engine.x));
 }
 
 // EnvCApi.
@@ -448,7 +455,7 @@ void Observation(void* env, int index, DmlabObservation* observation) {
         (index == 1 ? engine.other[4 * p + c] : engine.other[c * pixels + p]) =
             engine.frame[3 * p + c];
       }
-      if (index == 1) engine.other[4 * p + 3] = static_cast<unsigned char>(engine.x);
+      if (index == 1) engine.other[4 * p + 3] = Byte(engine.x);
     }
     observation->payload.bytes = engine.other.data();
     return;
@@ -490,7 +497,7 @@ extern "C" __attribute__((visibility("default"))) int dmlab_connect(const DmlabL
     bool render_player = true;
     H().custom_view(U(), &w, &h, position, angles, &render_player);
     std::fill(buffer, buffer + static_cast<std::size_t>(width) * height * 3,
-              static_cast<unsigned char>(static_cast<int>(position[0]) & 0xff));
+              Byte(position[0]));
   };
   test_engine::InstallModelCalls(&calls);
   // One texture, "screen".
