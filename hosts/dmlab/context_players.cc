@@ -7,6 +7,8 @@
 // (api:newClientInfo(playerId, name, model)). Player ids are 1-based here,
 // as DeepMind Lab hands them to the level.
 #include <algorithm>
+#include <climits>
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,7 +49,10 @@ absl::Status ReadList(lua_State* L, int index, const char* key, int* values, int
   for (int i = 0; status.ok() && i < count; ++i) {
     lua_rawgeti(L, -1, i + 1);
     const double value = lua_tonumber(L, -1);
-    if (lua_type(L, -1) != LUA_TNUMBER || value != static_cast<int>(value)) {
+    // In range first: a double past int's is undefined to convert (NaN fails).
+    const bool integer = lua_type(L, -1) == LUA_TNUMBER && value >= INT_MIN &&
+                         value <= INT_MAX && value == std::trunc(value);
+    if (!integer) {
       status = absl::InvalidArgumentError(absl::StrCat(
           "[", callback, "] - '", key, "'[", i + 1, "] must be an integer, not ",
           lua_type(L, -1) == LUA_TNUMBER ? std::to_string(value) : luaL_typename(L, -1)));
