@@ -63,6 +63,17 @@ void AddGrid(std::size_t rows, std::size_t cols, const Eval& eval, Surface* s) {
   }
 }
 
+// A round primitive's flat cap at height `facing` * height / 2, facing up
+// (1) or down (-1), its angle running the other way round below.
+void AddCap(std::size_t sectors, std::size_t tracks, float width_radius, float depth_radius,
+            float height, float facing, Surface* s) {
+  AddDisk(sectors, tracks, [&](float u, float v) -> Vertex {
+    const float phi = 2.0f * kPi * u;
+    return {std::cos(phi) * v * width_radius, -facing * std::sin(phi) * v * depth_radius,
+            facing * 0.5f * height, 0, 0, facing, u, v};
+  }, s);
+}
+
 double DiskVertices(double sectors, double tracks) { return (tracks + 1) * (sectors + 1) - 1; }
 double GridVertices(double rows, double cols) { return (rows + 1) * (cols + 1); }
 
@@ -234,11 +245,7 @@ std::string Build(const Cone& c, Model* out) {
     return {std::cos(phi) * v * c.width_radius, -std::sin(phi) * v * c.depth_radius,
             (0.5f - v) * c.height, normal[0], normal[1], normal[2], u, v};
   }, &s);
-  AddDisk(n, c.radius_segments, [&](float u, float v) -> Vertex {
-    const float phi = 2.0f * kPi * u;
-    return {std::cos(phi) * v * c.width_radius, std::sin(phi) * v * c.depth_radius,
-            -0.5f * c.height, 0, 0, -1, u, v};
-  }, &s);
+  AddCap(n, c.radius_segments, c.width_radius, c.depth_radius, c.height, -1.0f, &s);
   s.name = "cone_surface";
   s.shader_name = c.shader_name;
   *out = Model{"cone", {std::move(s)}, {}};
@@ -271,16 +278,8 @@ std::string Build(const Cylinder& c, Model* out) {
     return {x * c.width_radius, y * c.depth_radius, z * c.height, normal[0], normal[1], normal[2],
             u, v};
   }, &s);
-  AddDisk(n, c.radius_segments, [&](float u, float v) -> Vertex {
-    const float phi = 2.0f * kPi * u;
-    return {std::cos(phi) * v * c.width_radius, -std::sin(phi) * v * c.depth_radius,
-            0.5f * c.height, 0, 0, 1, u, v};
-  }, &s);
-  AddDisk(n, c.radius_segments, [&](float u, float v) -> Vertex {
-    const float phi = 2.0f * kPi * u;
-    return {std::cos(phi) * v * c.width_radius, std::sin(phi) * v * c.depth_radius,
-            -0.5f * c.height, 0, 0, -1, u, v};
-  }, &s);
+  AddCap(n, c.radius_segments, c.width_radius, c.depth_radius, c.height, 1.0f, &s);
+  AddCap(n, c.radius_segments, c.width_radius, c.depth_radius, c.height, -1.0f, &s);
   s.name = "cylinder_surface";
   s.shader_name = c.shader_name;
   *out = Model{"cylinder", {std::move(s)}, {}};
