@@ -106,7 +106,7 @@ const char* Context::NextMap() {
         "the level has no api:nextMap: DeepMind Lab's engine needs a map to load"));
   }
   if (error_.ok() && !next.empty()) {
-    if (std::string why = MissingMap(next); !why.empty()) {
+    if (std::string why = PrepareMap(next); !why.empty()) {
       Record(absl::NotFoundError(absl::StrCat("[nextMap] - ", why)));
     }
   } else if (error_.ok() && !level_map_loaded_) {
@@ -128,39 +128,6 @@ const char* Context::NextMap() {
     engine_map_loaded_ = true;
   }
   return map_name_.c_str();
-}
-
-std::string Context::MissingMap(const std::string& name) const {
-  // A name is a file name in the engine's maps/ folder: no paths.
-  if (name.find_first_of("/\\\"") != std::string::npos || name.find("..") != std::string::npos) {
-    return absl::StrCat("'", name, "' is not a map name");
-  }
-  const std::filesystem::path maps = std::filesystem::path(runfiles_) / "baselab" / "maps";
-  std::error_code error;
-  if (std::filesystem::exists(maps / (name + ".bsp"), error)) return {};
-  // A map the engine compiled earlier in this process, in its home.
-  if (std::filesystem::exists(std::filesystem::path(temp_folder_) / "baselab" / (name + ".pk3"),
-                              error)) {
-    return {};
-  }
-  if (std::filesystem::exists(maps / (name + ".map"), error)) {
-    return absl::StrCat("map '", name,
-                        "' is a source map (.map): compiling maps is not served by this host "
-                        "yet");
-  }
-  return absl::StrCat("map '", name, "' is not in ", maps.string());
-}
-
-std::string Context::AnyMap() const {
-  std::error_code error;
-  std::string first;
-  for (const auto& entry : std::filesystem::directory_iterator(
-           std::filesystem::path(runfiles_) / "baselab" / "maps", error)) {
-    if (entry.path().extension() != ".bsp") continue;
-    const std::string stem = entry.path().stem().string();
-    if (first.empty() || stem < first) first = stem;
-  }
-  return first;
 }
 
 int Context::MapLoaded() {

@@ -15,8 +15,14 @@
 // api:hasEpisodeFinished is asked by the engine after each frame, so that
 // it runs its closing frame, whose rewards count, as under DeepMind's
 // context; the plugin does not ask again (Host::AsksEpisodeEnd). Hooks
-// this host does not serve yet (make_pk3_from_map) answer as a level
-// without the callback does in DeepMind Lab: the engine's defaults.
+// without a level (outside the host's calls) answer the engine's defaults.
+//
+// Maps: a map the level names is a compiled map (.bsp) of the runfiles, a
+// pk3 the map maker made in the engine's home, or a source map (.map) in
+// baselab/maps/ (the bots' navigation compiled too) or baselab/maps_no_ai/
+// of the home or the runfiles, which is compiled as the engine's
+// make_pk3_from_map would, but before the engine looks, so that a map that
+// fails to compile is an error of the start (context_maps.cc).
 //
 // Players: game events, inventories, teams, player models and new clients
 // go to the level's callbacks of DeepMind Lab's names (context_players.cc).
@@ -39,6 +45,7 @@
 #define HOSTS_DMLAB_CONTEXT_H_
 
 #include <array>
+#include <filesystem>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -52,6 +59,7 @@
 #include "engine_plugin/model/model.h"
 #include "engine_plugin/model/model_module.h"
 #include "hosts/dmlab/dmlab_abi.h"
+#include "hosts/dmlab/map_compiler.h"
 #include "hosts/dmlab/spawn_vars.h"
 
 namespace hosts::dmlab {
@@ -197,6 +205,8 @@ class Context {
   // Where the engine's q3map2 and bspc are (beside its library).
   void set_tools_folder(std::string folder) { tools_folder_ = std::move(folder); }
   const std::string& tools_folder() const { return tools_folder_; }
+  // The engine's q3map2 and bspc, and the runfiles they read.
+  MapTools map_tools() const;
   // The first compiled map of the runfiles, by name ("" if none).
   std::string AnyMap() const;
 
@@ -205,6 +215,10 @@ class Context {
   const char* ReplaceCommandLine(const char* command_line);
   int GameType();
   const char* NextMap();
+  // make_pk3_from_map: compiles `map_path` (relative to the engine's home
+  // or runfiles, where its make_map found it) into <home>/baselab/
+  // `map_name`.pk3; an error is recorded.
+  void MakePk3FromMap(const char* map_path, const char* map_name, bool bots);
   int MapLoaded();
   bool MapFinished() const { return map_finished_; }
   void SetMapFinished(bool finished) { map_finished_ = finished; }
@@ -325,8 +339,12 @@ class Context {
   };
 
   // "" when the engine can load map `name`, else why not: the engine
-  // ends the process (exit) on a map it cannot find.
-  std::string MissingMap(const std::string& name) const;
+  // ends the process (exit) on a map it cannot find. A source map (.map)
+  // is compiled here (context_maps.cc).
+  std::string PrepareMap(const std::string& name);
+  // Compiles the source map at `source` into <home>/baselab/`name`.pk3.
+  absl::Status CompileSource(const std::filesystem::path& source, const std::string& name,
+                             bool bots);
   // Records `status` unless an error is already pending.
   void Record(absl::Status status);
   // Calls api:<name> if the level and the callback exist: Level::Call,

@@ -150,7 +150,9 @@ DmlabHooks MakeHooks() {
                               float rgba[4]) {
     Of(u).GetFilledRectangle(id, x, y, width, height, rgba);
   };
-  h.make_pk3_from_map = [](void*, const char*, const char*, bool) {};
+  h.make_pk3_from_map = [](void* u, const char* map_path, const char* map_name, bool bots) {
+    Of(u).MakePk3FromMap(map_path, map_name, bots);
+  };
   h.lua_mover = [](void* u, int mover_id, const float mover_position[3],
                    const float player_position[3], const float player_velocity[3],
                    float position_delta[3], float velocity_delta[3]) {

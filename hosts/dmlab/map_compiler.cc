@@ -64,6 +64,18 @@ absl::Status Run(const std::string& step, const std::vector<std::string>& argv,
                                           log, " ends:\n", Tail(log, 12)));
 }
 
+// Writes `text` to `path` unless it holds it already: false when it did.
+bool WriteIfChanged(const std::string& path, const std::string& text) {
+  std::ifstream in(path, std::ios::binary);
+  if (in) {
+    std::ostringstream old;
+    old << in.rdbuf();
+    if (old.str() == text) return false;
+  }
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  return true;
+}
+
 }  // namespace
 
 absl::Status CompileMap(const MapTools& tools, const std::string& folder,
@@ -128,6 +140,78 @@ std::string LevelCacheKey(const std::string& name, bool bots, const std::string&
   std::string hex;
   for (unsigned int i = 0; i < length; ++i) absl::StrAppend(&hex, absl::Hex(digest[i], absl::kZeroPad2));
   return absl::StrCat(name, bots ? "_aas_" : "_noaas_", hex);
+}
+
+namespace {
+
+// The map's pk3 in `folder`: from the level cache when it has the map
+// (DeepMind Lab asks it first, every time), else compiled when
+// `stale` (the map's text changed or its pk3 is not this one) and then
+// handed to the cache. <name>.bots marks a pk3 with the bots' navigation.
+absl::Status CompileOrFetch(const MapTools& tools, const engine_plugin::LevelCache* cache,
+                            const std::string& folder, const std::string& name, bool bots,
+                            const std::string& map, bool stale) {
+  const std::string base = folder + "/" + name;
+  const std::string key = cache == nullptr ? "" : LevelCacheKey(name, bots, map);
+  std::error_code ignored;
+  if (cache != nullptr) {
+    absl::StatusOr<bool> fetched = cache->fetch(key, base + ".pk3");
+    if (!fetched.ok()) {
+      return absl::Status(fetched.status().code(),
+                          absl::StrCat("the level cache, fetching '", key, "': ",
+                                       fetched.status().message()));
+    }
+    if (*fetched) {
+      if (bots) {
+        std::ofstream(base + ".bots") << "";
+      } else {
+        std::filesystem::remove(base + ".bots", ignored);
+      }
+      return absl::OkStatus();
+    }
+  }
+  if (stale) {
+    std::filesystem::remove(base + ".pk3", ignored);
+    std::filesystem::remove(base + ".bots", ignored);
+    if (absl::Status status = CompileMap(tools, folder, name, bots); !status.ok()) return status;
+    if (bots) std::ofstream(base + ".bots") << "";
+  }
+  if (cache != nullptr) {
+    if (absl::Status written = cache->write(key, base + ".pk3"); !written.ok()) {
+      return absl::Status(written.code(), absl::StrCat("the level cache, writing '", key, "': ",
+                                                       written.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status MapToolsPresent(const MapTools& tools) {
+  for (const std::string& tool : {tools.q3map2, tools.bspc}) {
+    if (access(tool.c_str(), X_OK) != 0) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("the engine's map compiler ", tool,
+                       " is missing (./lab dmlab builds it beside the engine library)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status MakePk3(const MapTools& tools, const engine_plugin::LevelCache* cache,
+                     const std::string& folder, const std::string& name, bool bots,
+                     const std::string& map) {
+  std::error_code ignored;
+  std::filesystem::create_directories(folder, ignored);
+  const std::string base = folder + "/" + name;
+  // The pk3 there is this map's when the text is the same and it was
+  // compiled with the bots' navigation as asked now (<name>.bots marks it).
+  const bool compiled = std::filesystem::exists(base + ".pk3", ignored) &&
+                        std::filesystem::exists(base + ".bots", ignored) == bots;
+  const bool changed = WriteIfChanged(base + ".map", map);
+  absl::Status status = CompileOrFetch(tools, cache, folder, name, bots, map, changed || !compiled);
+  if (!status.ok()) std::filesystem::remove(base + ".map", ignored);  // compiled again next time
+  return status;
 }
 
 }  // namespace hosts::dmlab

@@ -3,15 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <string_view>
-#include <unistd.h>
 #include <cmath>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -354,59 +350,6 @@ std::string ReadSettings(lua_State* L, TextLevelSettings* settings, std::string*
   return {};
 }
 
-// Writes `text` to `path` unless it holds it already: false when it did.
-bool WriteIfChanged(const std::string& path, const std::string& text) {
-  std::ifstream in(path, std::ios::binary);
-  if (in) {
-    std::ostringstream old;
-    old << in.rdbuf();
-    if (old.str() == text) return false;
-  }
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-  return true;
-}
-
-// The map's pk3 in `folder`: from the level cache when it has the map
-// (DeepMind Lab asks it first, every time), else compiled when
-// `stale` (the map's text changed or its pk3 is not this one) and then
-// handed to the cache. <name>.bots marks a pk3 with the bots' navigation.
-absl::Status CompileOrFetch(const MapTools& tools, const engine_plugin::LevelCache* cache,
-                            const std::string& folder, const std::string& name, bool bots,
-                            const std::string& map, bool stale) {
-  const std::string base = folder + "/" + name;
-  const std::string key = cache == nullptr ? "" : LevelCacheKey(name, bots, map);
-  std::error_code ignored;
-  if (cache != nullptr) {
-    absl::StatusOr<bool> fetched = cache->fetch(key, base + ".pk3");
-    if (!fetched.ok()) {
-      return absl::Status(fetched.status().code(),
-                          absl::StrCat("the level cache, fetching '", key, "': ",
-                                       fetched.status().message()));
-    }
-    if (*fetched) {
-      if (bots) {
-        std::ofstream(base + ".bots") << "";
-      } else {
-        std::filesystem::remove(base + ".bots", ignored);
-      }
-      return absl::OkStatus();
-    }
-  }
-  if (stale) {
-    std::filesystem::remove(base + ".pk3", ignored);
-    std::filesystem::remove(base + ".bots", ignored);
-    if (absl::Status status = CompileMap(tools, folder, name, bots); !status.ok()) return status;
-    if (bots) std::ofstream(base + ".bots") << "";
-  }
-  if (cache != nullptr) {
-    if (absl::Status written = cache->write(key, base + ".pk3"); !written.ok()) {
-      return absl::Status(written.code(), absl::StrCat("the level cache, writing '", key, "': ",
-                                                       written.message()));
-    }
-  }
-  return absl::OkStatus();
-}
-
 // [-0, +1, e]
 NResultsOr MapFromTextLevel(lua_State* L) {
   if (std::string e = engine_plugin::CheckModuleSelf(L, "map_maker", "mapFromTextLevel");
@@ -432,13 +375,9 @@ NResultsOr MapFromTextLevel(lua_State* L) {
   if (std::string e = ReadSettings(L, &settings, &map_name, &bots); !e.empty()) return e;
 
   const Context& context = ContextOf(L);
-  const MapTools tools{context.tools_folder() + "/q3map2", context.tools_folder() + "/bspc",
-                       context.runfiles()};
-  for (const std::string& tool : {tools.q3map2, tools.bspc}) {
-    if (access(tool.c_str(), X_OK) != 0) {
-      return absl::StrCat("'", kMapFromTextLevel, "': the engine's map compiler ", tool,
-                          " is missing (./lab dmlab builds it beside the engine library)");
-    }
+  const MapTools tools = context.map_tools();
+  if (absl::Status present = MapToolsPresent(tools); !present.ok()) {
+    return absl::StrCat("'", kMapFromTextLevel, "': ", present.message());
   }
 
   PushRawField(L, 2, "theme");                   // 3
@@ -483,30 +422,20 @@ NResultsOr MapFromTextLevel(lua_State* L) {
   if (!map.ok()) return absl::StrCat("'", kMapFromTextLevel, "': ", map.status().message());
 
   const std::string folder = context.temp_folder() + "/baselab";
-  std::error_code ignored;
-  std::filesystem::create_directories(folder, ignored);
-  const std::string base = folder + "/" + map_name;
-  // The pk3 there is this map's when the text is the same and it was
-  // compiled with the bots' navigation as asked now (<name>.bots marks it).
-  const bool compiled = std::filesystem::exists(base + ".pk3", ignored) &&
-                        std::filesystem::exists(base + ".bots", ignored) == bots;
-  const bool changed = WriteIfChanged(base + ".map", *map);
   // The cache, the compile and their copies run outside the VM: their time
   // is no part of the callback's time bound (DeepMind Lab's own large
   // mazes take over 10 s here to compile).
   const auto began = std::chrono::steady_clock::now();
-  const absl::Status status = CompileOrFetch(tools, context.level_cache(), folder, map_name, bots,
-                                             *map, changed || !compiled);
+  const absl::Status status = MakePk3(tools, context.level_cache(), folder, map_name, bots, *map);
   engine_plugin::ExcludeFromWatchdogClock(
       L, std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now() - began)
              .count());
   if (!status.ok()) {
-    std::filesystem::remove(base + ".map", ignored);  // compiled again next time
     return absl::StrCat("'", kMapFromTextLevel, "': map '", map_name, "': ", status.message());
   }
   lua_settop(L, 0);
-  lua_pushstring(L, (base + ".pk3").c_str());
+  lua_pushstring(L, (folder + "/" + map_name + ".pk3").c_str());
   return 1;
 }
 

@@ -5,7 +5,9 @@
 // checks: docs/dmlab.md). What is pinned: the level's map text reaches the
 // tools and the engine loads the pk3 they make; the same map is not
 // compiled twice; the theme and callback are the level's; a kept maker,
-// bad arguments and a failed compile are errors naming what failed.
+// bad arguments and a failed compile are errors naming what failed. And
+// source maps (.map) the level names, which the engine's make_pk3_from_map
+// compiles with the same tools, the same cache and the same checks.
 #include <sys/stat.h>
 
 #include <cstdlib>
@@ -16,11 +18,13 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "engine_plugin/engine.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "hosts/dmlab/context.h"
 #include "hosts/dmlab/map_compiler.h"
 #include "tests/hosts/dmlab/dmlab_testing.h"
 
@@ -385,6 +389,88 @@ TEST(MapMakerTest, BadArgumentsAndFailuresAreErrorsNamingThem) {
   std::filesystem::create_directories(empty);
   EXPECT_THAT(StartError("no_tools", "map_maker:mapFromTextLevel{entityLayer = '*P*'}", empty),
               HasSubstr("the engine's map compiler " + empty + "/q3map2 is missing"));
+}
+
+// A level that plays the map its property 'map' names.
+constexpr char kSourceLevel[] = R"(
+function api:nextMap() return api.map end
+function api:writeProperty(key, value) api.map = value return true end
+)";
+
+void WriteSource(const std::string& folder, const std::string& name, const std::string& text) {
+  const std::string path = absl::StrCat(Runfiles(), "/baselab/", folder);
+  std::filesystem::create_directories(path);
+  std::ofstream(absl::StrCat(path, "/", name, ".map")) << text;
+}
+
+// A map shipped as source in the runfiles' baselab/maps/ is compiled when
+// the level names it, with the bots' navigation; in maps_no_ai/ without.
+// It is compiled again only when its text changes.
+TEST(MapMakerTest, ASourceMapIsCompiledWhenTheLevelNamesIt) {
+  WriteSource("maps", "hall", "// hall\n");
+  WriteSource("maps_no_ai", "yard", "// yard\n");
+  const std::string tools = Tools();
+  std::unique_ptr<Engine> engine = Ready(WriteLevel("source", kSourceLevel), tools);
+  ASSERT_TRUE(engine->WriteProperty("map", "hall").ok());
+  absl::Status start = engine->Start(0, 1);
+  ASSERT_TRUE(start.ok()) << start;
+  EXPECT_EQ(Calls(tools, "q3map2"), 3);
+  EXPECT_EQ(Calls(tools, "bspc"), 1);
+  EXPECT_THAT(Read(tools + "/calls.log"), HasSubstr("/baselab/hall.bsp -output"));
+  double reward = 0;
+  EXPECT_TRUE(engine->Advance(1, &reward).ok());
+  ASSERT_TRUE(engine->Start(1, 1).ok());
+  EXPECT_EQ(Calls(tools, "q3map2"), 3);
+  WriteSource("maps", "hall", "// hall, rebuilt\n");
+  ASSERT_TRUE(engine->Start(2, 1).ok());
+  EXPECT_EQ(Calls(tools, "q3map2"), 6);
+  ASSERT_TRUE(engine->WriteProperty("map", "yard").ok());
+  start = engine->Start(3, 1);
+  ASSERT_TRUE(start.ok()) << start;
+  EXPECT_EQ(Calls(tools, "q3map2"), 9);
+  EXPECT_EQ(Calls(tools, "bspc"), 2);  // hall's two, none for the yard
+}
+
+// A source map that does not compile fails the start naming the map, its
+// file and the step (never the engine's exit on a map it cannot find); a
+// name that is no map name, or a map found nowhere, is an error too.
+TEST(MapMakerTest, ASourceMapThatFailsToCompileFailsTheStart) {
+  WriteSource("maps", "broken", "// unusable\n");
+  std::unique_ptr<Engine> engine = Ready(WriteLevel("broken", kSourceLevel), Tools());
+  for (const auto& [map, why] :
+       {std::pair{"broken", "map 'broken' (" + Runfiles() + "/baselab/maps/broken.map): "
+                                                            "compiling the map: q3map2 -meta failed"},
+        std::pair{"no_such", "map 'no_such' is not in " + Runfiles() + "/baselab/maps"},
+        std::pair{"../broken", std::string("'../broken' is not a map name")}}) {
+    ASSERT_TRUE(engine->WriteProperty("map", map).ok());
+    const absl::Status start = engine->Start(0, 1);
+    EXPECT_THAT(std::string(start.message()), HasSubstr(why)) << map;
+  }
+  ASSERT_TRUE(engine->WriteProperty("map", "corridor").ok());
+  EXPECT_TRUE(engine->Start(1, 1).ok());
+}
+
+// The hook itself, as the engine calls it for a map it finds only as
+// source: the path it found, relative to its home or runfiles.
+TEST(MapMakerTest, TheEnginesMakePk3FromMapCompilesTheSource) {
+  WriteSource("maps_no_ai", "direct", "// direct\n");
+  const std::string tools = Tools();
+  const std::string home = absl::StrCat(std::getenv("TEST_TMPDIR"), "/direct_home");
+  Context context;
+  context.set_runfiles(Runfiles());
+  context.set_temp_folder(home);
+  context.set_tools_folder(tools);
+  const DmlabHooks& hooks = Context::Hooks();
+  hooks.make_pk3_from_map(&context, "baselab/maps_no_ai/direct.map", "direct", false);
+  EXPECT_TRUE(context.TakeError().ok());
+  EXPECT_THAT(Read(home + "/baselab/direct.pk3"), HasSubstr("maps/direct.bsp"));
+  EXPECT_EQ(Calls(tools, "q3map2"), 3);
+  hooks.make_pk3_from_map(&context, "baselab/maps/gone.map", "gone", true);
+  EXPECT_THAT(std::string(context.TakeError().message()),
+              HasSubstr("map 'gone' (" + Runfiles() + "/baselab/maps/gone.map): cannot be read"));
+  hooks.make_pk3_from_map(&context, "/etc/passwd", "direct", false);
+  EXPECT_THAT(std::string(context.TakeError().message()),
+              HasSubstr("make_pk3_from_map: the engine asked for map 'direct' from '/etc/passwd'"));
 }
 
 }  // namespace

@@ -7,7 +7,8 @@
 //   init:    set_level_cache_settings, init
 //   start:   events.clear, start(episode, seed); the first time
 //            get_temporary_folder, game_type, replace_command_line; then
-//            next_map, pickups.clear_items, register_dynamic_items (and
+//            next_map (make_pk3_from_map for a map it finds only as
+//            source, .map), pickups.clear_items, register_dynamic_items (and
 //            find_item for each), update_spawn_vars for each of the map's
 //            entities and find_item for each pickup kept,
 //            make_extra_entities (read_extra_entity and find_item for
@@ -37,6 +38,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hosts/dmlab/dmlab_abi.h"
@@ -64,6 +66,7 @@ struct Engine {
   int width = 320, height = 240, fps = 60;
   bool first_start = true;
   std::string map;
+  std::string runfiles;
   std::vector<Pickup> pickups;
   // Class name -> find_item's index: the item lists of the engine's game
   // module and of its other module.
@@ -127,6 +130,23 @@ bool CompiledInHome(const std::string& name) {
   if (file == nullptr) return false;
   std::fclose(file);
   return true;
+}
+
+// As the real engine's make_map for a map it has not got compiled: its
+// source, baselab/maps/<name>.map (with the bots' navigation) or
+// baselab/maps_no_ai/<name>.map, in its home or else its runfiles, goes to
+// make_pk3_from_map.
+void MakeMap(const std::string& name) {
+  for (const auto& [folder, bots] : {std::pair{"maps", true}, std::pair{"maps_no_ai", false}}) {
+    const std::string relative = "baselab/" + std::string(folder) + "/" + name + ".map";
+    for (const std::string& root : {std::string(H().get_temporary_folder(U())), engine.runfiles}) {
+      if (std::FILE* file = std::fopen((root + "/" + relative).c_str(), "rb")) {
+        std::fclose(file);
+        H().make_pk3_from_map(U(), relative.c_str(), name.c_str(), bots);
+        return;
+      }
+    }
+  }
 }
 
 // find_item, asked once per class of an item list: the real engine keeps
@@ -210,7 +230,8 @@ void LoadMap() {
     classes = {"apple_reward", "lemon_reward", "goal"};
   } else if (engine.map == "corridor_apple") {
     classes = {"apple_reward"};
-  } else if (engine.map != "corridor" && !CompiledInHome(engine.map)) {
+  } else if (engine.map != "corridor" && !CompiledInHome(engine.map) &&
+             (MakeMap(engine.map), !CompiledInHome(engine.map))) {
     // As the real engine: it ends the process on a map it cannot find,
     // and on a restart with no map loaded. The host must never ask.
     std::fprintf(stderr, "Didn't find map '%s'\n", engine.map.c_str());
@@ -505,6 +526,7 @@ extern "C" __attribute__((visibility("default"))) int dmlab_connect(const DmlabL
     return std::string(name) == "screen";
   };
   engine.context.engine = &engine;
+  engine.runfiles = params->runfiles_path;
   if (dmlab_create_context(params->runfiles_path, &engine.context, nullptr, nullptr,
                            params->optional_temp_folder) != 0) {
     return 1;
