@@ -139,7 +139,11 @@ int Context::MapLoaded() {
 
 void Context::Start(int seed) {
   prbg_.seed(static_cast<std::uint64_t>(seed) ^ (std::uint64_t{mixer_} << 32));
-  DrawSeed(prbg_);
+  // DeepMind's context draws api:start's seed (LevelSeed's) from the
+  // engine's generator only for a level that has api:start: the engine's
+  // later draws (the game module's seed: its spawn points, its bots)
+  // follow from it.
+  if (level_ != nullptr && level_->Defines("start")) DrawSeed(prbg_);
 }
 
 int Context::LevelSeed(int seed) const {

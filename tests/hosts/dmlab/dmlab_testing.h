@@ -21,6 +21,26 @@ std::string Runfiles();
 // A new engine on the test engine, set up but not initialised.
 std::unique_ptr<engine_plugin::Engine> Created(const std::string& level);
 
+// A level body on the map "corridor_pickups" whose pickups give their
+// quantity (apple_reward 1, lemon_reward -1, goal 10).
+inline constexpr char kPickups[] = R"(
+function api:nextMap() return 'corridor_pickups' end
+local quantities = {apple_reward = 1, lemon_reward = -1, goal = 10}
+function api:createPickup(classname)
+  return {name = classname, classname = classname, model = 'models/' .. classname .. '.md3',
+          quantity = quantities[classname], type = 2}
+end
+)";
+
+// Created, with frames of 8 x 6, initialised and started (episode 0,
+// seed 7); null if it could not be made.
+std::unique_ptr<engine_plugin::Engine> Started(const std::string& level);
+
+// Steps forward `steps` times (50 units each); the total reward. The
+// episode's status after the last step goes to `status` if given.
+double Forward(engine_plugin::Engine& engine, int steps,
+               engine_plugin::EpisodeStatus* status = nullptr);
+
 // Writes a level named `name` under TEST_TMPDIR: `body` between
 // "local game = require 'dmlab.system.game'\nlocal api = {}" and
 // "return api"; its path.

@@ -8,8 +8,9 @@
 //   start:   events.clear, start(episode, seed); the first time
 //            get_temporary_folder, game_type, replace_command_line; then
 //            next_map (make_pk3_from_map for a map it finds only as
-//            source, .map), pickups.clear_items, register_dynamic_items (and
-//            find_item for each), update_spawn_vars for each of the map's
+//            source, .map), make_random_seed, pickups.clear_items,
+//            register_dynamic_items (and find_item for each),
+//            update_spawn_vars for each of the map's
 //            entities and find_item for each pickup kept,
 //            make_extra_entities (read_extra_entity and find_item for
 //            each), register_dynamic_items again, add_bots (unless the map
@@ -30,7 +31,9 @@
 // "corridor_apple" (an apple_reward at x = 100) and "corridor_pickups"
 // (apple_reward, lemon_reward and goal at x = 100, 200, 300).
 // A pickup's quantity is the score it gives. game:addScore's points reach
-// the score through reward_override, as in the real engine.
+// the score through reward_override, as in the real engine. The top-right
+// pixel shows the wall texture's first texel (red) and the low byte of the
+// game module's seed (green).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -82,6 +85,7 @@ struct Engine {
   test_engine::Player player;
   bool log = false;  // logToStdErr: the console to stderr
   std::vector<unsigned char> texture;  // the corridor's wall
+  int game_seed = 0;  // the game module's, drawn at each map load
   int shape[3] = {0, 0, 3};
   int one = 1;  // MAP_FRAME_NUMBER's shape
   double frame_number = 0;
@@ -237,6 +241,9 @@ void LoadMap() {
     std::fprintf(stderr, "Didn't find map '%s'\n", engine.map.c_str());
     std::abort();
   }
+  // As SV_InitGameVM, for a map loaded or restarted: the game module's
+  // seed is the engine's next draw.
+  engine.game_seed = H().make_random_seed(U());
   H().pickups.clear_items(U());
   engine.pickups.clear();
   engine.models.clear();
@@ -467,6 +474,7 @@ void Observation(void* env, int index, DmlabObservation* observation) {
   ReportPlayer(engine.frames);
   DrawOverlays();
   if (!engine.texture.empty()) engine.frame[(engine.width - 1) * 3] = engine.texture[0];
+  engine.frame[(engine.width - 1) * 3 + 1] = static_cast<unsigned char>(engine.game_seed & 0xff);
   engine.player.Show(engine.context, &engine.frame, engine.width, engine.height);
   const std::size_t pixels = static_cast<std::size_t>(engine.width) * engine.height;
   if (index == 1 || index == 2) {
