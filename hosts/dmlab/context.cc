@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "hosts/dmlab/console_commands.h"
 #include "hosts/dmlab/lua_fields.h"
 #include "lua_api/lua/lua.h"
 #include "lua_api/lua/read.h"
@@ -128,6 +129,24 @@ const char* Context::NextMap() {
     engine_map_loaded_ = true;
   }
   return map_name_.c_str();
+}
+
+std::string Context::QueueConsoleCommand(const std::string& command) {
+  if (std::string why = CheckConsoleCommand(command); !why.empty()) return why;
+  if (console_commands_.size() >= kMaxPendingConsoleCommands) {
+    return absl::StrCat(kMaxPendingConsoleCommands,
+                        " commands wait for the engine's next frame already");
+  }
+  console_commands_.push_back(command);
+  return "";
+}
+
+void Context::IssueConsoleCommands() {
+  const DmlabCalls* engine = calls();
+  if (engine == nullptr) return;
+  // Taken first: a command's effects may reach the level again.
+  const std::vector<std::string> commands = std::exchange(console_commands_, {});
+  for (const std::string& command : commands) engine->execute_console_command(command.c_str());
 }
 
 int Context::MapLoaded() {

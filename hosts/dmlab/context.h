@@ -196,6 +196,12 @@ class Context {
   bool has_player() const { return has_player_; }
   // game:finishMap(): the engine loads api:nextMap() before the next frame.
   void FinishMap() { map_finished_ = true; }
+  // game:console(command): checked (console_commands.h) and queued, as
+  // DeepMind's context queues it, for the engine's issue_console_commands
+  // (its client's input, once a frame): never run from inside a callback.
+  // At most kMaxPendingConsoleCommands wait; "" or why not.
+  std::string QueueConsoleCommand(const std::string& command);
+  void IssueConsoleCommands();
   // The engine's writable folder (its fs_homepath).
   const std::string& temp_folder() const { return temp_folder_; }
   void set_temp_folder(std::string folder) { temp_folder_ = std::move(folder); }
@@ -363,6 +369,7 @@ class Context {
   std::string command_line_;
   std::string map_name_;
   bool map_finished_ = false;
+  std::vector<std::string> console_commands_;  // game:console's, not yet issued
   std::optional<engine_plugin::EpisodeEnd> episode_end_;
   bool engine_map_loaded_ = false;  // the engine has a map loaded
   bool level_map_loaded_ = false;   // ... and it is one the level named

@@ -1,8 +1,10 @@
 // Context::Hooks(): the 85 entries of DmlabHooks, each a function of the
 // engine's signature over the Context in its userdata. Those the plugin
 // answers (init, start's level call, episode ends, custom observations,
-// events, properties) and those this host does not serve yet answer what
-// DeepMind Lab's engine takes for "the level has no such callback".
+// events, properties) and those with nothing to do here (run_lua_snippet,
+// which the engine never calls; native_app, as this host renders off
+// screen) answer what DeepMind Lab's engine takes for "the level has no
+// such callback".
 
 #include "hosts/dmlab/context.h"
 
@@ -50,7 +52,7 @@ DmlabHooks MakeHooks() {
     *crouch_jump = a.crouch_jump;
     *buttons = a.buttons_down;
   };
-  h.issue_console_commands = [](void*) {};
+  h.issue_console_commands = [](void* u) { Of(u).IssueConsoleCommands(); };
   h.find_model = [](void* u, const char* name) { return Of(u).FindModel(name); };
   h.model_getters = [](void* u, DmlabModelGetters* getters, void** model_data) {
     Of(u).GetModelGetters(getters, model_data);

@@ -142,7 +142,9 @@ NResultsOr Console(lua_State* L) {
   if (std::string why = lua_api::ReadString(L, 2, &command); !why.empty()) {
     return ArgumentError("console", 1, why);
   }
-  calls->execute_console_command(command.c_str());
+  if (std::string why = TargetOf(L).context->QueueConsoleCommand(command); !why.empty()) {
+    return ArgumentError("console", 1, why);
+  }
   return 0;
 }
 

@@ -61,6 +61,8 @@ constexpr const char* kStatements[] = {
     "V = GAME:renderCustomView{width = 1e9, height = -1, pos = {}, look = 'x'}",
     "V = GAME:screenShape()",
     "GAME:console('map_restart')",
+    "GAME:console('weapnext')",
+    "GAME:console('set cg_redteam_r 0.5')",
     "V = ENTITIES:entities{'apple_reward'}",
     "V = ENTITIES:entities(7)",
     "V = GAME:episodeTimeSeconds()",

@@ -6,6 +6,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -20,6 +21,7 @@ namespace {
 using engine_plugin::Engine;
 using engine_plugin::EpisodeStatus;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // As DeepMind Lab's context: the engine's generator, seeded with the
 // episode's seed, draws the level's seed.
@@ -189,6 +191,76 @@ TEST(DmlabHooksTest, TheGamesSeedFollowsTheLevelsOnlyWithApiStart) {
               (has_start ? second : first) & 0xff)
         << has_start;
   }
+}
+
+// game:console queues a command, as DeepMind's context does, for the
+// engine's issue_console_commands in its next frame (the test engine ends
+// the process on a command from inside a callback, as the real engine's
+// may: it obeys each at once); only the commands DeepMind Lab's levels
+// give pass, so that a level cannot end, restart or reconfigure the engine.
+TEST(DmlabHooksTest, ConsoleCommandsWaitForTheFrameAndOnlyALevelsPass) {
+  std::unique_ptr<Engine> engine = Created(WriteLevel("console", absl::StrCat(kPickups, R"(
+function api:start(episode, seed)
+  game:console('set cg_redteam_r 0.5')
+end
+function api:hasEpisodeFinished()
+  game:console('weapnext')
+  game:console('weapon 3')
+  return false
+end
+)")));
+  ASSERT_NE(engine, nullptr);
+  ASSERT_TRUE(engine->SetSetting("logToStdErr", "true").ok());
+  ASSERT_TRUE(engine->Init().ok());
+  ::testing::internal::CaptureStderr();
+  ASSERT_TRUE(engine->Start(0, 7).ok());
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(), Not(HasSubstr("console:")));
+  ::testing::internal::CaptureStderr();
+  Forward(*engine, 1);
+  std::string log = ::testing::internal::GetCapturedStderr();
+  EXPECT_THAT(log, HasSubstr("test engine: console: set cg_redteam_r 0.5\n"));
+  EXPECT_THAT(log, Not(HasSubstr("weapnext")));  // asked after the frame's input
+  ::testing::internal::CaptureStderr();
+  Forward(*engine, 1);
+  log = ::testing::internal::GetCapturedStderr();
+  EXPECT_THAT(log, HasSubstr("test engine: console: weapnext\ntest engine: console: weapon 3\n"));
+
+  constexpr char kNotAllowed[] = "is not a command a level may give (it may give: set or seta";
+  constexpr char kOneCommand[] = "has a character a level's command may not have";
+  for (const auto& [command, why] :
+       {std::pair{std::string("quit"), kNotAllowed},
+        std::pair{std::string("map_restart"), kNotAllowed},
+        std::pair{std::string("map corridor"), kNotAllowed},
+        std::pair{std::string("exec autoexec.cfg"), kNotAllowed},
+        std::pair{std::string("set sv_killserver 1"), kNotAllowed},
+        std::pair{std::string("set cg_x"), kNotAllowed},
+        std::pair{std::string("weapon 1000"), kNotAllowed},
+        std::pair{std::string("weapnext; quit"), kOneCommand},
+        std::pair{std::string("weapnext\nquit"), kOneCommand},
+        std::pair{std::string("set cg_x \"1\""), kOneCommand},
+        std::pair{std::string(300, 'w'), "a command of 300 bytes; at most 256"}}) {
+    std::unique_ptr<Engine> bad = Started(WriteLevel("bad_console", absl::StrCat(kPickups,
+        "function api:hasEpisodeFinished() game:console(api.command) return false end\n"
+        "function api:writeProperty(key, value) api.command = value return true end\n")));
+    ASSERT_NE(bad, nullptr);
+    ASSERT_TRUE(bad->WriteProperty("command", command).ok());
+    bad->Act({0, 0, 0, 0, 0, 0, 0});
+    double reward = 0;
+    const absl::StatusOr<EpisodeStatus> step = bad->Advance(1, &reward);
+    ASSERT_FALSE(step.ok()) << command;
+    EXPECT_THAT(std::string(step.status().message()), HasSubstr("console")) << command;
+    EXPECT_THAT(std::string(step.status().message()), HasSubstr(why)) << command;
+  }
+  // A level that queues without end is stopped at 64 waiting.
+  std::unique_ptr<Engine> flood = Started(WriteLevel("console_flood", absl::StrCat(kPickups,
+      "function api:hasEpisodeFinished() for i = 1, 65 do game:console('weapnext') end end\n")));
+  ASSERT_NE(flood, nullptr);
+  flood->Act({0, 0, 0, 0, 0, 0, 0});
+  double reward = 0;
+  const absl::StatusOr<EpisodeStatus> step = flood->Advance(1, &reward);
+  ASSERT_FALSE(step.ok());
+  EXPECT_THAT(std::string(step.status().message()),
+              HasSubstr("64 commands wait for the engine's next frame already"));
 }
 
 }  // namespace

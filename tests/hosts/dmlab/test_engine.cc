@@ -19,11 +19,11 @@
 //            load again, map_loaded, set_map_finished(false)); a frame:
 //            the dynamic spawns (dynamic_spawn_entity_count,
 //            read_dynamic_spawn_entity, clear_dynamic_spawn_entities),
-//            get_actions, the move, can_pickup and override_pickup for a
-//            pickup reached (and its reward_override unless overridden),
-//            reward_override, player_state, entities; then
-//            has_episode_finished
-// dmlab_host_test.cc's HooksRunInTheRealEnginesOrder pins the order of the
+//            get_actions, issue_console_commands, the move, can_pickup
+//            and override_pickup for a pickup reached (and its
+//            reward_override unless overridden), reward_override,
+//            player_state, entities; then has_episode_finished
+// dmlab_hooks_test.cc's HooksRunInTheRealEnginesOrder pins the order of the
 // level callbacks these reach against a trace of the real engine.
 // Its world: a corridor along x, the player starting at x = 0; moving
 // forward goes 50 units a frame, and a teleporter at x = 2000 takes it back
@@ -79,6 +79,7 @@ struct Engine {
   int frames = 0;
   std::vector<unsigned char> frame;
   std::vector<std::string> console;
+  bool issuing = false;  // in issue_console_commands
   std::vector<std::string> bots;
   std::vector<std::string> models;  // of the map's pickups, for the renderer
   bool teleport_flip = false;  // the real engine's EF_TELEPORT_BIT
@@ -313,6 +314,10 @@ void Frame() {
   signed char move, strafe, crouch_jump;
   int buttons;
   H().get_actions(U(), &look_down_up, &look_left_right, &move, &strafe, &crouch_jump, &buttons);
+  // As the client's input (CL_CreateCmd): the level's console commands.
+  engine.issuing = true;
+  H().issue_console_commands(U());
+  engine.issuing = false;
   engine.x += move > 0 ? 50.0f : move < 0 ? -50.0f : 0.0f;
   ++engine.frames;
   for (Pickup& p : engine.pickups) {
@@ -507,7 +512,16 @@ extern "C" __attribute__((visibility("default"))) int dmlab_connect(const DmlabL
   DmlabCalls& calls = engine.context.calls;
   calls.add_score = [](int player, double score) { H().add_score(U(), player, score); };
   calls.screen_shape = &ScreenShape;
-  calls.execute_console_command = [](const char* command) { engine.console.push_back(command); };
+  calls.execute_console_command = [](const char* command) {
+    // The real engine runs a command at once (Cmd_ExecuteString): from
+    // inside a level's callback, some would end or corrupt it.
+    if (!engine.issuing) {
+      std::fprintf(stderr, "console command '%s' from inside a callback\n", command);
+      std::abort();
+    }
+    if (engine.log) std::fprintf(stderr, "test engine: console: %s\n", command);
+    engine.console.push_back(command);
+  };
   calls.engine_frame_period_msec = [] { return 1000 / engine.fps; };
   calls.total_engine_time_msec = [] { return engine.frames * 1000 / engine.fps; };
   calls.total_time_seconds = [] { return static_cast<double>(engine.frames) / engine.fps; };
