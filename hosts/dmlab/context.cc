@@ -91,6 +91,9 @@ int Context::GameType() {
 
 const char* Context::NextMap() {
   map_finished_ = false;
+  // The engine reports the map's entities again.
+  brush_models_.clear();
+  map_entities_ = level_entities_ = 0;
   std::string next;
   const bool called = CallLevel(
       "nextMap", 1, [](lua_State*) { return 0; },

@@ -49,6 +49,7 @@
 #include <cstdint>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -254,9 +255,14 @@ class Context {
   // ReadDynamicItemName, which writes one into the engine's 256 bytes.
   int RegisterDynamicItems();
   void ReadDynamicItemName(int index, char* name);
+  // The engine's game module holds 958 entities (1024 slots, less its 64
+  // clients' and two of its own) and ends the process when it needs one
+  // more. The map's entities it kept, the level's extra entities and the
+  // entities it spawned since the map loaded may take kMaxLevelEntities;
+  // the rest is the engine's own (doors' triggers, events, bots' bodies).
+  static constexpr int kMaxLevelEntities = 768;
   // pickups_spawn:spawn{...}: an entity the engine spawns at its next
-  // frame; at most kMaxPendingSpawns wait (an error beyond).
-  static constexpr int kMaxPendingSpawns = 1024;
+  // frame, within kMaxLevelEntities (an error beyond).
   absl::Status SpawnDynamicEntity(SpawnVars vars);
   int DynamicSpawnEntityCount() const { return static_cast<int>(pending_spawns_.size()); }
   void ReadDynamicSpawnEntity(int index, char* chars, int* num_chars, int offsets[][2],
@@ -368,6 +374,13 @@ class Context {
   std::string error_message_;  // what ErrorMessage() last returned
   std::string command_line_;
   std::string map_name_;
+  // The brush models ("*N") of the loaded map's entities, as the engine
+  // reported them (update_spawn_vars): the ones a level's entity may use.
+  std::set<std::string> brush_models_;
+  // The loaded map's entities the engine kept, and those the level added
+  // (extra entities and spawns) since it loaded: within kMaxLevelEntities.
+  int map_entities_ = 0;
+  int level_entities_ = 0;
   bool map_finished_ = false;
   std::vector<std::string> console_commands_;  // game:console's, not yet issued
   std::optional<engine_plugin::EpisodeEnd> episode_end_;

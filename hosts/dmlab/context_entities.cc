@@ -73,11 +73,20 @@ int Context::MakeExtraEntities() {
       "extraEntities", 1, [](lua_State*) { return 0; },
       [&](lua_State* L, int first) {
         return ReadList(L, first, "extraEntities", &extra_entities_,
-                        [](lua_State* L, SpawnVars* vars) {
+                        [this](lua_State* L, SpawnVars* vars) {
                           absl::Status read = ReadSpawnTable(L, -1, "extraEntities", vars);
-                          return read.ok() ? CheckSpawnVars(*vars, "extraEntities") : read;
+                          return read.ok() ? CheckSpawnVars(*vars, brush_models_, "extraEntities")
+                                           : read;
                         });
       });
+  const int count = static_cast<int>(extra_entities_.size());
+  if (map_entities_ + level_entities_ + count > kMaxLevelEntities) {
+    Record(absl::ResourceExhaustedError(absl::StrCat(
+        "[extraEntities] - ", count, " entities beside the map's ", map_entities_,
+        ": the engine holds ", kMaxLevelEntities, " of a map's and a level's")));
+    extra_entities_.clear();
+  }
+  level_entities_ += static_cast<int>(extra_entities_.size());
   return static_cast<int>(extra_entities_.size());
 }
 
@@ -124,12 +133,13 @@ void Context::ReadDynamicItemName(int index, char* name) {
 }
 
 absl::Status Context::SpawnDynamicEntity(SpawnVars vars) {
-  if (absl::Status fits = CheckSpawnVars(vars, "spawn"); !fits.ok()) return fits;
-  if (pending_spawns_.size() >= kMaxPendingSpawns) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("[spawn] - ", kMaxPendingSpawns,
-                     " entities already wait for the engine's next frame"));
+  if (absl::Status fits = CheckSpawnVars(vars, brush_models_, "spawn"); !fits.ok()) return fits;
+  if (map_entities_ + level_entities_ >= kMaxLevelEntities) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "[spawn] - the map's ", map_entities_, " entities and the level's ", level_entities_,
+        " are all the engine holds of a map's and a level's (", kMaxLevelEntities, ")"));
   }
+  ++level_entities_;
   pending_spawns_.push_back(std::move(vars));
   return absl::OkStatus();
 }

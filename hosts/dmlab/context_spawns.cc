@@ -27,7 +27,15 @@ constexpr const char* kTeamNames[] = {"free", "red", "blue", "spectator"};
 }  // namespace
 
 int Context::UpdateSpawnVars(char* chars, int* num_chars, int offsets[][2], int* num_vars) {
-  if (level_ == nullptr || !level_->Defines("updateSpawnVars")) return 1;
+  for (int i = 0; i < *num_vars; ++i) {
+    if (std::strcmp(chars + offsets[i][0], "model") == 0 && chars[offsets[i][1]] == '*') {
+      brush_models_.insert(chars + offsets[i][1]);
+    }
+  }
+  if (level_ == nullptr || !level_->Defines("updateSpawnVars")) {
+    ++map_entities_;
+    return 1;
+  }
   bool keep = true;
   CallLevel(
       "updateSpawnVars", 1,
@@ -48,10 +56,11 @@ int Context::UpdateSpawnVars(char* chars, int* num_chars, int offsets[][2], int*
         if (absl::Status s = ReadSpawnTable(L, first, "updateSpawnVars", &vars); !s.ok()) {
           return s;
         }
-        if (absl::Status s = CheckSpawnVars(vars, "updateSpawnVars"); !s.ok()) return s;
+        if (absl::Status s = CheckSpawnVars(vars, brush_models_, "updateSpawnVars"); !s.ok()) return s;
         WriteSpawnVars(vars, chars, num_chars, offsets, num_vars);
         return absl::OkStatus();
       });
+  map_entities_ += keep ? 1 : 0;
   return keep ? 1 : 0;
 }
 

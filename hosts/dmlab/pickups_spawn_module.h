@@ -8,8 +8,8 @@
 //       strings (numbers become strings); a pickup the map lacks must be
 //       named by api:registerDynamicItems() at map load, as in DeepMind
 //       Lab. Errors name the function: a table that is not spawn
-//       variables, or one the engine's buffers cannot hold, or more than
-//       Context::kMaxPendingSpawns waiting for a frame.
+//       variables, or one the engine's buffers cannot hold, or more
+//       entities than the engine holds (Context::kMaxLevelEntities).
 #ifndef HOSTS_DMLAB_PICKUPS_SPAWN_MODULE_H_
 #define HOSTS_DMLAB_PICKUPS_SPAWN_MODULE_H_
 

@@ -15,6 +15,19 @@ namespace {
 constexpr int kMaxSpawnVars = 64;
 constexpr int kMaxSpawnVarChars = 4096;
 
+// The classes the engine's game module builds from a brush model
+// (trap_SetBrushModel), whose failure ends the process.
+constexpr const char* kBrushClasses[] = {
+    "func_plat",        "func_button",    "func_door",      "func_static",
+    "func_rotating",    "func_bobbing",   "func_pendulum",  "func_train",
+    "trigger_multiple", "trigger_push",   "trigger_teleport", "trigger_hurt",
+    "trigger_lookat"};
+
+std::string Field(const SpawnVars& vars, const char* key) {
+  auto found = vars.find(key);
+  return found == vars.end() ? "" : found->second;
+}
+
 }  // namespace
 
 absl::Status ReadSpawnTable(lua_State* L, int index, const char* callback, SpawnVars* out) {
@@ -41,7 +54,8 @@ absl::Status ReadSpawnTable(lua_State* L, int index, const char* callback, Spawn
   return absl::OkStatus();
 }
 
-absl::Status CheckSpawnVars(const SpawnVars& vars, const char* callback) {
+absl::Status CheckSpawnVars(const SpawnVars& vars, const std::set<std::string>& brush_models,
+                            const char* callback) {
   if (vars.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "[", callback, "] - no spawn variables: an entity needs at least its classname"));
@@ -53,6 +67,21 @@ absl::Status CheckSpawnVars(const SpawnVars& vars, const char* callback) {
                                                    " spawn variables of ", total,
                                                    " characters: the engine holds fewer than ",
                                                    kMaxSpawnVars, " and ", kMaxSpawnVarChars));
+  }
+  const std::string class_name = Field(vars, "classname");
+  for (const char* brush_class : kBrushClasses) {
+    if (class_name != brush_class) continue;
+    const std::string model = Field(vars, "model");
+    if (brush_models.count(model) == 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "[", callback, "] - a ", class_name, " needs the model of one of the map's brush "
+          "entities (\"*1\", ...; the map's entities so far have ", brush_models.size(),
+          "), not '", model, "'"));
+    }
+  }
+  if (class_name == "target_speaker" && Field(vars, "noise").empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("[", callback, "] - a target_speaker needs a noise"));
   }
   return absl::OkStatus();
 }

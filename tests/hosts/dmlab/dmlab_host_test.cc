@@ -424,6 +424,19 @@ TEST(DmlabHostTest, BadSpawnsAndDynamicItemsAreErrorsNamingTheirFunction) {
        "[extraEntities] - must return a list or nil, not number"},
       {"function api:extraEntities() return {{classname = {}}} end",
        "[extraEntities] - spawn variables must be strings keyed by strings (entry 1)"},
+      {"function api:extraEntities() return {{classname = 'func_door', origin = '0 0 0'}} end",
+       "[extraEntities] - a func_door needs the model of one of the map's brush entities (\"*1\", "
+       "...; the map's entities so far have 0), not '' (entry 1)"},
+      {"function api:extraEntities() return {{classname = 'trigger_teleport', model = '*9'}} end",
+       "[extraEntities] - a trigger_teleport needs the model of one of the map's brush entities"},
+      {"function api:extraEntities() return {{classname = 'target_speaker'}} end",
+       "[extraEntities] - a target_speaker needs a noise (entry 1)"},
+      {"function api:extraEntities()\n"
+       "  local t = {} for i = 1, 800 do t[i] = {classname = 'info_notnull'} end return t end",
+       "[extraEntities] - 800 entities beside the map's 3: the engine holds 768 of a map's and a "
+       "level's"},
+      {"function api:updateSpawnVars(v) v.classname = 'func_bobbing' return v end",
+       "[updateSpawnVars] - a func_bobbing needs the model of one of the map's brush entities"},
       {"function api:extraEntities() return {{}, {}} end",
        "[extraEntities] - no spawn variables: an entity needs at least its classname (entry 1)"},
       {"function api:registerDynamicItems() return {'lemon_reward', 3} end",
@@ -440,7 +453,8 @@ TEST(DmlabHostTest, BadSpawnsAndDynamicItemsAreErrorsNamingTheirFunction) {
       {"function api:modifyControl(a)\n"
        "  local spawn = require('dmlab.system.pickups_spawn')\n"
        "  for i = 1, 1025 do spawn:spawn{classname = 'x'} end end",
-       "'pickups_spawn:spawn': [spawn] - 1024 entities already wait for the engine's next frame"},
+       "'pickups_spawn:spawn': [spawn] - the map's 3 entities and the level's 765 are all the "
+       "engine holds of a map's and a level's (768)"},
       {"function api:modifyControl(a) require('dmlab.system.pickups_spawn').spawn('x') end",
        "'pickups_spawn.spawn' must be called with ':'"},
   };
