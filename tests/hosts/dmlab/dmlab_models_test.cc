@@ -39,7 +39,7 @@ end
 )", body));
 }
 
-struct Started {
+struct LevelRun {
   std::unique_ptr<Engine> engine;
   absl::Status start;
   std::string home;
@@ -53,8 +53,8 @@ struct Started {
   }
 };
 
-Started Start(const std::string& level) {
-  Started run;
+LevelRun Start(const std::string& level) {
+  LevelRun run;
   run.home = absl::StrCat(std::getenv("TEST_TMPDIR"), "/home_", std::filesystem::path(level).stem().string());
   std::filesystem::remove_all(run.home);
   run.engine = Created(level);
@@ -67,7 +67,7 @@ Started Start(const std::string& level) {
 }
 
 TEST(DmlabModelsTest, TheLevelBuildsTheModelsTheEngineCannotFind) {
-  Started run = Start(Level("built", "{apple_reward = 'apple', lemon_reward = 'lemon'}", R"(
+  LevelRun run = Start(Level("built", "{apple_reward = 'apple', lemon_reward = 'lemon'}", R"(
 api.asked = {}
 function api:createModel(name)
   api.asked[#api.asked + 1] = name
@@ -92,7 +92,7 @@ function api:readProperty(key) return table.concat(api.asked, ' ') end
 }
 
 TEST(DmlabModelsTest, ReplacedNamesAndTexturePrefixesReachTheEngine) {
-  Started run = Start(Level("replaced", "{apple_reward = 'apple'}", R"(
+  LevelRun run = Start(Level("replaced", "{apple_reward = 'apple'}", R"(
 function api:replaceModelName(name)
   if name == 'apple' then return 'models/box.md3', 'red_' end
 end
@@ -105,7 +105,7 @@ end
 // DeepMind Lab's human-recognisable pickups: the engine's MD3 loaded,
 // its shaders prefixed, scaled by a hierarchy.
 TEST(DmlabModelsTest, LoadedModelsAreBuiltOn) {
-  Started run = Start(Level("loaded", "{apple_reward = 'box%scale'}", R"(
+  LevelRun run = Start(Level("loaded", "{apple_reward = 'box%scale'}", R"(
 function api:createModel(name)
   local box = model:loadMD3('models/box.md3')
   assert(box.name == 'box' and box.surfaces.box_surface.vertices:size(1) == 4)
@@ -120,7 +120,7 @@ end
 }
 
 TEST(DmlabModelsTest, SavedModelsLoadBack) {
-  Started run = Start(Level("saved", "{}", R"(
+  LevelRun run = Start(Level("saved", "{}", R"(
 function api:readProperty(key)
   model:saveMD3(model:sphere{radius = 3, shaderName = 'ball'}, 'models/ball.md3')
   local ball = model:loadMD3('models/ball.md3')
@@ -136,7 +136,7 @@ end
 }
 
 TEST(DmlabModelsTest, ModelFilesAreTheEnginesOnly) {
-  Started run = Start(Level("paths", "{}", R"(
+  LevelRun run = Start(Level("paths", "{}", R"(
 function api:readProperty(key)
   local ok, why = pcall(model[key], model, key == 'saveMD3' and model:cube{} or nil, '../../etc/x')
   if key == 'loadMD3' then ok, why = pcall(model.loadMD3, model, '/etc/passwd') end
@@ -190,7 +190,7 @@ TEST(DmlabModelsTest, BadModelsFailTheStartNamingTheCallback) {
        "[replaceModelName] - the name or prefix for 'apple' is longer than the engine's 63"},
   };
   for (const Case& c : cases) {
-    Started run = Start(Level("bad", "{apple_reward = 'apple'}", c.callback));
+    LevelRun run = Start(Level("bad", "{apple_reward = 'apple'}", c.callback));
     EXPECT_THAT(run.start.ToString(), HasSubstr(c.expected)) << c.callback;
     // The next start recovers: a new map load asks again, and fails again,
     // but the engine is usable.

@@ -19,13 +19,13 @@ namespace {
 using engine_plugin::Engine;
 using ::testing::HasSubstr;
 
-struct Started {
+struct LevelRun {
   std::unique_ptr<Engine> engine;
   absl::Status start;
 };
 
-Started Start(const std::string& name, const std::string& body, bool alt_cameras = false) {
-  Started run;
+LevelRun Start(const std::string& name, const std::string& body, bool alt_cameras = false) {
+  LevelRun run;
   run.engine = Created(WriteLevel(name, absl::StrCat(R"(
 function api:nextMap() return 'corridor' end
 api.seen = {}
@@ -68,7 +68,7 @@ std::array<int, 3> Pixel(Engine& engine) {
 }
 
 TEST(DmlabPlayersTest, InventoriesGoThroughTheLevel) {
-  Started run = Start("inventory", R"(
+  LevelRun run = Start("inventory", R"(
 function api:spawnInventory(inv)
   see(table.concat({'spawn', inv.playerId, tostring(inv.isBot), inv.gadget,
                     table.concat(inv.amounts, ','), table.concat(inv.stats, ','),
@@ -92,7 +92,7 @@ end
 }
 
 TEST(DmlabPlayersTest, GameEventsReachTheLevel) {
-  Started run = Start("events", R"(
+  LevelRun run = Start("events", R"(
 function api:gameEvent(name, values) see(name .. ':' .. table.concat(values, ',')) end
 )");
   ASSERT_TRUE(run.start.ok()) << run.start;
@@ -102,7 +102,7 @@ function api:gameEvent(name, values) see(name .. ':' .. table.concat(values, ','
 }
 
 TEST(DmlabPlayersTest, TeamsModelsAndClientsAreTheLevels) {
-  Started run = Start("players", R"(
+  LevelRun run = Start("players", R"(
 function api:team(playerId, name) see('team ' .. playerId .. ' ' .. name) return 'r' end
 function api:playerModel(playerId, name, model)
   see('model ' .. playerId .. ' ' .. name .. ' ' .. model)
@@ -123,7 +123,7 @@ function api:newClientInfo(playerId, name, model) see('client ' .. name .. ' ' .
 // frame's time, so the level sees each frame's state a frame late, as
 // DeepMind Lab's levels do when their frame is read every step.
 TEST(DmlabPlayersTest, TeleportedIsTheFrameOfTheTeleport) {
-  Started run = Start("teleport", R"(
+  LevelRun run = Start("teleport", R"(
 function api:canTrigger() return false end  -- the corridor's door
 local frames = 0
 function api:hasEpisodeFinished()
@@ -142,7 +142,7 @@ end
 }
 
 TEST(DmlabPlayersTest, WithoutCallbacksTheEnginesDefaultsStand) {
-  Started run = Start("defaults", "");
+  LevelRun run = Start("defaults", "");
   ASSERT_TRUE(run.start.ok()) << run.start;
   EXPECT_EQ(Pixel(*run.engine), (std::array<int, 3>{0, 1, 0}));
 }
@@ -172,7 +172,7 @@ TEST(DmlabPlayersTest, BadAnswersAreErrorsNamingTheCallback) {
       {"function api:newClientInfo() error('no clients') end", "no clients"},
   };
   for (const auto& [callback, expected] : cases) {
-    Started run = Start("bad_player", callback);
+    LevelRun run = Start("bad_player", callback);
     absl::Status status = run.start;
     if (status.ok()) status = Step(*run.engine);
     EXPECT_THAT(status.ToString(), HasSubstr(expected)) << callback;
