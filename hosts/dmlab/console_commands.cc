@@ -13,7 +13,7 @@ namespace hosts::dmlab {
 namespace {
 
 constexpr char kAllowed[] =
-    "set or seta of a cg_ cvar, weapon <n>, weapnext, weapprev";
+    "set or seta of a cg_ cvar, or the cvar's name and value, weapon <n>, weapnext, weapprev";
 
 bool IsDigits(absl::string_view word) {
   if (word.empty() || word.size() > 2) return false;
@@ -49,6 +49,8 @@ std::string CheckConsoleCommand(const std::string& command) {
     allowed = words.size() == 2 && IsDigits(words[1]);
   } else if (name == "weapnext" || name == "weapprev") {
     allowed = words.size() == 1;
+  } else if (absl::StartsWith(name, "cg_")) {
+    allowed = words.size() == 2;  // the engine's short form of set
   }
   if (allowed) return "";
   return absl::StrCat("'", command, "' is not a command a level may give (it may give: ",

@@ -5,7 +5,7 @@
 // and whole, and some of those end or corrupt it.
 //
 //   set <cvar> <value> / seta ...   a cvar of the client game (cg_...): the
-//                                    HUD's and team colours' settings
+//   <cvar> <value>                   HUD's and team colours' settings
 //   weapon <n>, weapnext, weapprev  the player's gadget
 //
 // Example:

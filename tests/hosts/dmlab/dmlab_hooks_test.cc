@@ -206,6 +206,7 @@ end
 function api:hasEpisodeFinished()
   game:console('weapnext')
   game:console('weapon 3')
+  game:console('cg_drawFPS 1')
   return false
 end
 )")));
@@ -223,7 +224,8 @@ end
   ::testing::internal::CaptureStderr();
   Forward(*engine, 1);
   log = ::testing::internal::GetCapturedStderr();
-  EXPECT_THAT(log, HasSubstr("test engine: console: weapnext\ntest engine: console: weapon 3\n"));
+  EXPECT_THAT(log, HasSubstr("test engine: console: weapnext\ntest engine: console: weapon 3\n"
+                             "test engine: console: cg_drawFPS 1\n"));
 
   constexpr char kNotAllowed[] = "is not a command a level may give (it may give: set or seta";
   constexpr char kOneCommand[] = "has a character a level's command may not have";
@@ -234,6 +236,8 @@ end
         std::pair{std::string("exec autoexec.cfg"), kNotAllowed},
         std::pair{std::string("set sv_killserver 1"), kNotAllowed},
         std::pair{std::string("set cg_x"), kNotAllowed},
+        std::pair{std::string("cg_x"), kNotAllowed},
+        std::pair{std::string("sv_cheats 1"), kNotAllowed},
         std::pair{std::string("weapon 1000"), kNotAllowed},
         std::pair{std::string("weapnext; quit"), kOneCommand},
         std::pair{std::string("weapnext\nquit"), kOneCommand},
